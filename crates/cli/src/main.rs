@@ -1,0 +1,57 @@
+//! The `kifu` command: a thin layer over the kifu crates.
+//!
+//! Each command family lives in its own module (`sgf`, ...); this file only
+//! wires clap's parse result to them and turns errors into exit codes:
+//! 0 ok, 1 findings or failure, 2 usage error.
+
+mod output;
+mod sgf;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Go game records, Go position databases and chess opening books.
+#[derive(Parser, Debug)]
+#[command(name = "kifu", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// SGF game records: check, convert (repair, FF[4], UTF-8), stats.
+    #[command(subcommand)]
+    Sgf(sgf::SgfCommand),
+}
+
+/// What a command ended with: every command returns one, `main` maps it to an exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing to report.
+    Ok,
+    /// The command ran but found problems (errors in files, failed items).
+    Findings,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version to stdout with exit 0, usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Sgf(cmd) => sgf::run(cmd),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("kifu: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Output helpers shared by all commands: safe file writing (temporary file in the
+//! same folder, then rename), `-` for stdout, and progress bars that stay quiet
+//! when stderr is not a terminal.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder is
+/// written, synced and renamed over `path`, so a reader (or a crash) never sees a
+/// half-written file. `-` writes to stdout. An existing file's permissions are kept.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes).context("writing to stdout")?;
+        return out.flush().context("writing to stdout");
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".kifu-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("{}: write failed", path.display()))?;
+    tmp.as_file()
+        .sync_all()
+        .with_context(|| format!("{}: sync failed", path.display()))?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path)
+        .with_context(|| format!("{}: cannot rename the temporary file into place", path.display()))?;
+    Ok(())
+}
+
+/// A progress bar over `len` items, drawn only when stderr is a terminal.
+pub fn progress(len: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})")
+            .expect("static template is valid")
+            .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar
+}

@@ -1,0 +1,1 @@
+//! kifu-sgf: placeholder, replaced below.

@@ -1,0 +1,356 @@
+//! Diagnostics: every problem kifu finds in an SGF file, with a stable code.
+//!
+//! Each [`Code`] has a stable kifu name (`S008`, …) and, where SGFC 2.0 (the
+//! reference checker) reports the same problem, SGFC's message number, so a
+//! user who knows SGFC's output can map the two. Positions are byte offsets
+//! into the decoded (UTF-8) text while parsing; [`LineIndex`] turns them into
+//! 1-based line and column (columns count characters, not bytes).
+//!
+//! | kifu | SGFC | severity | meaning |
+//! |------|------|----------|---------|
+//! | S006 | 6  | warning | text before the first game tree (ignored) |
+//! | S007 | 7  | error   | no SGF data found |
+//! | S008 | 8  | error   | illegal characters (ignored) |
+//! | S010 | 10 | error   | unexpected end of file (open values and trees closed) |
+//! | S011 | 11 | error   | property identifier longer than 100 characters (property deleted) |
+//! | S012 | 12 | error   | empty variation `()` (ignored) |
+//! | S013 | 13 | error   | property takes one value but has several (extra values deleted on convert) |
+//! | S014 | 14 | error   | illegal value (deleted on convert) |
+//! | S015 | 15 | error   | illegal value that can be corrected (corrected on convert) |
+//! | S016 | 16 | error   | lower-case letters in an FF\[4\] property identifier |
+//! | S017 | 17 | error/warning | empty value where the type does not allow one (deleted on convert) |
+//! | S018 | 18 | error   | illegal GM or SZ value in the root |
+//! | S020 | 20 | error   | property without any value (ignored) |
+//! | S021 | 21 | error   | node after a variation's end (read as a new variation) |
+//! | S022 | 22 | warning | NUL byte in the file (replaced with a space) |
+//! | S023 | 23 | error   | property expects a composed `a:b` value (value deleted on convert) |
+//! | S028 | 28 | error   | property repeated in a node (merged on convert) |
+//! | S030 | 30 | error   | setup and move properties in one node (split on convert) |
+//! | S031 | 31 | warning | property identifier of more than two letters |
+//! | S032 | 32 | error   | root property outside the root node (deleted on convert) |
+//! | S033 | 33 | error   | game-info value with an illegal format (kept) |
+//! | S035 | 35 | warning | unknown property (kept) |
+//! | S036 | 36 | error   | missing `;` at the start of a game tree (assumed) |
+//! | S037 | 37 | error   | black and white move in one node (split on convert) |
+//! | S038 | 38 | error   | a point carries more than one markup (repeats deleted on convert) |
+//! | S039 | 39 | warning | setup that has no effect on the board |
+//! | S040 | 40 | warning | property not defined in FF\[4\] (converted or kept) |
+//! | S041 | 41 | error   | annotation contradicts an earlier one in the node (deleted on convert) |
+//! | S042 | 42 | error   | BM and TE in one node (converted to DO / IT) |
+//! | S043 | 43 | error   | move annotation without a move in the node (deleted on convert) |
+//! | S044 | 44 | error   | game-info property outside the game-info node (deleted on convert) |
+//! | S045 | 45 | warning | different file formats in one collection |
+//! | S046 | 46 | error   | unknown file format (FF above 4) |
+//! | S047 | 47 | error   | square board written as `SZ[n:n]` (corrected on convert) |
+//! | S050 | 50 | error   | board size out of range |
+//! | S053 | 53 | warning | different game types in one collection |
+//! | S054 | 54 | error   | values without a property identifier (deleted) |
+//! | S058 | 58 | warning | move onto an occupied point |
+//! | S059 | 59 | warning | obsolete `KI` (converted to `KM`) |
+//! | S065 | 65 | error   | FF\[4\]-style pass `[]` in an older file (read as a pass) |
+//! | S066 | 66 | error   | node outside any game tree (missing `(` assumed) |
+//! | S067 | 67 | error   | characters after `(` before the first `;` (missing `;` assumed) |
+//! | S071 | 71 | warning | bytes that are illegal in the file's charset (replaced with U+FFFD) |
+//! | S072 | 72 | warning | unknown charset name in `CA` (fallback used) |
+//! | S101 | –  | warning | charset not declared and the text is not UTF-8: detected charset used |
+//! | S102 | –  | warning | unescaped `]` inside a text value (kept as text) |
+//! | S103 | –  | warning | `)` without a matching `(` (ignored) |
+//! | S104 | –  | error   | file larger than kifu's 4 GiB limit for one SGF file |
+//! | S105 | –  | error   | suicide (illegal under the game's rules) |
+//! | S106 | –  | error   | ko violation (the move retakes a ko at once) |
+//! | S107 | –  | warning | the side to move differs from `PL` or from the alternation of moves |
+//! | S108 | –  | error   | a point outside the board |
+
+use std::fmt;
+
+/// How serious a diagnostic is. `kifu sgf check` exits 1 when any error is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Something worth knowing; the data is read and written as it is or repaired losslessly.
+    Warning,
+    /// The file breaks the standard; kifu read what it could and says what it did.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+macro_rules! codes {
+    ($($(#[$doc:meta])* $name:ident = $num:literal, $sgfc:expr, $sev:ident;)*) => {
+        /// A stable diagnostic code; see the module docs for the table.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code {
+            $($(#[$doc])* $name,)*
+        }
+        impl Code {
+            /// The stable kifu number (`S008` has number 8).
+            pub fn number(self) -> u16 {
+                match self { $(Code::$name => $num,)* }
+            }
+            /// SGFC 2.0's message number for the same problem, where it has one.
+            pub fn sgfc(self) -> Option<u16> {
+                match self { $(Code::$name => $sgfc,)* }
+            }
+            /// The usual severity of the code.
+            pub fn severity(self) -> Severity {
+                match self { $(Code::$name => Severity::$sev,)* }
+            }
+            /// All codes, in number order.
+            pub const ALL: &'static [Code] = &[$(Code::$name,)*];
+        }
+    };
+}
+
+codes! {
+    /// Text before the first game tree.
+    JunkBeforeTree = 6, Some(6), Warning;
+    /// No SGF game tree found at all.
+    NoSgfData = 7, Some(7), Error;
+    /// Illegal characters between properties or nodes.
+    IllegalChars = 8, Some(8), Error;
+    /// The file ends inside a value or a game tree.
+    UnexpectedEof = 10, Some(10), Error;
+    /// A property identifier over 100 characters.
+    IdTooLong = 11, Some(11), Error;
+    /// `()` with no node.
+    EmptyVariation = 12, Some(12), Error;
+    /// Several values for a single-valued property.
+    TooManyValues = 13, Some(13), Error;
+    /// A value that does not fit the property's type.
+    IllegalValue = 14, Some(14), Error;
+    /// A value that does not fit the type but can be corrected.
+    CorrectableValue = 15, Some(15), Error;
+    /// Lower-case letters in an FF\[4\] identifier.
+    LowercaseId = 16, Some(16), Error;
+    /// An empty value where the type needs one.
+    EmptyValue = 17, Some(17), Error;
+    /// Illegal GM or SZ in the root.
+    IllegalRootValue = 18, Some(18), Error;
+    /// A property identifier with no value.
+    NoValues = 20, Some(20), Error;
+    /// A node where only `(` or `)` may stand.
+    NodeAfterVariation = 21, Some(21), Error;
+    /// A NUL byte.
+    NulByte = 22, Some(22), Warning;
+    /// A composed value expected.
+    ExpectsComposed = 23, Some(23), Error;
+    /// A property twice in one node.
+    DuplicateProperty = 28, Some(28), Error;
+    /// Setup and move properties mixed in one node.
+    SetupAndMove = 30, Some(30), Error;
+    /// An identifier of more than two letters.
+    LongId = 31, Some(31), Warning;
+    /// A root property outside the root node.
+    RootOutsideRoot = 32, Some(32), Error;
+    /// A game-info value with an illegal format.
+    GameInfoFormat = 33, Some(33), Error;
+    /// An unknown property.
+    UnknownProperty = 35, Some(35), Warning;
+    /// `(` not followed by `;`.
+    MissingSemicolon = 36, Some(36), Error;
+    /// B and W in one node.
+    TwoMoves = 37, Some(37), Error;
+    /// One point with several markups.
+    MarkupNotUnique = 38, Some(38), Error;
+    /// Setup that changes nothing.
+    SetupNoEffect = 39, Some(39), Warning;
+    /// A property not defined in FF\[4\].
+    NotInFf4 = 40, Some(40), Warning;
+    /// Contradicting annotations.
+    AnnotationConflict = 41, Some(41), Error;
+    /// BM together with TE.
+    BmTeCombination = 42, Some(42), Error;
+    /// A move annotation in a node without a move.
+    MoveAnnotationWithoutMove = 43, Some(43), Error;
+    /// Game info outside the game-info node.
+    GameInfoOutside = 44, Some(44), Error;
+    /// Different FF versions in one collection.
+    MixedFileFormats = 45, Some(45), Warning;
+    /// FF above 4.
+    UnknownFileFormat = 46, Some(46), Error;
+    /// `SZ[n:n]`.
+    SquareAsRectangle = 47, Some(47), Error;
+    /// A board size out of range.
+    BoardSize = 50, Some(50), Error;
+    /// Different game types in one collection.
+    MixedGameTypes = 53, Some(53), Warning;
+    /// Values with no identifier.
+    ValuesWithoutId = 54, Some(54), Error;
+    /// A move onto an occupied point.
+    MoveOnOccupied = 58, Some(58), Warning;
+    /// The obsolete KI property.
+    ObsoleteKi = 59, Some(59), Warning;
+    /// `[]` as a pass in an FF\[1\]/FF\[3\] file.
+    EmptyPassInOldFormat = 65, Some(65), Error;
+    /// A node outside any game tree.
+    NodeOutsideTree = 66, Some(66), Error;
+    /// Characters between `(` and `;`.
+    CharsAfterParen = 67, Some(67), Error;
+    /// Bytes illegal in the charset.
+    IllegalByteSequence = 71, Some(71), Warning;
+    /// An unknown charset name.
+    UnknownCharset = 72, Some(72), Warning;
+    /// No charset declared, text not UTF-8: a detected charset was used.
+    CharsetDetected = 101, None, Warning;
+    /// An unescaped `]` inside a text value.
+    UnescapedBracket = 102, None, Warning;
+    /// A `)` with no matching `(`.
+    UnmatchedParen = 103, None, Warning;
+    /// A file too large for one SGF collection.
+    TooLarge = 104, None, Error;
+    /// Suicide.
+    Suicide = 105, None, Error;
+    /// Ko violation.
+    KoViolation = 106, None, Error;
+    /// Unexpected colour of a move.
+    ColorSurprise = 107, None, Warning;
+    /// A point off the board.
+    OffBoard = 108, None, Error;
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "S{:03}", self.number())
+    }
+}
+
+/// One problem found in a file: a code, a severity, where, and a one-line explanation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// Error or warning (usually `code.severity()`).
+    pub severity: Severity,
+    /// Byte offset in the decoded text where the problem is, if it has a place.
+    pub offset: Option<usize>,
+    /// 1-based line, filled in by [`LineIndex::locate`].
+    pub line: u32,
+    /// 1-based column in characters, filled in by [`LineIndex::locate`].
+    pub column: u32,
+    /// A one-line explanation saying what kifu did about it.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic at a byte offset with the code's usual severity.
+    pub fn new(code: Code, offset: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            offset: Some(offset),
+            line: 0,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    /// A diagnostic about the file as a whole.
+    pub fn global(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            offset: None,
+            line: 0,
+            column: 0,
+            message: message.into(),
+        }
+    }
+
+    /// The same diagnostic with another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `line:column: severity S008: message` (no place for global diagnostics).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}: ", self.line, self.column)?;
+        }
+        write!(f, "{} {}: {}", self.severity, self.code, self.message)
+    }
+}
+
+/// Maps byte offsets of a text to 1-based line and column numbers.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes the line starts of `text` (LF, CR-LF and lone CR all end a line).
+    pub fn new(text: &[u8]) -> Self {
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', text) {
+            if text[i] == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push(i + 1);
+        }
+        LineIndex { starts }
+    }
+
+    /// 1-based line and column (in characters) of byte `offset` in `text`.
+    pub fn line_col(&self, text: &[u8], offset: usize) -> (u32, u32) {
+        let offset = offset.min(text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let column = text[start..offset]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        (line as u32, column as u32 + 1)
+    }
+
+    /// Fills in line and column of every diagnostic that has an offset.
+    pub fn locate(&self, text: &[u8], diagnostics: &mut [Diagnostic]) {
+        for d in diagnostics {
+            if let Some(off) = d.offset {
+                let (l, c) = self.line_col(text, off);
+                d.line = l;
+                d.column = c;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_and_all_newline_kinds() {
+        let text = "ab\r\ncé\rx\ny".as_bytes();
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.line_col(text, 0), (1, 1));
+        assert_eq!(idx.line_col(text, 4), (2, 1));
+        // 'é' is two bytes; the CR after it is column 3.
+        assert_eq!(idx.line_col(text, 7), (2, 3));
+        assert_eq!(idx.line_col(text, 8), (3, 1));
+        assert_eq!(idx.line_col(text, 10), (4, 1));
+    }
+
+    #[test]
+    fn codes_are_unique_and_displayed_with_three_digits() {
+        let mut nums: Vec<u16> = Code::ALL.iter().map(|c| c.number()).collect();
+        let n = nums.len();
+        nums.dedup();
+        assert_eq!(nums.len(), n);
+        assert_eq!(Code::IllegalChars.to_string(), "S008");
+        assert_eq!(Code::IllegalChars.sgfc(), Some(8));
+    }
+}

@@ -1,0 +1,825 @@
+//! The streaming SGF reader: bytes in, events out to a [`Visitor`].
+//!
+//! The reader never recurses and never builds a tree: it reports game trees,
+//! variations, nodes and properties in file order and keeps only a counter of
+//! open parentheses, so 10,000 nested variations cost nothing on the stack.
+//! The owned tree ([`crate::Collection`]) is one visitor; the position
+//! extractor in kifu-go is another that never builds a tree.
+//!
+//! It is tolerant in the ways real archives need, each repair reported once as
+//! a [`Diagnostic`] (see [`crate::diag`] for the codes):
+//! text before the first `(;` or between game trees is skipped (S006 when it
+//! looks like SGF); a missing `;` after `(` is assumed (S036/S067); a node
+//! outside any tree opens one (S066); an extra `)` is ignored (S103); the end
+//! of the file closes whatever is open (S010); values without an identifier
+//! (S054), identifiers without values (S020), over-long identifiers (S011) and
+//! stray characters (S008) are skipped; an unescaped `]` inside a text value is
+//! kept as text when the bracket is balanced inside the value and what follows
+//! it cannot be SGF (S102).
+
+use crate::diag::{Code, Diagnostic};
+use crate::props;
+
+/// A byte range `start..end` in the text being read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// The span as a `usize` range.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// One property as read: its identifier and the raw (still escaped) values.
+#[derive(Debug)]
+pub struct RawProperty<'a> {
+    /// The whole text being read; the spans index into it.
+    pub src: &'a [u8],
+    /// The identifier with only its upper-case letters (FF\[3\] `LaBel` is `LB`).
+    pub id: &'a [u8],
+    /// The identifier as written.
+    pub raw_id: &'a [u8],
+    /// Byte offset of the identifier.
+    pub offset: usize,
+    /// The values, without their brackets, still escaped.
+    pub values: &'a [Span],
+    /// True when `src[values[0].start - 1 .. values.last().end + 1]` is exactly
+    /// the values in brackets with only white space between them, each value
+    /// correctly escaped: a visitor may then keep that one range as it is.
+    pub clean: bool,
+}
+
+impl<'a> RawProperty<'a> {
+    /// The raw bytes of value `i`.
+    pub fn value(&self, i: usize) -> &'a [u8] {
+        &self.src[self.values[i].range()]
+    }
+
+    /// The range from the first `[` to the last `]`, valid when [`Self::clean`].
+    pub fn region(&self) -> Span {
+        Span {
+            start: self.values[0].start - 1,
+            end: self.values[self.values.len() - 1].end + 1,
+        }
+    }
+}
+
+/// Whether the reader should report a variation's contents or skip them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skip {
+    /// Report everything inside.
+    No,
+    /// Skip to the matching `)` without reporting anything inside.
+    Yes,
+}
+
+/// Receives the reader's events in file order. Every method has an empty default.
+///
+/// Order: `begin_game`, then for each node `begin_node` and its `property`
+/// calls, with `begin_variation`/`end_variation` around each variation, and
+/// `end_game`. Diagnostics come as they are found.
+pub trait Visitor {
+    /// A game tree starts (its `(` at `offset`).
+    fn begin_game(&mut self, offset: usize) {
+        let _ = offset;
+    }
+    /// The game tree ends.
+    fn end_game(&mut self, offset: usize) {
+        let _ = offset;
+    }
+    /// A variation starts: nodes that follow are children of the node before the `(`.
+    fn begin_variation(&mut self, offset: usize) -> Skip {
+        let _ = offset;
+        Skip::No
+    }
+    /// The variation ends: the current node is again the one before its `(`.
+    fn end_variation(&mut self, offset: usize) {
+        let _ = offset;
+    }
+    /// A node starts (its `;` at `offset`).
+    fn begin_node(&mut self, offset: usize) {
+        let _ = offset;
+    }
+    /// A property of the current node.
+    fn property(&mut self, prop: &RawProperty<'_>) {
+        let _ = prop;
+    }
+    /// A problem found while reading.
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        let _ = diagnostic;
+    }
+}
+
+/// The longest identifier kept (SGFC's limit).
+const MAX_ID: usize = 100;
+
+/// Reads SGF `text` (UTF-8 or any ASCII-compatible text), reporting to `visitor`.
+///
+/// Inputs over 4 GiB cannot be addressed with the reader's 32-bit offsets and
+/// are refused with S104 (nothing else is reported).
+pub fn read<V: Visitor + ?Sized>(text: &[u8], visitor: &mut V) {
+    if text.len() >= u32::MAX as usize - 1 {
+        visitor.diagnostic(Diagnostic::new(
+            Code::TooLarge,
+            0,
+            "the file is larger than 4 GiB",
+        ));
+        return;
+    }
+    Reader {
+        src: text,
+        pos: 0,
+        depth: 0,
+        skip_depth: 0,
+        implicit: false,
+        node_open: false,
+        after_open: false,
+        after_close: false,
+        games: 0,
+        spans: Vec::with_capacity(16),
+        id_buf: Vec::with_capacity(8),
+        nul_reported: false,
+    }
+    .run(visitor);
+}
+
+struct Reader<'a> {
+    src: &'a [u8],
+    pos: usize,
+    /// Open parentheses of the current game tree (0: between trees).
+    depth: usize,
+    /// While > 0, the depth at which a skipped variation started.
+    skip_depth: usize,
+    /// The current tree was opened by a node outside any tree (S066).
+    implicit: bool,
+    /// A node is open and may take properties.
+    node_open: bool,
+    /// Just after `(`, before the first `;`.
+    after_open: bool,
+    /// Just after a `)` that closed a variation inside a tree.
+    after_close: bool,
+    games: usize,
+    spans: Vec<Span>,
+    id_buf: Vec<u8>,
+    nul_reported: bool,
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
+}
+
+impl<'a> Reader<'a> {
+    fn diag<V: Visitor + ?Sized>(
+        &self,
+        v: &mut V,
+        code: Code,
+        offset: usize,
+        msg: impl Into<String>,
+    ) {
+        if self.skip_depth == 0 {
+            v.diagnostic(Diagnostic::new(code, offset, msg));
+        }
+    }
+
+    fn quiet(&self) -> bool {
+        self.skip_depth > 0
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while self.pos < self.src.len() && is_ws(self.src[self.pos]) {
+            self.pos += 1;
+        }
+    }
+
+    fn peek_after_ws(&self, mut i: usize) -> Option<(usize, u8)> {
+        while i < self.src.len() && is_ws(self.src[i]) {
+            i += 1;
+        }
+        self.src.get(i).map(|&b| (i, b))
+    }
+
+    /// Whether an identifier followed by `[` starts at `i`.
+    fn property_at(&self, i: usize) -> bool {
+        let mut j = i;
+        while j < self.src.len() && self.src[j].is_ascii_alphabetic() && j - i <= MAX_ID {
+            j += 1;
+        }
+        j > i && matches!(self.peek_after_ws(j), Some((_, b'[')))
+    }
+
+    fn run<V: Visitor + ?Sized>(mut self, v: &mut V) {
+        let len = self.src.len();
+        if memchr::memchr(0, self.src).is_some() {
+            self.nul_reported = true;
+            let at = memchr::memchr(0, self.src).unwrap_or(0);
+            v.diagnostic(Diagnostic::new(
+                Code::NulByte,
+                at,
+                "NUL byte in the file (binary data?)",
+            ));
+        }
+        loop {
+            self.skip_ws();
+            if self.pos >= len {
+                break;
+            }
+            let b = self.src[self.pos];
+            if self.depth == 0 {
+                self.top_level(v, b);
+                continue;
+            }
+            match b {
+                b'(' => self.open_variation(v),
+                b')' => self.close(v),
+                b';' => {
+                    if self.after_close && !self.quiet() {
+                        self.diag(
+                            v,
+                            Code::NodeAfterVariation,
+                            self.pos,
+                            "node after the end of a variation: read as a new variation",
+                        );
+                    }
+                    self.start_node(v, self.pos);
+                    self.pos += 1;
+                }
+                b'[' => {
+                    let at = self.pos;
+                    self.read_values(false);
+                    self.diag(
+                        v,
+                        Code::ValuesWithoutId,
+                        at,
+                        "values without a property identifier (deleted)",
+                    );
+                }
+                b if b.is_ascii_alphabetic() => self.property(v),
+                _ => self.illegal_run(v),
+            }
+        }
+        if self.depth > 0 {
+            if !self.implicit {
+                let open = self.depth;
+                self.diag(
+                    v,
+                    Code::UnexpectedEof,
+                    len,
+                    format!("unexpected end of file: {open} open game tree or variation(s) closed"),
+                );
+            }
+            while self.depth > 0 {
+                self.depth -= 1;
+                if self.skip_depth > self.depth {
+                    self.skip_depth = 0;
+                    if self.depth > 0 {
+                        v.end_variation(len);
+                    }
+                    continue;
+                }
+                if self.skip_depth > 0 {
+                    continue;
+                }
+                if self.depth == 0 {
+                    v.end_game(len);
+                } else {
+                    v.end_variation(len);
+                }
+            }
+        }
+        if self.games == 0 {
+            v.diagnostic(Diagnostic::new(
+                Code::NoSgfData,
+                0,
+                "no SGF game tree found",
+            ));
+        }
+    }
+
+    /// Between game trees: a `(` that starts a tree, a node outside any tree,
+    /// or text to skip.
+    fn top_level<V: Visitor + ?Sized>(&mut self, v: &mut V, b: u8) {
+        match b {
+            b'(' => {
+                if let Some((i, nb)) = self.peek_after_ws(self.pos + 1) {
+                    if nb == b';' {
+                        self.open_game(v, false);
+                        return;
+                    }
+                    if nb.is_ascii_alphabetic() && self.property_at(i) {
+                        self.open_game(v, false);
+                        self.diag(
+                            v,
+                            Code::MissingSemicolon,
+                            i,
+                            "missing ';' at the start of the game tree (assumed)",
+                        );
+                        self.start_node(v, i);
+                        self.after_open = false;
+                        return;
+                    }
+                }
+                self.skip_junk(v);
+            }
+            b';' => {
+                self.diag(
+                    v,
+                    Code::NodeOutsideTree,
+                    self.pos,
+                    "node outside any game tree: missing '(' assumed",
+                );
+                self.open_game(v, true);
+                // open_game moved past one byte; this was the ';' itself.
+                self.pos -= 1;
+            }
+            b')' => {
+                self.diag(
+                    v,
+                    Code::UnmatchedParen,
+                    self.pos,
+                    "')' without a matching '(' (ignored)",
+                );
+                self.pos += 1;
+            }
+            _ => self.skip_junk(v),
+        }
+    }
+
+    fn open_game<V: Visitor + ?Sized>(&mut self, v: &mut V, implicit: bool) {
+        self.games += 1;
+        self.depth = 1;
+        self.implicit = implicit;
+        self.after_open = true;
+        self.after_close = false;
+        self.node_open = false;
+        v.begin_game(self.pos);
+        self.pos += 1;
+    }
+
+    /// Skips text outside game trees up to the next `(`.
+    fn skip_junk<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let start = self.pos;
+        let next =
+            memchr::memchr(b'(', &self.src[start + 1..]).map_or(self.src.len(), |i| start + 1 + i);
+        let junk = &self.src[start..next];
+        if memchr::memchr(b'[', junk).is_some() {
+            let what = if self.games == 0 {
+                "before the first game tree"
+            } else {
+                "between game trees"
+            };
+            self.diag(
+                v,
+                Code::JunkBeforeTree,
+                start,
+                format!("text that looks like SGF {what} (ignored)"),
+            );
+        }
+        self.pos = next;
+    }
+
+    fn open_variation<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let at = self.pos;
+        self.pos += 1;
+        self.depth += 1;
+        self.after_close = false;
+        self.node_open = false;
+        if self.quiet() {
+            return;
+        }
+        if self.after_open {
+            // "((" : a variation before the tree's first node has no parent.
+            self.diag(
+                v,
+                Code::NodeAfterVariation,
+                at,
+                "variation before the first node of a game tree (read as a new game tree)",
+            );
+        }
+        if v.begin_variation(at) == Skip::Yes {
+            self.skip_depth = self.depth;
+        }
+        self.after_open = true;
+        match self.peek_after_ws(self.pos) {
+            Some((_, b';')) | Some((_, b'(')) | Some((_, b')')) | None => {}
+            Some((i, c)) if c.is_ascii_alphabetic() && self.property_at(i) => {
+                self.diag(
+                    v,
+                    Code::CharsAfterParen,
+                    i,
+                    "characters after '(' before ';' (missing ';' assumed)",
+                );
+                self.start_node(v, i);
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn close<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let at = self.pos;
+        self.pos += 1;
+        if self.after_open && !self.quiet() {
+            self.diag(
+                v,
+                Code::EmptyVariation,
+                at,
+                "empty variation '()' (ignored)",
+            );
+        }
+        self.depth -= 1;
+        self.node_open = false;
+        self.after_open = false;
+        self.after_close = self.depth > 0;
+        if self.skip_depth > 0 {
+            if self.depth < self.skip_depth {
+                self.skip_depth = 0;
+                v.end_variation(at);
+            }
+            return;
+        }
+        if self.depth == 0 {
+            v.end_game(at);
+        } else {
+            v.end_variation(at);
+        }
+    }
+
+    fn start_node<V: Visitor + ?Sized>(&mut self, v: &mut V, at: usize) {
+        self.node_open = true;
+        self.after_open = false;
+        self.after_close = false;
+        if !self.quiet() {
+            v.begin_node(at);
+        }
+    }
+
+    fn illegal_run<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let start = self.pos;
+        while self.pos < self.src.len() {
+            let b = self.src[self.pos];
+            if is_ws(b) || matches!(b, b'(' | b')' | b';' | b'[') {
+                break;
+            }
+            self.pos += 1;
+        }
+        if self.pos == start {
+            self.pos += 1;
+        }
+        let text = String::from_utf8_lossy(&self.src[start..self.pos.min(start + 40)]).into_owned();
+        self.diag(
+            v,
+            Code::IllegalChars,
+            start,
+            format!("illegal characters \"{text}\" (ignored)"),
+        );
+    }
+
+    fn property<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let start = self.pos;
+        while self.pos < self.src.len() && self.src[self.pos].is_ascii_alphabetic() {
+            self.pos += 1;
+        }
+        let raw_id = &self.src[start..self.pos];
+        let next = self.peek_after_ws(self.pos);
+        match next {
+            Some((i, b'[')) => self.pos = i,
+            Some((_, c)) if self.src[self.pos] == c && !matches!(c, b'(' | b')' | b';') => {
+                // Letters run straight into other characters: not an identifier.
+                self.pos = start;
+                self.illegal_run(v);
+                return;
+            }
+            _ => {
+                let id = String::from_utf8_lossy(raw_id).into_owned();
+                self.diag(
+                    v,
+                    Code::NoValues,
+                    start,
+                    format!("property {id} without any value (ignored)"),
+                );
+                return;
+            }
+        }
+        let src = self.src;
+        let raw_id: &'a [u8] = &src[start..start + raw_id.len()];
+        let mut id_buf = std::mem::take(&mut self.id_buf);
+        let owned = !raw_id.iter().all(u8::is_ascii_uppercase);
+        if owned {
+            id_buf.clear();
+            id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
+        }
+        let too_long = raw_id.len() > MAX_ID;
+        let (clean, literal_bracket) = {
+            let id: &[u8] = if owned { &id_buf } else { raw_id };
+            self.read_values(props::is_texty(id))
+        };
+        self.emit_property(
+            v,
+            start,
+            raw_id,
+            if owned { &id_buf } else { raw_id },
+            too_long,
+            clean,
+            literal_bracket,
+        );
+        self.id_buf = id_buf;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit_property<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        raw_id: &[u8],
+        id: &[u8],
+        too_long: bool,
+        clean: bool,
+        literal_bracket: Option<usize>,
+    ) {
+        let no_upper = id.is_empty();
+        if self.quiet() {
+            return;
+        }
+        if too_long {
+            self.diag(
+                v,
+                Code::IdTooLong,
+                start,
+                "property identifier longer than 100 characters (deleted)",
+            );
+            return;
+        }
+        if no_upper {
+            let s = String::from_utf8_lossy(raw_id).into_owned();
+            self.diag(
+                v,
+                Code::IllegalChars,
+                start,
+                format!("property identifier \"{s}\" without upper-case letters (deleted)"),
+            );
+            return;
+        }
+        if !self.node_open {
+            if self.after_close {
+                self.diag(
+                    v,
+                    Code::NodeAfterVariation,
+                    start,
+                    "properties after the end of a variation: read as a new variation",
+                );
+            } else {
+                self.diag(
+                    v,
+                    Code::MissingSemicolon,
+                    start,
+                    "property before any node: missing ';' assumed",
+                );
+            }
+            self.start_node(v, start);
+        }
+        if let Some(at) = literal_bracket {
+            self.diag(
+                v,
+                Code::UnescapedBracket,
+                at,
+                "unescaped ']' inside a text value (kept as text)",
+            );
+        }
+        let prop = RawProperty {
+            src: self.src,
+            id,
+            raw_id,
+            offset: start,
+            values: &self.spans,
+            clean,
+        };
+        v.property(&prop);
+    }
+
+    /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
+    /// they were clean (see [`RawProperty::clean`]).
+    fn read_values(&mut self, texty: bool) -> (bool, Option<usize>) {
+        self.spans.clear();
+        let mut clean = true;
+        let mut literal = None;
+        let src = self.src;
+        loop {
+            // self.pos is at '['.
+            let vstart = self.pos + 1;
+            let mut i = vstart;
+            let mut open_brackets = 0usize;
+            let end = loop {
+                match memchr::memchr3(b']', b'\\', b'[', &src[i..]) {
+                    None => {
+                        clean = false;
+                        break src.len();
+                    }
+                    Some(k) => {
+                        let j = i + k;
+                        match src[j] {
+                            b'\\' => i = j + 2,
+                            b'[' => {
+                                open_brackets += 1;
+                                i = j + 1;
+                            }
+                            _ => {
+                                if texty && open_brackets > 0 && !self.plausible_after(j + 1) {
+                                    open_brackets -= 1;
+                                    clean = false;
+                                    literal.get_or_insert(j);
+                                    i = j + 1;
+                                    continue;
+                                }
+                                break j;
+                            }
+                        }
+                        if i >= src.len() {
+                            clean = false;
+                            break src.len();
+                        }
+                    }
+                }
+            };
+            self.spans.push(Span {
+                start: vstart as u32,
+                end: end as u32,
+            });
+            self.pos = (end + 1).min(src.len());
+            match self.peek_after_ws(self.pos) {
+                Some((i, b'[')) => self.pos = i,
+                _ => break,
+            }
+        }
+        (clean, literal)
+    }
+
+    /// Whether what follows a `]` at `i` is a plausible SGF continuation.
+    fn plausible_after(&self, i: usize) -> bool {
+        match self.peek_after_ws(i) {
+            None => true,
+            Some((_, b'[' | b';' | b'(' | b')')) => true,
+            Some((j, c)) if c.is_ascii_uppercase() => self.property_at(j),
+            Some(_) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>, Vec<Code>);
+    impl Visitor for Log {
+        fn begin_game(&mut self, _: usize) {
+            self.0.push("(".into());
+        }
+        fn end_game(&mut self, _: usize) {
+            self.0.push(")".into());
+        }
+        fn begin_variation(&mut self, _: usize) -> Skip {
+            self.0.push("[(".into());
+            Skip::No
+        }
+        fn end_variation(&mut self, _: usize) {
+            self.0.push(")]".into());
+        }
+        fn begin_node(&mut self, _: usize) {
+            self.0.push(";".into());
+        }
+        fn property(&mut self, p: &RawProperty<'_>) {
+            let vals: Vec<String> = (0..p.values.len())
+                .map(|i| String::from_utf8_lossy(p.value(i)).into_owned())
+                .collect();
+            self.0.push(format!(
+                "{}{:?}{}",
+                String::from_utf8_lossy(p.id),
+                vals,
+                if p.clean { "" } else { "!" }
+            ));
+        }
+        fn diagnostic(&mut self, d: Diagnostic) {
+            self.1.push(d.code);
+        }
+    }
+
+    fn log(s: &str) -> (String, Vec<Code>) {
+        let mut l = Log::default();
+        read(s.as_bytes(), &mut l);
+        (l.0.join(" "), l.1)
+    }
+
+    #[test]
+    fn simple_tree_with_variations() {
+        let (ev, d) = log("(;FF[4]SZ[9];B[aa](;W[bb])(;W[cc]C[x\\]y]))");
+        assert_eq!(
+            ev,
+            "( ; FF[\"4\"] SZ[\"9\"] ; B[\"aa\"] [( ; W[\"bb\"] )] [( ; W[\"cc\"] C[\"x\\\\]y\"] )] )"
+        );
+        assert!(d.is_empty());
+    }
+
+    #[test]
+    fn lists_and_whitespace_between_values() {
+        let (ev, _) = log("(;AB[aa] [bb]\n[cc:dd] )");
+        assert_eq!(ev, "( ; AB[\"aa\", \"bb\", \"cc:dd\"] )");
+    }
+
+    #[test]
+    fn junk_before_and_missing_paren() {
+        let (ev, d) = log("hello [x] (;B[aa];W[bb]");
+        assert_eq!(ev, "( ; B[\"aa\"] ; W[\"bb\"] )");
+        assert_eq!(d, vec![Code::JunkBeforeTree, Code::UnexpectedEof]);
+    }
+
+    #[test]
+    fn lowercase_ids_keep_uppercase_letters() {
+        let (ev, _) = log("(;FF[3]LaBel[aa:x]AddBlack[bb])");
+        assert_eq!(ev, "( ; FF[\"3\"] LB[\"aa:x\"] AB[\"bb\"] )");
+    }
+
+    #[test]
+    fn unescaped_bracket_in_comment() {
+        let (ev, _) = log("(;C[he said [hi] there];B[aa])");
+        assert_eq!(ev, "( ; C[\"he said [hi] there\"]! ; B[\"aa\"] )");
+        // A point value never swallows what follows.
+        let (ev, _) = log("(;B[aa] xx ;W[bb])");
+        assert_eq!(ev, "( ; B[\"aa\"] ; W[\"bb\"] )");
+    }
+
+    #[test]
+    fn bad_structure_is_reported() {
+        let (_, d) = log("(;B[aa]())");
+        assert_eq!(d, vec![Code::EmptyVariation]);
+        let (_, d) = log("(;B[aa]) )");
+        assert_eq!(d, vec![Code::UnmatchedParen]);
+        let (ev, d) = log("(;B[aa]);W[bb])");
+        assert_eq!(ev, "( ; B[\"aa\"] ) ( ; W[\"bb\"] )");
+        assert_eq!(d, vec![Code::NodeOutsideTree]);
+        let (_, d) = log("(;[aa]B)");
+        assert_eq!(d, vec![Code::ValuesWithoutId, Code::NoValues]);
+        let (_, d) = log("");
+        assert_eq!(d, vec![Code::NoSgfData]);
+        let (ev, d) = log("(B[aa])");
+        assert_eq!(ev, "( ; B[\"aa\"] )");
+        assert_eq!(d, vec![Code::MissingSemicolon]);
+    }
+
+    #[test]
+    fn unterminated_value_at_eof() {
+        let (ev, d) = log("(;C[abc");
+        assert_eq!(ev, "( ; C[\"abc\"]! )");
+        assert_eq!(d, vec![Code::UnexpectedEof]);
+        let (ev, _) = log("(;C[abc\\");
+        assert_eq!(ev, "( ; C[\"abc\\\\\"]! )");
+    }
+
+    #[test]
+    fn skipping_variations() {
+        struct MainLine(Vec<String>);
+        impl Visitor for MainLine {
+            fn begin_variation(&mut self, _: usize) -> Skip {
+                if self.0.len() >= 2 {
+                    Skip::Yes
+                } else {
+                    Skip::No
+                }
+            }
+            fn property(&mut self, p: &RawProperty<'_>) {
+                self.0
+                    .push(String::from_utf8_lossy(p.value(0)).into_owned());
+            }
+        }
+        let mut m = MainLine(vec![]);
+        read(b"(;B[aa];W[bb](;B[cc](;W[x])(;W[y]))(;B[dd]))", &mut m);
+        assert_eq!(m.0, vec!["aa", "bb"]);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_recurse() {
+        let mut s = String::from("(;FF[4]");
+        for _ in 0..100_000 {
+            s.push_str("(;B[aa]");
+        }
+        for _ in 0..100_000 {
+            s.push(')');
+        }
+        s.push(')');
+        let child = std::thread::Builder::new()
+            .stack_size(64 * 1024)
+            .spawn(move || {
+                let mut l = Log::default();
+                read(s.as_bytes(), &mut l);
+                l.0.len()
+            })
+            .unwrap();
+        assert_eq!(child.join().unwrap(), 2 + 2 + 100_000 * 4);
+    }
+}

@@ -1,25 +1,369 @@
-//! `kifu sgf ...`: placeholder until kifu-sgf lands.
+//! `kifu sgf ...`: check, convert and count SGF files.
 
+use crate::inputs::{self, Input};
+use crate::output::{progress, write_atomically};
 use crate::Outcome;
-use anyhow::Result;
-use clap::Subcommand;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use kifu_sgf::{convert, Collection, Diagnostic, Severity};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// The `kifu sgf` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum SgfCommand {
-    /// Check SGF files and print diagnostics.
-    Check {
-        /// Files or folders.
-        files: Vec<std::path::PathBuf>,
-    },
+    /// Check SGF files: print every problem with its code, line and column.
+    /// Exits 1 when any file has an error (or could not be read).
+    Check(CheckArgs),
+    /// Repair and convert to FF[4] UTF-8: a file to a file, `-` for
+    /// stdin/stdout, or folders recursively into an output folder.
+    Convert(ConvertArgs),
+    /// Parse files fully and count games, nodes, moves, properties and bytes.
+    Stats(StatsArgs),
+}
+
+/// Options shared by commands that read many files.
+#[derive(Args, Debug)]
+pub struct Many {
+    /// Files or folders (searched recursively for .sgf); `-` for stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads to use (default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+}
+
+/// `kifu sgf check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    many: Many,
+    /// Print errors only, not warnings.
+    #[arg(long)]
+    errors_only: bool,
+}
+
+/// `kifu sgf convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// A file, a folder, or `-` for stdin.
+    input: PathBuf,
+    /// The output file, `-` for stdout, or (for a folder input) the output folder.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Do not print what was repaired.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Threads to use for folders (default: all cores).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+}
+
+/// `kifu sgf stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    many: Many,
 }
 
 /// Runs one `kifu sgf` subcommand.
 pub fn run(cmd: SgfCommand) -> Result<Outcome> {
     match cmd {
-        SgfCommand::Check { files } => {
-            let _ = files;
-            Ok(Outcome::Ok)
+        SgfCommand::Check(a) => check(a),
+        SgfCommand::Convert(a) => convert_cmd(a),
+        SgfCommand::Stats(a) => stats(a),
+    }
+}
+
+/// Runs `f` on a thread pool of `jobs` threads (all cores when `None`).
+pub fn with_jobs<T: Send>(jobs: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
+    Ok(pool.install(f))
+}
+
+#[derive(Serialize)]
+struct JsonDiag<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    severity: String,
+    code: String,
+    sgfc: Option<u16>,
+    message: &'a str,
+}
+
+/// Everything `check` finds in one file, or why it could not be read.
+pub fn check_bytes(bytes: Vec<u8>) -> Vec<Diagnostic> {
+    let parsed = Collection::parse_vec(bytes);
+    let mut diags = parsed.diagnostics;
+    diags.extend(convert::check(&parsed.collection));
+    diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
+    diags
+}
+
+fn check(a: CheckArgs) -> Result<Outcome> {
+    let files = inputs::collect(&a.many.files, &["sgf"])?;
+    let bar = progress(files.len() as u64, "checking");
+    let results: Vec<(String, Result<Vec<Diagnostic>>)> = with_jobs(a.many.jobs, || {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = f.read().map(check_bytes);
+                bar.inc(1);
+                (f.display(), r)
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    let mut failed = false;
+    let mut json = Vec::new();
+    for (name, r) in &results {
+        match r {
+            Err(e) => {
+                failed = true;
+                eprintln!("kifu: {e:#}");
+            }
+            Ok(diags) => {
+                for d in diags {
+                    failed |= d.is_error();
+                    if a.errors_only && d.severity == Severity::Warning {
+                        continue;
+                    }
+                    if a.many.json {
+                        json.push(JsonDiag {
+                            file: name,
+                            line: d.line,
+                            column: d.column,
+                            severity: d.severity.to_string(),
+                            code: d.code.to_string(),
+                            sgfc: d.code.sgfc(),
+                            message: &d.message,
+                        });
+                    } else {
+                        writeln!(out, "{name}:{d}")?;
+                    }
+                }
+            }
         }
     }
+    if a.many.json {
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+    }
+    Ok(if failed {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// Parses, repairs and converts SGF bytes to FF[4] UTF-8 text.
+pub fn convert_bytes(bytes: Vec<u8>) -> (String, Vec<Diagnostic>) {
+    let parsed = Collection::parse_vec(bytes);
+    let mut diags = parsed.diagnostics;
+    let converted = convert::to_ff4(&parsed.collection);
+    diags.extend(converted.diagnostics);
+    diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
+    (kifu_sgf::write(&converted.collection), diags)
+}
+
+fn unreadable(diags: &[Diagnostic]) -> bool {
+    diags
+        .iter()
+        .any(|d| matches!(d.code, kifu_sgf::Code::NoSgfData | kifu_sgf::Code::TooLarge))
+}
+
+fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
+    let is_dir = a.input.as_os_str() != "-" && a.input.is_dir();
+    if !is_dir {
+        let input = if a.input.as_os_str() == "-" {
+            Input::Stdin
+        } else {
+            Input::File {
+                path: a.input.clone(),
+                root: None,
+            }
+        };
+        let name = input.display();
+        let (text, diags) = convert_bytes(input.read()?);
+        if !a.quiet {
+            for d in &diags {
+                eprintln!("{name}:{d}");
+            }
+        }
+        if unreadable(&diags) {
+            bail!("{name}: no SGF game tree found: nothing written");
+        }
+        write_atomically(&a.output, text.as_bytes())?;
+        return Ok(Outcome::Ok);
+    }
+    if a.output.as_os_str() == "-" {
+        bail!("a folder converts into a folder: give -o FOLDER");
+    }
+    let files = inputs::collect(std::slice::from_ref(&a.input), &["sgf"])?;
+    let bar = progress(files.len() as u64, "converting");
+    let results: Vec<(String, Result<Vec<Diagnostic>>)> = with_jobs(a.jobs, || {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = convert_one(f, &a.input, &a.output);
+                bar.inc(1);
+                (f.display(), r)
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let mut failed = 0;
+    for (name, r) in &results {
+        match r {
+            Ok(diags) => {
+                if !a.quiet {
+                    for d in diags {
+                        eprintln!("{name}:{d}");
+                    }
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("kifu: {e:#}");
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!(
+            "kifu: {failed} of {} files could not be converted",
+            results.len()
+        );
+        return Ok(Outcome::Findings);
+    }
+    Ok(Outcome::Ok)
+}
+
+fn convert_one(f: &Input, in_root: &Path, out_root: &Path) -> Result<Vec<Diagnostic>> {
+    let Input::File { path, .. } = f else {
+        bail!("stdin in a folder run");
+    };
+    let rel = path.strip_prefix(in_root).unwrap_or(path);
+    let dest = out_root.join(rel);
+    let (text, diags) = convert_bytes(f.read()?);
+    if unreadable(&diags) {
+        bail!("{}: no SGF game tree found: skipped", path.display());
+    }
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("{}: cannot create the folder", parent.display()))?;
+    }
+    write_atomically(&dest, text.as_bytes())?;
+    Ok(diags)
+}
+
+/// Counts of one or many files.
+#[derive(Debug, Default, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct Stats {
+    /// Files read.
+    pub files: u64,
+    /// Game trees.
+    pub games: u64,
+    /// Nodes.
+    pub nodes: u64,
+    /// B and W properties.
+    pub moves: u64,
+    /// Properties.
+    pub properties: u64,
+    /// Bytes of input.
+    pub bytes: u64,
+    /// Errors found while reading.
+    pub errors: u64,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, o: Stats) {
+        self.files += o.files;
+        self.games += o.games;
+        self.nodes += o.nodes;
+        self.moves += o.moves;
+        self.properties += o.properties;
+        self.bytes += o.bytes;
+        self.errors += o.errors;
+    }
+}
+
+/// Parses SGF bytes fully and counts what is in them.
+pub fn stats_of(bytes: Vec<u8>) -> Stats {
+    let len = bytes.len() as u64;
+    let parsed = Collection::parse_vec(bytes);
+    let c = &parsed.collection;
+    let (b, w) = (c.prop_id("B"), c.prop_id("W"));
+    let mut moves = 0;
+    for g in c.games() {
+        for n in g.nodes() {
+            moves += n
+                .properties()
+                .filter(|p| Some(p.prop_id()) == b || Some(p.prop_id()) == w)
+                .count() as u64;
+        }
+    }
+    Stats {
+        files: 1,
+        games: c.len() as u64,
+        nodes: c.node_count() as u64,
+        moves,
+        properties: c.property_count() as u64,
+        bytes: len,
+        errors: parsed.diagnostics.iter().filter(|d| d.is_error()).count() as u64,
+    }
+}
+
+fn stats(a: StatsArgs) -> Result<Outcome> {
+    let files = inputs::collect(&a.many.files, &["sgf"])?;
+    let bar = progress(files.len() as u64, "parsing");
+    let results: Vec<Result<Stats>> = with_jobs(a.many.jobs, || {
+        files
+            .par_iter()
+            .map(|f| {
+                let r = f.read().map(stats_of);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    })?;
+    bar.finish_and_clear();
+    let mut total = Stats::default();
+    let mut failed = 0;
+    for r in results {
+        match r {
+            Ok(s) => total += s,
+            Err(e) => {
+                failed += 1;
+                eprintln!("kifu: {e:#}");
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    if a.many.json {
+        serde_json::to_writer_pretty(&mut out, &total)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "files       {}", total.files)?;
+        writeln!(out, "games       {}", total.games)?;
+        writeln!(out, "nodes       {}", total.nodes)?;
+        writeln!(out, "moves       {}", total.moves)?;
+        writeln!(out, "properties  {}", total.properties)?;
+        writeln!(out, "bytes       {}", total.bytes)?;
+        writeln!(out, "errors      {}", total.errors)?;
+    }
+    Ok(if failed > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
 }

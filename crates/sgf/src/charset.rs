@@ -48,7 +48,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
     }
     let declared = find_ca(bytes);
     if let Some(label) = declared {
-        match Encoding::for_label(trim(label)) {
+        match label_to_encoding(trim(label)) {
             Some(enc) => {
                 let latin = enc == WINDOWS_1252
                     || enc.name().starts_with("ISO-8859")
@@ -62,6 +62,17 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
                 } else {
                     enc
                 };
+                // A declaration the bytes contradict (illegal sequences) loses to
+                // UTF-8 when the bytes are valid UTF-8.
+                if enc != UTF_8
+                    && !bytes.is_ascii()
+                    && std::str::from_utf8(bytes).is_ok()
+                    && enc
+                        .decode_without_bom_handling_and_without_replacement(bytes)
+                        .is_none()
+                {
+                    return finish(bytes, UTF_8, diagnostics);
+                }
                 return finish(bytes, enc, diagnostics);
             }
             None => diagnostics.push(Diagnostic::global(
@@ -131,6 +142,27 @@ fn finish<'a>(
         charset: enc.name(),
         diagnostics,
     }
+}
+
+/// WHATWG labels plus the names SGF files use that WHATWG lacks.
+fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    Encoding::for_label(label).or_else(|| {
+        let l = String::from_utf8_lossy(label)
+            .to_ascii_lowercase()
+            .replace('_', "-");
+        let name: &[u8] = match l.as_str() {
+            "euc-cn" | "cp936" | "ms936" | "gb-2312" | "gb2312-80" => b"gbk",
+            "utf16le" | "utf-16-le" => b"utf-16le",
+            "utf16be" | "utf-16-be" => b"utf-16be",
+            "utf8" | "utf-8-bom" => b"utf-8",
+            "cp932" | "ms932" | "windows-31j" | "sjis" | "shiftjis" | "shift-jis" => b"shift_jis",
+            "cp949" | "uhc" | "ks-c-5601" | "ksc5601" => b"euc-kr",
+            "cp950" | "big-5" => b"big5",
+            "latin-1" | "iso8859-1" | "iso-8859-1:1987" => b"windows-1252",
+            _ => return None,
+        };
+        Encoding::for_label(name)
+    })
 }
 
 /// UTF-16 without a BOM: in the first 64 bytes, NULs stand at every odd (LE) or
@@ -238,6 +270,23 @@ mod tests {
         assert_eq!(
             std::str::from_utf8(&d.text).unwrap(),
             "(;C[café crème brûlée])"
+        );
+    }
+
+    #[test]
+    fn labels_whatwg_lacks() {
+        let d = decode(b"(;CA[EUC-CN]C[\xd6\xd0])");
+        assert_eq!(std::str::from_utf8(&d.text).unwrap(), "(;CA[EUC-CN]C[中])");
+        assert!(d.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_declaration_the_bytes_contradict_loses_to_utf8() {
+        let d = decode("(;CA[ISO-2022-JP]C[café])".as_bytes());
+        assert_eq!(d.charset, "UTF-8");
+        assert_eq!(
+            std::str::from_utf8(&d.text).unwrap(),
+            "(;CA[ISO-2022-JP]C[café])"
         );
     }
 

@@ -81,15 +81,27 @@ pub fn to_ff4(coll: &Collection) -> Converted {
 
 fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnostic>) {
     let start = diags.len();
-    let mut formats = Vec::new();
-    let mut games = Vec::new();
+    let mut formats: Vec<(u32, usize)> = Vec::new();
+    let mut games: Vec<(i64, usize)> = Vec::new();
     for game in coll.games() {
         let g = GameCtx::new(&game);
-        if !formats.contains(&g.ff) {
-            formats.push(g.ff);
+        let at = game.root().offset();
+        if !formats.iter().any(|f| f.0 == g.ff) {
+            formats.push((g.ff, at));
         }
-        if !games.contains(&g.gm) {
-            games.push(g.gm);
+        if !games.iter().any(|f| f.0 == g.gm) {
+            games.push((g.gm, at));
+        }
+        if !g.is_go() {
+            diags.push(Diagnostic::new(
+                Code::NotGo,
+                at,
+                format!(
+                    "game {} is GM[{}], not Go: points and moves are not checked",
+                    game.index() + 1,
+                    g.gm
+                ),
+            ));
         }
         for (node, off) in coll.renamed_ids() {
             if g.ff >= 4 && g.contains(&node) {
@@ -99,14 +111,16 @@ fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnos
         convert_game(&game, &g, out.as_deref_mut(), diags);
     }
     if formats.len() > 1 {
-        diags.push(Diagnostic::global(
+        diags.push(Diagnostic::new(
             Code::MixedFileFormats,
+            formats[1].1,
             "different file formats in one collection",
         ));
     }
     if games.len() > 1 {
-        diags.push(Diagnostic::global(
+        diags.push(Diagnostic::new(
             Code::MixedGameTypes,
+            games[1].1,
             "different game types in one collection",
         ));
     }
@@ -361,8 +375,19 @@ fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -
         // Points of other games have other syntaxes: kept as they are.
         return true;
     }
-    if info.arity == Arity::EList && item.values.len() == 1 && item.values[0].is_empty() {
+    if info.arity == Arity::EList && item.values.iter().any(|v| v.is_empty()) {
+        if item.values.len() > 1 {
+            diags.push(Diagnostic::new(
+                Code::ValuesAfterEmpty,
+                off,
+                format!("{id}: values beside the empty value [] (deleted)"),
+            ));
+        }
+        item.values = vec![Cow::Borrowed(&b""[..])];
         return true;
+    }
+    if id == "SZ" || id == "GM" {
+        return check_root_value(item, g, diags);
     }
     let mut kept = Vec::with_capacity(item.values.len());
     for raw in std::mem::take(&mut item.values) {
@@ -384,8 +409,14 @@ fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -
                 kept.push(Cow::Borrowed(&b""[..]));
             }
             Verdict::Fix(new) => {
+                let composed = matches!(info.value, ValueType::PointPair | ValueType::PointText)
+                    || new.contains(&b':');
                 diags.push(Diagnostic::new(
-                    Code::CorrectableValue,
+                    if composed {
+                        Code::CorrectableComposed
+                    } else {
+                        Code::CorrectableValue
+                    },
                     off,
                     format!(
                         "illegal {id} value [{}] corrected to [{}]",
@@ -452,6 +483,73 @@ fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -
         }
     }
     !item.values.is_empty()
+}
+
+/// GM and SZ: an illegal value is deleted (GM\[1\] and SZ\[19\] are then
+/// assumed, S018), a size over 52 is corrected to 52 (S050), `SZ[n:n]` to `SZ[n]` (S047).
+fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -> bool {
+    let off = item.offset;
+    let raw = item.values.first().cloned().unwrap_or_default();
+    let v = Value::from_raw(&raw);
+    let shown = String::from_utf8_lossy(&raw).into_owned();
+    if item.id == "GM" {
+        if v.number().is_some_and(|n| (1..=1000).contains(&n)) {
+            return true;
+        }
+        diags.push(Diagnostic::new(
+            Code::IllegalRootValue,
+            off,
+            format!("illegal GM value [{shown}] (deleted: GM[1] assumed)"),
+        ));
+        return false;
+    }
+    let nums: Option<Vec<i64>> = match v.compose() {
+        None => v.number().map(|n| vec![n]),
+        Some((a, b)) => a.number().zip(b.number()).map(|(a, b)| vec![a, b]),
+    };
+    let Some(nums) = nums.filter(|n| n.iter().all(|&x| x >= 1)) else {
+        diags.push(Diagnostic::new(
+            Code::IllegalRootValue,
+            off,
+            format!("illegal SZ value [{shown}] (deleted: SZ[19] assumed)"),
+        ));
+        return false;
+    };
+    let clamped: Vec<i64> = nums.iter().map(|&n| n.min(52)).collect();
+    let mut fixed = if clamped.len() == 2 && clamped[0] == clamped[1] {
+        vec![clamped[0]]
+    } else {
+        clamped.clone()
+    };
+    if clamped != nums {
+        diags.push(Diagnostic::new(
+            Code::BoardSize,
+            off,
+            format!("board size [{shown}] too big (corrected to at most 52)"),
+        ));
+    }
+    if nums.len() == 2 && clamped[0] == clamped[1] {
+        diags.push(Diagnostic::new(
+            Code::SquareAsRectangle,
+            off,
+            format!("square board written as SZ[{shown}] (corrected)"),
+        ));
+    }
+    if g.is_go() && fixed.len() == 1 && fixed[0] < 2 {
+        fixed[0] = 2;
+        diags.push(Diagnostic::new(
+            Code::BoardSize,
+            off,
+            format!("board size [{shown}] too small for Go (corrected to 2)"),
+        ));
+    }
+    let text = fixed
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(":");
+    item.values = vec![Cow::Owned(text.into_bytes())];
+    true
 }
 
 enum Verdict {
@@ -1042,7 +1140,7 @@ mod tests {
         assert_eq!(
             codes,
             [
-                Code::CorrectableValue,
+                Code::SquareAsRectangle,
                 Code::GameInfoFormat,
                 Code::RootOutsideRoot,
                 Code::RootOutsideRoot,

@@ -20,10 +20,12 @@
 //! | S016 | 16 | error   | lower-case letters in an FF\[4\] property identifier |
 //! | S017 | 17 | error/warning | empty value where the type does not allow one (deleted on convert) |
 //! | S018 | 18 | error   | illegal GM or SZ value in the root |
+//! | S019 | 19 | warning | game is not Go: points and moves are not checked |
 //! | S020 | 20 | error   | property without any value (ignored) |
-//! | S021 | 21 | error   | node after a variation's end (read as a new variation) |
+//! | S021 | 21 | error   | `(` before any node of a variation (ignored) |
 //! | S022 | 22 | warning | NUL byte in the file (replaced with a space) |
 //! | S023 | 23 | error   | property expects a composed `a:b` value (value deleted on convert) |
+//! | S025 | 25 | error   | illegal composed value that can be corrected (corrected on convert) |
 //! | S028 | 28 | error   | property repeated in a node (merged on convert) |
 //! | S030 | 30 | error   | setup and move properties in one node (split on convert) |
 //! | S031 | 31 | warning | property identifier of more than two letters |
@@ -43,12 +45,13 @@
 //! | S046 | 46 | error   | unknown file format (FF above 4) |
 //! | S047 | 47 | error   | square board written as `SZ[n:n]` (corrected on convert) |
 //! | S050 | 50 | error   | board size out of range |
+//! | S052 | 52 | error   | values after an empty `[]` in an "elist" property (deleted on convert) |
 //! | S053 | 53 | warning | different game types in one collection |
 //! | S054 | 54 | error   | values without a property identifier (deleted) |
 //! | S058 | 58 | warning | move onto an occupied point |
 //! | S059 | 59 | warning | obsolete `KI` (converted to `KM`) |
 //! | S065 | 65 | error   | FF\[4\]-style pass `[]` in an older file (read as a pass) |
-//! | S066 | 66 | error   | node outside any game tree (missing `(` assumed) |
+//! | S066 | 66 | error   | node outside any game tree or variation (missing `(` assumed) |
 //! | S067 | 67 | error   | characters after `(` before the first `;` (missing `;` assumed) |
 //! | S071 | 71 | warning | bytes that are illegal in the file's charset (replaced with U+FFFD) |
 //! | S072 | 72 | warning | unknown charset name in `CA` (fallback used) |
@@ -133,14 +136,18 @@ codes! {
     EmptyValue = 17, Some(17), Error;
     /// Illegal GM or SZ in the root.
     IllegalRootValue = 18, Some(18), Error;
+    /// A game that is not Go.
+    NotGo = 19, Some(19), Warning;
     /// A property identifier with no value.
     NoValues = 20, Some(20), Error;
-    /// A node where only `(` or `)` may stand.
+    /// A `(` before any node of a variation.
     NodeAfterVariation = 21, Some(21), Error;
     /// A NUL byte.
     NulByte = 22, Some(22), Warning;
     /// A composed value expected.
     ExpectsComposed = 23, Some(23), Error;
+    /// A composed value that can be corrected.
+    CorrectableComposed = 25, Some(25), Error;
     /// A property twice in one node.
     DuplicateProperty = 28, Some(28), Error;
     /// Setup and move properties mixed in one node.
@@ -179,6 +186,8 @@ codes! {
     SquareAsRectangle = 47, Some(47), Error;
     /// A board size out of range.
     BoardSize = 50, Some(50), Error;
+    /// Values after `[]` in an elist.
+    ValuesAfterEmpty = 52, Some(52), Error;
     /// Different game types in one collection.
     MixedGameTypes = 53, Some(53), Warning;
     /// Values with no identifier.

@@ -240,13 +240,8 @@ impl<'a> Reader<'a> {
                 b'(' => self.open_variation(v),
                 b')' => self.close(v),
                 b';' => {
-                    if self.after_close && !self.quiet() {
-                        self.diag(
-                            v,
-                            Code::NodeAfterVariation,
-                            self.pos,
-                            "node after the end of a variation: read as a new variation",
-                        );
+                    if self.after_close {
+                        self.implicit_variation(v, self.pos);
                     }
                     self.start_node(v, self.pos);
                     self.pos += 1;
@@ -309,7 +304,7 @@ impl<'a> Reader<'a> {
         match b {
             b'(' => {
                 if let Some((i, nb)) = self.peek_after_ws(self.pos + 1) {
-                    if nb == b';' {
+                    if nb == b';' || nb == b'(' {
                         self.open_game(v, false);
                         return;
                     }
@@ -369,7 +364,10 @@ impl<'a> Reader<'a> {
         let next =
             memchr::memchr(b'(', &self.src[start + 1..]).map_or(self.src.len(), |i| start + 1 + i);
         let junk = &self.src[start..next];
-        if memchr::memchr(b'[', junk).is_some() {
+        if let Some(b) = memchr::memchr(b'[', junk) {
+            // Point at the line that holds the first value, as SGFC does.
+            let line_start =
+                memchr::memrchr2(b'\n', b'\r', &junk[..b]).map_or(start, |i| start + i + 1);
             let what = if self.games == 0 {
                 "before the first game tree"
             } else {
@@ -378,7 +376,7 @@ impl<'a> Reader<'a> {
             self.diag(
                 v,
                 Code::JunkBeforeTree,
-                start,
+                line_start,
                 format!("text that looks like SGF {what} (ignored)"),
             );
         }
@@ -388,20 +386,22 @@ impl<'a> Reader<'a> {
     fn open_variation<V: Visitor + ?Sized>(&mut self, v: &mut V) {
         let at = self.pos;
         self.pos += 1;
+        if self.after_open {
+            // "((": a variation with no node before it has no parent. SGFC
+            // ignores the second '(' (its ')' then closes the outer one).
+            self.diag(
+                v,
+                Code::NodeAfterVariation,
+                at,
+                "illegal variation start '(' before any node (ignored)",
+            );
+            return;
+        }
         self.depth += 1;
         self.after_close = false;
         self.node_open = false;
         if self.quiet() {
             return;
-        }
-        if self.after_open {
-            // "((" : a variation before the tree's first node has no parent.
-            self.diag(
-                v,
-                Code::NodeAfterVariation,
-                at,
-                "variation before the first node of a game tree (read as a new game tree)",
-            );
         }
         if v.begin_variation(at) == Skip::Yes {
             self.skip_depth = self.depth;
@@ -448,6 +448,22 @@ impl<'a> Reader<'a> {
             v.end_game(at);
         } else {
             v.end_variation(at);
+        }
+    }
+
+    /// A node right after a variation's `)`: SGFC assumes a missing `(`, so the
+    /// node starts a new variation and a later extra `)` closes it.
+    fn implicit_variation<V: Visitor + ?Sized>(&mut self, v: &mut V, at: usize) {
+        self.diag(
+            v,
+            Code::NodeOutsideTree,
+            at,
+            "node outside a variation: missing '(' assumed",
+        );
+        self.depth += 1;
+        self.after_close = false;
+        if !self.quiet() && v.begin_variation(at) == Skip::Yes {
+            self.skip_depth = self.depth;
         }
     }
 
@@ -568,12 +584,7 @@ impl<'a> Reader<'a> {
         }
         if !self.node_open {
             if self.after_close {
-                self.diag(
-                    v,
-                    Code::NodeAfterVariation,
-                    start,
-                    "properties after the end of a variation: read as a new variation",
-                );
+                self.implicit_variation(v, start);
             } else {
                 self.diag(
                     v,

@@ -641,12 +641,21 @@ impl<'a> Reader<'a> {
                                 i = j + 1;
                             }
                             _ => {
-                                if texty && open_brackets > 0 && !self.plausible_after(j + 1) {
-                                    open_brackets -= 1;
-                                    clean = false;
-                                    literal.get_or_insert(j);
-                                    i = j + 1;
-                                    continue;
+                                if texty && !self.plausible_after(j + 1) {
+                                    // A ']' inside a bracketed aside, or one
+                                    // after which the value plainly goes on.
+                                    let keep = if open_brackets > 0 {
+                                        open_brackets -= 1;
+                                        true
+                                    } else {
+                                        self.closes_later(j + 1)
+                                    };
+                                    if keep {
+                                        clean = false;
+                                        literal.get_or_insert(j);
+                                        i = j + 1;
+                                        continue;
+                                    }
                                 }
                                 break j;
                             }
@@ -669,6 +678,22 @@ impl<'a> Reader<'a> {
             }
         }
         (clean, literal)
+    }
+
+    /// Whether the text from `i` reaches another unescaped `]` with no `[`
+    /// on the way, after which SGF plausibly goes on: then a `]` just before
+    /// `i` was meant as text.
+    fn closes_later(&self, mut i: usize) -> bool {
+        let src = self.src;
+        while let Some(k) = memchr::memchr3(b']', b'\\', b'[', &src[i.min(src.len())..]) {
+            let j = i + k;
+            match src[j] {
+                b'\\' => i = j + 2,
+                b'[' => return false,
+                _ => return self.plausible_after(j + 1),
+            }
+        }
+        false
     }
 
     /// Whether what follows a `]` at `i` is a plausible SGF continuation.
@@ -763,6 +788,13 @@ mod tests {
         // A point value never swallows what follows.
         let (ev, _) = log("(;B[aa] xx ;W[bb])");
         assert_eq!(ev, "( ; B[\"aa\"] ; W[\"bb\"] )");
+        // A lone ']' in a comment, when the comment plainly goes on.
+        let (ev, d) = log("(;C[an unescaped ] bracket?];W[bb])");
+        assert_eq!(ev, "( ; C[\"an unescaped ] bracket?\"]! ; W[\"bb\"] )");
+        assert_eq!(d, [Code::UnescapedBracket]);
+        // But never across another value.
+        let (ev, _) = log("(;C[x] junk ;W[bb])");
+        assert_eq!(ev, "( ; C[\"x\"] ; W[\"bb\"] )");
     }
 
     #[test]

@@ -23,13 +23,16 @@ use std::process::{Command, Stdio};
 
 mod common;
 
+/// Identifier, raw values (Latin-1 characters for bytes), decoded value.
+type PropDump = (String, Vec<String>, serde_json::Value);
+
 #[derive(Deserialize)]
 struct Dump {
     file: String,
     ok: bool,
     charset: Option<String>,
     size: Option<u32>,
-    nodes: Option<Vec<Vec<(String, Vec<String>, serde_json::Value)>>>,
+    nodes: Option<Vec<Vec<PropDump>>>,
 }
 
 fn sgfmill_available() -> bool {

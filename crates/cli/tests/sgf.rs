@@ -1,0 +1,179 @@
+//! `kifu sgf ...` run as a user runs it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn kifu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn kifu_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8(b.to_vec()).unwrap()
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, content).unwrap();
+    p
+}
+
+#[test]
+fn check_prints_each_problem_with_place_and_fails_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "a.sgf", b"(;FF[4]SZ[9]\n;B[ee]W[cc];C[x]C[y]");
+    let out = kifu(&["sgf", "check", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let name = f.display();
+    assert_eq!(
+        text(&out.stdout),
+        format!(
+            "{name}:2:7: error S037: black and white move in one node (split into two nodes)\n\
+             {name}:2:17: error S028: property C repeated in the node (texts joined)\n\
+             {name}:2:21: error S010: unexpected end of file: 1 open game tree or variation(s) closed\n"
+        )
+    );
+    let clean = write(dir.path(), "b.sgf", b"(;FF[4]GM[1]SZ[9];B[ee];W[cc])");
+    let out = kifu(&["sgf", "check", clean.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn check_json_and_warnings_only_exit_zero() {
+    let out = kifu_stdin(&["sgf", "check", "--json", "-"], b"(;FF[4]XX[1])");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!([{"file": "<stdin>", "line": 1, "column": 8, "severity": "warning",
+            "code": "S035", "sgfc": 35, "message": "unknown property XX (kept)"}])
+    );
+}
+
+#[test]
+fn convert_file_to_file_and_stdin_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "old.sgf", b"(;FF[3]GaMe[1]SZ[9]KI[13];B[tt])");
+    let o = dir.path().join("new.sgf");
+    let out = kifu(&[
+        "sgf",
+        "convert",
+        "-q",
+        f.to_str().unwrap(),
+        "-o",
+        o.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&o).unwrap(),
+        "(;FF[4]CA[UTF-8]GM[1]SZ[9]KM[6.5];B[])\n"
+    );
+    // Nothing but the output is left in the folder.
+    let mut names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["new.sgf", "old.sgf"]);
+
+    let out = kifu_stdin(
+        &["sgf", "convert", "-", "-o", "-"],
+        b"(;CA[GB2312]C[\xd6\xd0])",
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "(;FF[4]CA[UTF-8]GM[1]SZ[19]C[\u{4e2d}])\n"
+    );
+}
+
+#[test]
+fn convert_folder_mirrors_and_skips_unreadable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("in");
+    write(&src, "a.sgf", b"(;B[aa])");
+    write(&src, "deep/er/b.SGF", b"(;W[bb])");
+    write(&src, "empty.sgf", b"");
+    write(&src, "notes.txt", b"(;not sgf)");
+    let dst = dir.path().join("out");
+    let out = kifu(&[
+        "sgf",
+        "convert",
+        "-q",
+        src.to_str().unwrap(),
+        "-o",
+        dst.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("empty.sgf: no SGF game tree found: skipped"),
+        "{err}"
+    );
+    assert!(err.contains("1 of 3 files could not be converted"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dst.join("a.sgf")).unwrap(),
+        "(;FF[4]CA[UTF-8]GM[1]SZ[19]B[aa])\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dst.join("deep/er/b.SGF")).unwrap(),
+        "(;FF[4]CA[UTF-8]GM[1]SZ[19]W[bb])\n"
+    );
+    assert!(!dst.join("empty.sgf").exists());
+    assert!(!dst.join("notes.txt").exists());
+}
+
+#[test]
+fn stats_counts_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "x/a.sgf",
+        b"(;FF[4]SZ[9];B[aa];W[bb](;B[cc])(;B[dd]C[v]))",
+    );
+    write(dir.path(), "b.sgf", b"(;C[one])(;C[two];B[ee])");
+    let out = kifu(&[
+        "sgf",
+        "stats",
+        "--json",
+        "-j",
+        "2",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"files": 2, "games": 3, "nodes": 8, "moves": 5,
+            "properties": 10, "bytes": 69, "errors": 0})
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_missing_files_exit_1() {
+    assert_eq!(kifu(&["sgf", "frobnicate"]).status.code(), Some(2));
+    assert_eq!(kifu(&["sgf", "convert", "x.sgf"]).status.code(), Some(2));
+    let out = kifu(&["sgf", "check", "/no/such/file.sgf"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("kifu: /no/such/file.sgf: cannot read"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -99,7 +99,30 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
     finish(bytes, enc, diagnostics)
 }
 
+/// Decodes with `enc`, then replaces NUL bytes with spaces as SGFC does
+/// (S022): no value keeps a NUL, so written text never looks like UTF-16.
 fn finish<'a>(
+    bytes: &'a [u8],
+    enc: &'static Encoding,
+    diagnostics: Vec<Diagnostic>,
+) -> Decoded<'a> {
+    let mut d = decode_with(bytes, enc, diagnostics);
+    if let Some(at) = memchr::memchr(0, &d.text) {
+        let mut owned = std::mem::take(&mut d.text).into_owned();
+        for b in owned.iter_mut().filter(|b| **b == 0) {
+            *b = b' ';
+        }
+        d.text = Cow::Owned(owned);
+        d.diagnostics.push(Diagnostic::new(
+            Code::NulByte,
+            at,
+            "NUL byte (binary data?) replaced with a space",
+        ));
+    }
+    d
+}
+
+fn decode_with<'a>(
     bytes: &'a [u8],
     enc: &'static Encoding,
     mut diagnostics: Vec<Diagnostic>,

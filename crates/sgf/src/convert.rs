@@ -124,7 +124,9 @@ fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnos
             "different game types in one collection",
         ));
     }
-    LineIndex::new(coll.text()).locate(coll.text(), &mut diags[start..]);
+    if diags.len() > start {
+        LineIndex::new(coll.text()).locate(coll.text(), &mut diags[start..]);
+    }
 }
 
 struct GameCtx {

@@ -115,7 +115,9 @@ use Context::*;
 use ValueType as V;
 
 /// Every property kifu knows, sorted by identifier.
-pub static PROPERTIES: &[PropInfo] = &[
+pub static PROPERTIES: &[PropInfo] = TABLE;
+
+const TABLE: &[PropInfo] = &[
     p("AB", "add black", V::Point, List, Setup, true, false),
     p("AE", "add empty", V::Point, List, Setup, true, false),
     p(
@@ -332,12 +334,46 @@ pub static PROPERTIES: &[PropInfo] = &[
     ),
 ];
 
+/// All known identifiers have one or two letters: a direct table indexed by
+/// the letters (0 = none, 1..=26 = A..Z) finds them without comparing strings.
+const fn short_key(id: &[u8]) -> Option<usize> {
+    match id {
+        [a] if a.is_ascii_uppercase() => Some((*a - b'A' + 1) as usize * 27),
+        [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => {
+            Some((*a - b'A' + 1) as usize * 27 + (*b - b'A' + 1) as usize)
+        }
+        _ => None,
+    }
+}
+
+const fn build_index() -> [u8; 27 * 27] {
+    let mut t = [u8::MAX; 27 * 27];
+    let mut i = 0;
+    while i < TABLE.len() {
+        match short_key(TABLE[i].id.as_bytes()) {
+            Some(k) => t[k] = i as u8,
+            None => panic!("known identifiers have one or two letters"),
+        }
+        i += 1;
+    }
+    t
+}
+
+static INDEX: [u8; 27 * 27] = build_index();
+
+/// The position of a known identifier in [`PROPERTIES`].
+#[inline]
+pub fn index(id: &[u8]) -> Option<usize> {
+    match INDEX[short_key(id)?] {
+        u8::MAX => None,
+        i => Some(i as usize),
+    }
+}
+
 /// Looks up a property by its (upper-case) identifier.
+#[inline]
 pub fn info(id: &[u8]) -> Option<&'static PropInfo> {
-    PROPERTIES
-        .binary_search_by(|p| p.id.as_bytes().cmp(id))
-        .ok()
-        .map(|i| &PROPERTIES[i])
+    index(id).map(|i| &TABLE[i])
 }
 
 /// Whether text-like values of this property may hold an unescaped `]` that

@@ -116,6 +116,21 @@ pub trait Visitor {
     }
 }
 
+/// The first `]`, `\\` or `[` in `s`. Most values are a few bytes long
+/// (points, numbers), where a plain loop beats setting up a vector search.
+#[inline]
+fn find_special(s: &[u8]) -> Option<usize> {
+    for (i, &b) in s.iter().take(16).enumerate() {
+        if matches!(b, b']' | b'\\' | b'[') {
+            return Some(i);
+        }
+    }
+    if s.len() <= 16 {
+        return None;
+    }
+    memchr::memchr3(b']', b'\\', b'[', &s[16..]).map(|i| i + 16)
+}
+
 /// The longest identifier kept (SGFC's limit).
 const MAX_ID: usize = 100;
 
@@ -144,7 +159,6 @@ pub fn read<V: Visitor + ?Sized>(text: &[u8], visitor: &mut V) {
         games: 0,
         spans: Vec::with_capacity(16),
         id_buf: Vec::with_capacity(8),
-        nul_reported: false,
     }
     .run(visitor);
 }
@@ -167,7 +181,6 @@ struct Reader<'a> {
     games: usize,
     spans: Vec<Span>,
     id_buf: Vec<u8>,
-    nul_reported: bool,
 }
 
 #[inline]
@@ -217,15 +230,6 @@ impl<'a> Reader<'a> {
 
     fn run<V: Visitor + ?Sized>(mut self, v: &mut V) {
         let len = self.src.len();
-        if memchr::memchr(0, self.src).is_some() {
-            self.nul_reported = true;
-            let at = memchr::memchr(0, self.src).unwrap_or(0);
-            v.diagnostic(Diagnostic::new(
-                Code::NulByte,
-                at,
-                "NUL byte in the file (binary data?)",
-            ));
-        }
         loop {
             self.skip_ws();
             if self.pos >= len {
@@ -627,7 +631,7 @@ impl<'a> Reader<'a> {
             let mut i = vstart;
             let mut open_brackets = 0usize;
             let end = loop {
-                match memchr::memchr3(b']', b'\\', b'[', &src[i..]) {
+                match find_special(&src[i..]) {
                     None => {
                         clean = false;
                         break src.len();

@@ -38,67 +38,57 @@ struct PropRec {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PropId(u16);
 
-/// Interned property identifiers: the known table first, then the unknown ones
-/// in order of appearance.
-#[derive(Debug, Clone)]
+/// Interned property identifiers: the known table's positions first (shared
+/// by every collection, nothing allocated), then the unknown ones in order of
+/// appearance.
+#[derive(Debug, Clone, Default)]
 struct Ids {
-    names: Vec<Box<[u8]>>,
-    /// Direct lookup for identifiers of one or two upper-case letters.
-    short: Box<[u16; 27 * 27]>,
-    long: HashMap<Box<[u8]>, u16>,
-}
-
-fn short_key(id: &[u8]) -> Option<usize> {
-    match id {
-        [a] if a.is_ascii_uppercase() => Some((*a - b'A' + 1) as usize * 27),
-        [a, b] if a.is_ascii_uppercase() && b.is_ascii_uppercase() => {
-            Some((*a - b'A' + 1) as usize * 27 + (*b - b'A' + 1) as usize)
-        }
-        _ => None,
-    }
+    unknown: Vec<Box<[u8]>>,
+    lookup: HashMap<Box<[u8]>, u16>,
 }
 
 impl Ids {
     fn new() -> Self {
-        let mut ids = Ids {
-            names: Vec::with_capacity(props::PROPERTIES.len() + 8),
-            short: Box::new([u16::MAX; 27 * 27]),
-            long: HashMap::new(),
-        };
-        for p in props::PROPERTIES {
-            ids.intern(p.id.as_bytes());
-        }
-        ids
+        Ids::default()
     }
 
+    #[inline]
     fn get(&self, id: &[u8]) -> Option<PropId> {
-        match short_key(id) {
-            Some(k) => match self.short[k] {
-                u16::MAX => None,
-                i => Some(PropId(i)),
-            },
-            None => self.long.get(id).map(|&i| PropId(i)),
+        if let Some(i) = props::index(id) {
+            return Some(PropId(i as u16));
         }
+        if self.unknown.is_empty() {
+            return None;
+        }
+        self.lookup.get(id).map(|&i| PropId(i))
     }
 
+    #[inline]
     fn intern(&mut self, id: &[u8]) -> PropId {
         if let Some(p) = self.get(id) {
             return p;
         }
-        // More than 65,534 distinct identifiers is not a real file: fold the
-        // excess into the last slot's name rather than fail.
-        if self.names.len() >= u16::MAX as usize - 1 {
-            return PropId(self.names.len() as u16 - 1);
+        let known = props::PROPERTIES.len();
+        // More than 65,000 distinct identifiers is not a real file: fold the
+        // excess into the last one rather than fail.
+        if known + self.unknown.len() >= u16::MAX as usize - 1 {
+            return PropId(u16::MAX - 2);
         }
-        let i = self.names.len() as u16;
-        self.names.push(id.into());
-        match short_key(id) {
-            Some(k) => self.short[k] = i,
-            None => {
-                self.long.insert(id.into(), i);
-            }
-        }
+        let i = (known + self.unknown.len()) as u16;
+        self.unknown.push(id.into());
+        self.lookup.insert(id.into(), i);
         PropId(i)
+    }
+
+    fn name(&self, id: PropId) -> &[u8] {
+        let i = id.0 as usize;
+        match props::PROPERTIES.get(i) {
+            Some(p) => p.id.as_bytes(),
+            None => self
+                .unknown
+                .get(i - props::PROPERTIES.len())
+                .map_or(b"?", |b| b),
+        }
     }
 }
 
@@ -172,7 +162,9 @@ impl Collection {
         let mut builder = Builder::with_capacity_for(&text);
         reader::read(&text, &mut builder);
         diagnostics.append(&mut builder.diagnostics);
-        LineIndex::new(&text).locate(&text, &mut diagnostics);
+        if !diagnostics.is_empty() {
+            LineIndex::new(&text).locate(&text, &mut diagnostics);
+        }
         let mut collection = builder.finish_with_text(text);
         collection.charset = charset;
         Parsed {
@@ -241,7 +233,7 @@ impl Collection {
     /// The identifier of an interned id.
     pub fn id_name(&self, id: PropId) -> &str {
         // Identifiers are upper-case ASCII letters only.
-        std::str::from_utf8(&self.ids.names[id.0 as usize]).unwrap_or("?")
+        std::str::from_utf8(self.ids.name(id)).unwrap_or("?")
     }
 
     /// Bytes of a region of the text (or of the repaired values after it).

@@ -345,7 +345,7 @@ pub enum Move {
 }
 
 impl Move {
-    /// Parses an SGF move value: empty is a pass, `tt` is a pass on boards up to 19x19 (FF[3] habit),
+    /// Parses an SGF move value: empty is a pass, `tt` is a pass on boards up to 19x19 (`FF[3]` habit),
     /// anything else must be a point on the board.
     pub fn from_sgf(text: &[u8], size: BoardSize) -> Result<Move, CoordError> {
         if text.is_empty() || (text == b"tt" && size.get() <= 19) {
@@ -355,7 +355,7 @@ impl Move {
         }
     }
 
-    /// The SGF value: the point's letters, or empty for a pass (FF[4]).
+    /// The SGF value: the point's letters, or empty for a pass (`FF[4]`).
     pub fn to_sgf(self) -> Vec<u8> {
         match self {
             Move::Play(p) => p.to_sgf().to_vec(),

@@ -5,7 +5,8 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(board) = Board::from_rows(data, None) {
-        let again = Board::from_rows(&board.to_rows(), Some(board.size())).expect("own output parses");
+        let again =
+            Board::from_rows(&board.to_rows(), Some(board.size())).expect("own output parses");
         assert_eq!(again, board);
     }
 });

@@ -51,6 +51,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Replaying a game tree (for the SGF layer)
+//! For each node, in order: setup (`AB`, `AW`, `AE`) with [`Position::setup`] (its return value
+//! tells when setup overwrites a stone); `PL` with [`Position::set_to_play`]; a move with
+//! [`Position::play_forced`], reporting [`PlayOutcome::violation`] with the node's location when it is
+//! `Some` (so replay goes on as `KO[]` intends), and comparing the colour with
+//! [`Position::to_play`] to spot colour surprises. At a variation, clone the position (no
+//! allocation). [`Position::move_number`] counts moves (passes included) from the root.
+//!
 //! # Modules
 //! - [`coord`]: [`Color`], [`BoardSize`] (2..=25, square), [`Point`], [`Move`].
 //! - [`position`]: [`Position`], [`PlayOutcome`], [`PlayedMove`]; [`rules`]: [`Rules`], [`IllegalMove`].

@@ -33,6 +33,26 @@ impl Rules {
     };
 }
 
+impl Rules {
+    /// The rules named by an SGF `RU` value, as far as legality goes; `None` for names not known.
+    /// Case and spaces, `-` and `_` are ignored: `Japanese`, `Korean` give [`Rules::SIMPLE_KO`];
+    /// `Chinese`, `AGA`, `BGA`, `French` give [`Rules::CHINESE`]; `NZ`, `New Zealand`,
+    /// `Tromp-Taylor`, `GOE`, `Ing` give [`Rules::NEW_ZEALAND`] (suicide allowed, superko).
+    pub fn from_sgf_ruleset(name: &str) -> Option<Rules> {
+        let key: String = name
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        match key.as_str() {
+            "japanese" | "jp" | "korean" => Some(Rules::SIMPLE_KO),
+            "chinese" | "cn" | "aga" | "bga" | "french" => Some(Rules::CHINESE),
+            "nz" | "newzealand" | "tromptaylor" | "tt" | "goe" | "ing" => Some(Rules::NEW_ZEALAND),
+            _ => None,
+        }
+    }
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Rules::SIMPLE_KO
@@ -86,5 +106,27 @@ impl IllegalMove {
             | IllegalMove::Suicide { point }
             | IllegalMove::Superko { point } => point,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ruleset_names() {
+        assert_eq!(Rules::from_sgf_ruleset("Japanese"), Some(Rules::SIMPLE_KO));
+        assert_eq!(Rules::from_sgf_ruleset("Chinese"), Some(Rules::CHINESE));
+        assert_eq!(
+            Rules::from_sgf_ruleset("New Zealand"),
+            Some(Rules::NEW_ZEALAND)
+        );
+        assert_eq!(
+            Rules::from_sgf_ruleset("tromp-taylor"),
+            Some(Rules::NEW_ZEALAND)
+        );
+        assert_eq!(Rules::from_sgf_ruleset("GOE"), Some(Rules::NEW_ZEALAND));
+        assert_eq!(Rules::from_sgf_ruleset("Foo"), None);
+        assert_eq!(Rules::default(), Rules::SIMPLE_KO);
     }
 }

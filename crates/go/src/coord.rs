@@ -85,6 +85,14 @@ pub enum CoordError {
         /// Board size.
         size: u8,
     },
+    /// Two things that must share a board size do not (a board and a Zobrist table).
+    #[error("board size {found} does not match the expected {expected}")]
+    SizeMismatch {
+        /// The size expected (e.g. the Zobrist table's).
+        expected: u8,
+        /// The size found (e.g. the board's).
+        found: u8,
+    },
     /// SGF point text that is not two letters `a`-`z`.
     #[error("SGF point {text:?} is not two lower-case letters")]
     BadSgf {

@@ -14,7 +14,8 @@
 //! A record may contain an illegal move; SGF says (`KO[]`) that it is executed anyway.
 //! [`Position::play_forced`] does this, with these semantics:
 //! - onto an occupied point: the stone there is removed first (not counted as a prisoner), then the
-//!   move is played as usual; this is "the new stone replaces the old one";
+//!   move is played as usual; this is "the new stone replaces the old one". Such a move never sets
+//!   a ko (retaking cannot bring back the board from before the replacement);
 //! - a ko retake or a superko repetition: played as usual;
 //! - suicide: played, and the string left without liberties is removed and counted as prisoners of
 //!   the opponent, as under rules that allow suicide.
@@ -22,7 +23,7 @@
 //! The violation is returned in [`PlayOutcome::violation`] so the caller can report it.
 
 use crate::board::Board;
-use crate::coord::{BoardSize, Color, Move, Point};
+use crate::coord::{BoardSize, Color, CoordError, Move, Point};
 use crate::rules::{IllegalMove, Rules};
 use crate::zobrist::{CanonicalHash, SymmetricHashes, ZobristKeys};
 use std::collections::HashSet;
@@ -176,6 +177,29 @@ impl Position {
         }
         pos.to_play = to_play;
         pos
+    }
+
+    /// Like [`Position::from_board`], hashed with `keys` (e.g. from a published table file).
+    /// The board and the keys must be of the same size.
+    pub fn from_board_with_keys(
+        board: &Board,
+        to_play: Color,
+        rules: Rules,
+        keys: Arc<ZobristKeys>,
+    ) -> Result<Position, CoordError> {
+        if keys.size() != board.size() {
+            return Err(CoordError::SizeMismatch {
+                expected: keys.size().get(),
+                found: board.size().get(),
+            });
+        }
+        let mut pos = Position::with_keys(keys, rules);
+        for (p, c) in board.stones() {
+            let pad = pos.pad(p);
+            pos.place_stone(c, pad);
+        }
+        pos.to_play = to_play;
+        Ok(pos)
     }
 
     /// The board size.
@@ -338,6 +362,10 @@ impl Position {
             None
         };
         let (captured, suicided) = self.resolve(color, pad);
+        if replaced.is_some() {
+            // Retaking cannot bring back the board from before the replacement: no ko.
+            self.ko = 0;
+        }
         self.after_play(color, mv);
         Ok(PlayOutcome {
             captured,

@@ -1,7 +1,6 @@
 //! Rule tests with exact expected boards.
 
 use super::*;
-use crate::coord::CoordError;
 
 const B: Color = Color::Black;
 const W: Color = Color::White;
@@ -302,6 +301,16 @@ fn forced_moves_replace_retake_and_self_capture() {
     assert_eq!(rows(&p), ".....\n.#O#.\n.....\n.....\n.....\n");
     assert_eq!(p.prisoners(W), 0, "a replaced stone is no prisoner");
     assert_eq!(p.last_move(), Some(PlayedMove { color: W, mv: m }));
+    // A forced replacement that takes one stone with a lone stone is no ko: retaking does not
+    // repeat the board from before the replacement.
+    let mut p = pos(".#O..\n###O.\n.#O..\n.....\n.....\n", Rules::default());
+    let out = p.play_forced(W, mv(&p, "B4")).unwrap();
+    check(&p);
+    assert_eq!((out.replaced, out.captured), (Some(B), 1));
+    assert_eq!(rows(&p), ".#O..\n#O.O.\n.#O..\n.....\n.....\n");
+    assert_eq!(p.ko_point(), None);
+    assert_eq!(play(&mut p, B, "C4").unwrap().captured, 1);
+    assert_eq!(rows(&p), ".#O..\n#.#O.\n.#O..\n.....\n.....\n");
     // Forced ko retake.
     let mut p = pos(KO, Rules::default());
     play(&mut p, B, "C4").unwrap();

@@ -62,4 +62,16 @@ fn key_of_a_small_board_by_hand() {
     let turned = pos.board().transform(key.symmetry);
     assert_eq!(turned.to_rows(), b"#O.......");
     assert_eq!(table.hash(&turned), 9);
+    // The same key through a position built from the stored board, with the given table.
+    let keys = pos.zobrist().clone();
+    let again =
+        Position::from_board_with_keys(&pos.board(), Color::Black, Rules::default(), keys).unwrap();
+    assert_eq!(again.canonical(), key);
+    let wrong = Position::from_board_with_keys(
+        &kifu_go::Board::new(BoardSize::NINE),
+        Color::Black,
+        Rules::default(),
+        again.zobrist().clone(),
+    );
+    assert!(wrong.is_err());
 }

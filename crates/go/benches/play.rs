@@ -3,7 +3,7 @@
 //! move. Throughput is in moves (elements) per second.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use kifu_go::{BoardSize, Color, Move, Point, Position};
+use kifu_go::{BoardSize, Color, Move, Point, Position, Rules};
 use std::hint::black_box;
 
 struct Rng(u64);
@@ -59,10 +59,10 @@ fn random_game(size: BoardSize, rng: &mut Rng) -> Vec<(Color, Move)> {
     moves
 }
 
-fn replay(size: BoardSize, games: &[Vec<(Color, Move)>]) -> u64 {
+fn replay(size: BoardSize, rules: Rules, games: &[Vec<(Color, Move)>]) -> u64 {
     let mut acc = 0u64;
     for game in games {
-        let mut pos = Position::new(size);
+        let mut pos = Position::with_rules(size, rules);
         for &(color, mv) in game {
             let _ = pos.play(color, mv);
             acc ^= pos.canonical().hash;
@@ -80,7 +80,11 @@ fn bench_play(c: &mut Criterion) {
         let total: usize = games.iter().map(Vec::len).sum();
         group.throughput(Throughput::Elements(total as u64));
         group.bench_with_input(BenchmarkId::from_parameter(size), &games, |b, g| {
-            b.iter(|| black_box(replay(size, black_box(g))))
+            b.iter(|| black_box(replay(size, Rules::default(), black_box(g))))
+        });
+        // Positional superko adds a hash-set insert and lookup per move.
+        group.bench_with_input(BenchmarkId::new("superko", size), &games, |b, g| {
+            b.iter(|| black_box(replay(size, Rules::CHINESE, black_box(g))))
         });
     }
     group.finish();

@@ -66,8 +66,8 @@ impl Symmetry {
         }
     }
 
-    /// Where a point goes on a board of `size`. A point off the board is mapped with the same formula
-    /// modulo nothing: callers give points of the board (a [`Point`] is checked when built).
+    /// Where a point goes on a board of `size`. A point that is not on a board of `size` (one built
+    /// for a larger board) is returned unchanged rather than mapped off the board.
     #[inline]
     pub fn apply(self, p: Point, size: BoardSize) -> Point {
         let (x, y) = self.apply_xy(p.col(), p.row(), size.get());

@@ -1,0 +1,778 @@
+//! [`Position`]: a board under the rules, with captures, ko, prisoners and the 8 symmetric hashes kept
+//! up to date on every stone added or removed.
+//!
+//! # How it is fast
+//! The board is a flat array with a one-point border (stride `n + 2`), so neighbours are `±1` and
+//! `±stride` and edges need no tests. Stones of a string are chained in a ring (`next`), each knows
+//! its string's head, and the head keeps the stone count and the *pseudo-liberty* count (empty points
+//! counted once per adjacent stone). A string is captured exactly when its pseudo-liberties reach 0,
+//! which is all that capture, suicide and ko need. Merging relabels the smaller string. Nothing is
+//! allocated per move (the superko history, when enabled, is a hash set that grows). All arrays have
+//! the fixed 25x25 capacity, so cloning a position (at a variation) is one copy with no allocation.
+//!
+//! # Forced moves (replaying records)
+//! A record may contain an illegal move; SGF says (`KO[]`) that it is executed anyway.
+//! [`Position::play_forced`] does this, with these semantics:
+//! - onto an occupied point: the stone there is removed first (not counted as a prisoner), then the
+//!   move is played as usual; this is "the new stone replaces the old one". Such a move never sets
+//!   a ko (retaking cannot bring back the board from before the replacement);
+//! - a ko retake or a superko repetition: played as usual;
+//! - suicide: played, and the string left without liberties is removed and counted as prisoners of
+//!   the opponent, as under rules that allow suicide.
+//!
+//! The violation is returned in [`PlayOutcome::violation`] so the caller can report it.
+
+use crate::board::Board;
+use crate::coord::{BoardSize, Color, CoordError, Move, Point};
+use crate::rules::{IllegalMove, Rules};
+use crate::zobrist::{CanonicalHash, SymmetricHashes, ZobristKeys};
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+const MAX_STRIDE: usize = BoardSize::MAX as usize + 2;
+const CAP: usize = MAX_STRIDE * MAX_STRIDE;
+
+const EMPTY: u8 = 0;
+const BLACK: u8 = 1;
+const WHITE: u8 = 2;
+const BORDER: u8 = 3;
+
+#[inline(always)]
+fn cell_of(c: Color) -> u8 {
+    c as u8 + 1
+}
+
+#[inline(always)]
+fn color_of(cell: u8) -> Color {
+    if cell == BLACK {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A move with the colour that played it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PlayedMove {
+    /// Who played.
+    pub color: Color,
+    /// What was played.
+    pub mv: Move,
+}
+
+/// What a move did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PlayOutcome {
+    /// Opponent stones captured.
+    pub captured: u32,
+    /// Own stones removed by suicide (allowed by the rules, or forced).
+    pub suicided: u32,
+    /// The stone removed because a forced move was played onto it.
+    pub replaced: Option<Color>,
+    /// The rule the move broke, for a forced move that was illegal (`None` for legal moves).
+    pub violation: Option<IllegalMove>,
+}
+
+/// A hasher for keys that are already Zobrist hashes.
+#[derive(Default, Clone)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+type History = HashSet<u64, BuildHasherDefault<PassThrough>>;
+
+/// A Go position: stones, side to play, ko, prisoners, move number, last move, and the 8 symmetric
+/// Zobrist hashes, under a set of [`Rules`].
+#[derive(Clone)]
+pub struct Position {
+    size: BoardSize,
+    stride: usize,
+    rules: Rules,
+    cell: [u8; CAP],
+    next: [u16; CAP],
+    head: [u16; CAP],
+    libs: [u16; CAP],
+    count: [u16; CAP],
+    hashes: [u64; 8],
+    keys: Arc<ZobristKeys>,
+    to_play: Color,
+    // Padded index of the point the player `ko_color` may not play on at once; 0 for none (index 0
+    // is a border point).
+    ko: usize,
+    ko_color: Color,
+    prisoners: [u32; 2],
+    stones: [u32; 2],
+    last_move: Option<PlayedMove>,
+    move_number: u32,
+    passes: u32,
+    history: Option<Box<History>>,
+}
+
+impl Position {
+    /// An empty board of `size` with the default rules and kifu's own Zobrist table; Black to play.
+    pub fn new(size: BoardSize) -> Position {
+        Position::with_keys(ZobristKeys::default_for(size), Rules::default())
+    }
+
+    /// An empty board with the given rules and kifu's own Zobrist table.
+    pub fn with_rules(size: BoardSize, rules: Rules) -> Position {
+        Position::with_keys(ZobristKeys::default_for(size), rules)
+    }
+
+    /// An empty board of the keys' size, hashed with `keys` (e.g. from a published
+    /// `zobrist_board_81.dat`); Black to play.
+    pub fn with_keys(keys: Arc<ZobristKeys>, rules: Rules) -> Position {
+        let size = keys.size();
+        let n = usize::from(size.get());
+        let stride = n + 2;
+        let mut cell = [BORDER; CAP];
+        for row in 0..n {
+            let start = (row + 1) * stride + 1;
+            cell[start..start + n].fill(EMPTY);
+        }
+        Position {
+            size,
+            stride,
+            rules,
+            cell,
+            next: [0; CAP],
+            head: [0; CAP],
+            libs: [0; CAP],
+            count: [0; CAP],
+            hashes: [0; 8],
+            keys,
+            to_play: Color::Black,
+            ko: 0,
+            ko_color: Color::Black,
+            prisoners: [0; 2],
+            stones: [0; 2],
+            last_move: None,
+            move_number: 0,
+            passes: 0,
+            history: rules.positional_superko.then(Default::default),
+        }
+    }
+
+    /// A position with the stones of `board` (placed as setup: nothing is captured), `to_play` to
+    /// move, and kifu's own Zobrist table.
+    pub fn from_board(board: &Board, to_play: Color, rules: Rules) -> Position {
+        let mut pos = Position::with_rules(board.size(), rules);
+        for (p, c) in board.stones() {
+            let pad = pos.pad(p);
+            pos.place_stone(c, pad);
+        }
+        pos.to_play = to_play;
+        pos
+    }
+
+    /// Like [`Position::from_board`], hashed with `keys` (e.g. from a published table file).
+    /// The board and the keys must be of the same size.
+    pub fn from_board_with_keys(
+        board: &Board,
+        to_play: Color,
+        rules: Rules,
+        keys: Arc<ZobristKeys>,
+    ) -> Result<Position, CoordError> {
+        if keys.size() != board.size() {
+            return Err(CoordError::SizeMismatch {
+                expected: keys.size().get(),
+                found: board.size().get(),
+            });
+        }
+        let mut pos = Position::with_keys(keys, rules);
+        for (p, c) in board.stones() {
+            let pad = pos.pad(p);
+            pos.place_stone(c, pad);
+        }
+        pos.to_play = to_play;
+        Ok(pos)
+    }
+
+    /// The board size.
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The Zobrist keys the hashes use.
+    pub fn zobrist(&self) -> &Arc<ZobristKeys> {
+        &self.keys
+    }
+
+    /// Who plays next: the opponent of the last mover, or as set by [`Position::set_to_play`].
+    #[inline]
+    pub fn to_play(&self) -> Color {
+        self.to_play
+    }
+
+    /// Sets who plays next (SGF `PL`). Does not change the board or the ko.
+    pub fn set_to_play(&mut self, color: Color) {
+        self.to_play = color;
+    }
+
+    /// The stone on `p` (`None` if empty or off this board).
+    #[inline]
+    pub fn stone_at(&self, p: Point) -> Option<Color> {
+        if !p.is_on(self.size) {
+            return None;
+        }
+        match self.cell[self.pad(p)] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The stones as a [`Board`] (for diagrams, rows, symmetries).
+    pub fn board(&self) -> Board {
+        let mut b = Board::new(self.size);
+        for p in self.size.all_points() {
+            if let Some(c) = self.stone_at(p) {
+                let _ = b.set(p, Some(c));
+            }
+        }
+        b
+    }
+
+    /// The prisoners `color` holds: opponent stones it captured, plus opponent stones removed by the
+    /// opponent's own suicide.
+    #[inline]
+    pub fn prisoners(&self, color: Color) -> u32 {
+        self.prisoners[color.index()]
+    }
+
+    /// The number of stones of `color` on the board.
+    #[inline]
+    pub fn stone_count(&self, color: Color) -> u32 {
+        self.stones[color.index()]
+    }
+
+    /// Moves (plays and passes) made so far; setup does not count.
+    #[inline]
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// Passes in a row at the end of the moves so far.
+    pub fn consecutive_passes(&self) -> u32 {
+        self.passes
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<PlayedMove> {
+        self.last_move
+    }
+
+    /// The point where the opponent of the last mover may not play at once (simple ko), if any.
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != 0).then(|| self.point_of(self.ko))
+    }
+
+    /// The 8 symmetric hashes of the board.
+    #[inline]
+    pub fn hashes(&self) -> SymmetricHashes {
+        SymmetricHashes(self.hashes)
+    }
+
+    /// The plain hash of the board (symmetry 0).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hashes[0]
+    }
+
+    /// The canonical hash: the lowest of the 8 and its symmetry (the PositionDB key).
+    #[inline]
+    pub fn canonical(&self) -> CanonicalHash {
+        SymmetricHashes(self.hashes).canonical()
+    }
+
+    /// Whether `color` may play `mv` now; the error says why not. Passes are always legal.
+    pub fn check(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        match mv {
+            Move::Pass => Ok(()),
+            Move::Play(p) => {
+                let pad = self.checked_pad(p)?;
+                self.check_pad(color, pad).map(|_| ())
+            }
+        }
+    }
+
+    /// Plays `mv` for `color` if it is legal, with its captures; the side to play becomes the
+    /// opponent. An illegal move changes nothing and says why.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<PlayOutcome, IllegalMove> {
+        match mv {
+            Move::Pass => {
+                self.pass(color);
+                Ok(PlayOutcome::default())
+            }
+            Move::Play(p) => {
+                let pad = self.checked_pad(p)?;
+                self.check_pad(color, pad)?;
+                self.remember();
+                let (captured, suicided) = self.resolve(color, pad);
+                self.after_play(color, mv);
+                Ok(PlayOutcome {
+                    captured,
+                    suicided,
+                    replaced: None,
+                    violation: None,
+                })
+            }
+        }
+    }
+
+    /// Plays `mv` for `color` whatever the rules say (SGF `KO[]`, or replaying a record), with the
+    /// semantics in the [module docs](self); the broken rule, if any, is in
+    /// [`PlayOutcome::violation`]. Fails only for a point off this board.
+    pub fn play_forced(&mut self, color: Color, mv: Move) -> Result<PlayOutcome, IllegalMove> {
+        let p = match mv {
+            Move::Pass => {
+                self.pass(color);
+                return Ok(PlayOutcome::default());
+            }
+            Move::Play(p) => p,
+        };
+        let pad = self.checked_pad(p)?;
+        let violation = self.check_pad(color, pad).err();
+        self.remember();
+        let replaced = if self.cell[pad] != EMPTY {
+            let c = color_of(self.cell[pad]);
+            self.remove_one(pad);
+            Some(c)
+        } else {
+            None
+        };
+        let (captured, suicided) = self.resolve(color, pad);
+        if replaced.is_some() {
+            // Retaking cannot bring back the board from before the replacement: no ko.
+            self.ko = 0;
+        }
+        self.after_play(color, mv);
+        Ok(PlayOutcome {
+            captured,
+            suicided,
+            replaced,
+            violation,
+        })
+    }
+
+    /// Setup (SGF `AB`, `AW`, `AE`): puts `stone` (or nothing) on `p` without captures, returning what
+    /// was there. Strings left without liberties stay on the board, as SGF setup intends. Clears the ko.
+    pub fn setup(&mut self, p: Point, stone: Option<Color>) -> Result<Option<Color>, IllegalMove> {
+        let pad = self.checked_pad(p)?;
+        let old = match self.cell[pad] {
+            EMPTY => None,
+            c => Some(color_of(c)),
+        };
+        if old != stone {
+            if old.is_some() {
+                self.remove_one(pad);
+            }
+            if let Some(c) = stone {
+                self.place_stone(c, pad);
+            }
+        }
+        self.ko = 0;
+        Ok(old)
+    }
+
+    // ----- internals -----
+
+    #[inline(always)]
+    fn pad(&self, p: Point) -> usize {
+        (usize::from(p.row()) + 1) * self.stride + usize::from(p.col()) + 1
+    }
+
+    #[inline(always)]
+    fn checked_pad(&self, p: Point) -> Result<usize, IllegalMove> {
+        if p.is_on(self.size) {
+            Ok(self.pad(p))
+        } else {
+            Err(IllegalMove::OffBoard { point: p })
+        }
+    }
+
+    fn point_of(&self, pad: usize) -> Point {
+        let row = pad / self.stride - 1;
+        let col = pad % self.stride - 1;
+        Point::from_raw(col as u8, row as u8)
+    }
+
+    #[inline(always)]
+    fn neighbours(&self, pad: usize) -> [usize; 4] {
+        [pad - 1, pad + 1, pad - self.stride, pad + self.stride]
+    }
+
+    /// Legality of a stone at an on-board `pad`. `Ok(true)` when the move is a legal suicide.
+    #[inline]
+    fn check_pad(&self, color: Color, pad: usize) -> Result<bool, IllegalMove> {
+        let cell = self.cell[pad];
+        if cell != EMPTY {
+            return Err(IllegalMove::Occupied {
+                point: self.point_of(pad),
+                by: color_of(cell),
+            });
+        }
+        if pad == self.ko && color == self.ko_color {
+            return Err(IllegalMove::Ko {
+                point: self.point_of(pad),
+            });
+        }
+        let own = cell_of(color);
+        let nb = self.neighbours(pad);
+        let mut heads = [0usize; 4];
+        let mut has_liberty = false;
+        for i in 0..4 {
+            match self.cell[nb[i]] {
+                EMPTY => has_liberty = true,
+                BORDER => {}
+                _ => heads[i] = usize::from(self.head[nb[i]]),
+            }
+        }
+        let mut captures = false;
+        if !has_liberty {
+            for i in 0..4 {
+                let h = heads[i];
+                if h == 0 {
+                    continue;
+                }
+                let edges = heads.iter().filter(|&&x| x == h).count() as u16;
+                if self.cell[nb[i]] == own {
+                    has_liberty |= self.libs[h] > edges;
+                } else {
+                    captures |= self.libs[h] == edges;
+                }
+            }
+        }
+        let suicide = !has_liberty && !captures;
+        if suicide && !self.rules.suicide_allowed {
+            return Err(IllegalMove::Suicide {
+                point: self.point_of(pad),
+            });
+        }
+        if let Some(history) = &self.history {
+            let after = self.hash_after(color, pad, &heads, suicide);
+            if after == self.hashes[0] || history.contains(&after) {
+                return Err(IllegalMove::Superko {
+                    point: self.point_of(pad),
+                });
+            }
+        }
+        Ok(suicide)
+    }
+
+    /// The plain hash after `color` plays at `pad` (slow path, for superko only).
+    fn hash_after(&self, color: Color, pad: usize, heads: &[usize; 4], suicide: bool) -> u64 {
+        let own = cell_of(color);
+        let nb = self.neighbours(pad);
+        let mut h = self.hashes[0];
+        if suicide {
+            // The new stone and every own string touching it disappear.
+            for i in 0..4 {
+                let s = heads[i];
+                if s != 0 && self.cell[nb[i]] == own && !heads[..i].contains(&s) {
+                    h ^= self.string_hash(s);
+                }
+            }
+            return h;
+        }
+        h ^= self.keys.at(pad, color)[0];
+        for i in 0..4 {
+            let s = heads[i];
+            if s == 0 || self.cell[nb[i]] == own || heads[..i].contains(&s) {
+                continue;
+            }
+            let edges = heads.iter().filter(|&&x| x == s).count() as u16;
+            if self.libs[s] == edges {
+                h ^= self.string_hash(s);
+            }
+        }
+        h
+    }
+
+    fn string_hash(&self, head: usize) -> u64 {
+        let color = color_of(self.cell[head]);
+        let mut h = 0;
+        let mut s = head;
+        loop {
+            h ^= self.keys.at(s, color)[0];
+            s = usize::from(self.next[s]);
+            if s == head {
+                return h;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn xor_keys(&mut self, pad: usize, color: Color) {
+        let k = self.keys.at(pad, color);
+        for (h, k) in self.hashes.iter_mut().zip(k) {
+            *h ^= k;
+        }
+    }
+
+    /// Puts a stone on the empty `pad`, merging strings and updating liberties and hashes; no captures.
+    #[inline]
+    fn place_stone(&mut self, color: Color, pad: usize) {
+        let own = cell_of(color);
+        self.cell[pad] = own;
+        self.next[pad] = pad as u16;
+        self.head[pad] = pad as u16;
+        self.count[pad] = 1;
+        self.stones[color.index()] += 1;
+        self.xor_keys(pad, color);
+        let nb = self.neighbours(pad);
+        let mut libs = 0;
+        for n in nb {
+            match self.cell[n] {
+                EMPTY => libs += 1,
+                BORDER => {}
+                _ => {
+                    let h = usize::from(self.head[n]);
+                    self.libs[h] -= 1;
+                }
+            }
+        }
+        self.libs[pad] = libs;
+        for n in nb {
+            if self.cell[n] == own {
+                let a = usize::from(self.head[pad]);
+                let b = usize::from(self.head[n]);
+                if a != b {
+                    self.merge(a, b);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.count[a] >= self.count[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = usize::from(self.next[s]);
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.libs[big] += self.libs[small];
+        self.count[big] += self.count[small];
+    }
+
+    /// Removes the whole string whose head is `head`; returns the number of stones.
+    fn remove_string(&mut self, head: usize) -> u32 {
+        let color = color_of(self.cell[head]);
+        let mut s = head;
+        let mut n = 0;
+        loop {
+            self.cell[s] = EMPTY;
+            self.xor_keys(s, color);
+            n += 1;
+            s = usize::from(self.next[s]);
+            if s == head {
+                break;
+            }
+        }
+        // A second pass, now that the string's points are empty, gives each adjacent string back one
+        // pseudo-liberty per edge.
+        loop {
+            for nb in self.neighbours(s) {
+                let c = self.cell[nb];
+                if c == BLACK || c == WHITE {
+                    let h = usize::from(self.head[nb]);
+                    self.libs[h] += 1;
+                }
+            }
+            s = usize::from(self.next[s]);
+            if s == head {
+                break;
+            }
+        }
+        self.stones[color.index()] -= n;
+        n
+    }
+
+    /// Removes the single stone on `pad`, splitting its string if needed (setup and forced moves).
+    fn remove_one(&mut self, pad: usize) {
+        let color = color_of(self.cell[pad]);
+        let head = usize::from(self.head[pad]);
+        let mut others = [0u16; BoardSize::MAX as usize * BoardSize::MAX as usize];
+        let mut k = 0;
+        let mut s = usize::from(self.next[pad]);
+        while s != pad {
+            others[k] = s as u16;
+            k += 1;
+            s = usize::from(self.next[s]);
+        }
+        self.remove_string(head);
+        for &o in &others[..k] {
+            self.place_stone(color, usize::from(o));
+        }
+    }
+
+    /// Places a stone on the empty `pad` and resolves captures, then suicide; sets the ko.
+    #[inline]
+    fn resolve(&mut self, color: Color, pad: usize) -> (u32, u32) {
+        self.place_stone(color, pad);
+        let opp = cell_of(color.opponent());
+        let mut captured = 0;
+        let mut last_captured = 0;
+        for n in self.neighbours(pad) {
+            if self.cell[n] == opp {
+                let h = usize::from(self.head[n]);
+                if self.libs[h] == 0 {
+                    captured += self.remove_string(h);
+                    last_captured = h;
+                }
+            }
+        }
+        self.prisoners[color.index()] += captured;
+        let h = usize::from(self.head[pad]);
+        let mut suicided = 0;
+        self.ko = 0;
+        if self.libs[h] == 0 {
+            suicided = self.remove_string(h);
+            self.prisoners[color.opponent().index()] += suicided;
+        } else if captured == 1 && self.count[h] == 1 && self.libs[h] == 1 {
+            // A lone stone that took one stone and whose only liberty is that point: a ko.
+            self.ko = last_captured;
+            self.ko_color = color.opponent();
+        }
+        (captured, suicided)
+    }
+
+    /// Adds the current board to the superko history (before a move changes it).
+    #[inline(always)]
+    fn remember(&mut self) {
+        if let Some(h) = self.history.as_mut() {
+            h.insert(self.hashes[0]);
+        }
+    }
+
+    #[inline]
+    fn after_play(&mut self, color: Color, mv: Move) {
+        self.to_play = color.opponent();
+        self.move_number += 1;
+        self.passes = 0;
+        self.last_move = Some(PlayedMove { color, mv });
+    }
+
+    fn pass(&mut self, color: Color) {
+        self.ko = 0;
+        self.to_play = color.opponent();
+        self.move_number += 1;
+        self.passes += 1;
+        self.last_move = Some(PlayedMove {
+            color,
+            mv: Move::Pass,
+        });
+    }
+
+    /// Checks the internal string bookkeeping against a from-scratch flood fill (tests only).
+    #[cfg(test)]
+    pub(crate) fn assert_consistent(&self) {
+        let n = usize::from(self.size.get());
+        let mut seen = vec![false; CAP];
+        let mut stones = [0u32; 2];
+        for row in 0..n {
+            for col in 0..n {
+                let pad = (row + 1) * self.stride + col + 1;
+                let c = self.cell[pad];
+                if c == BLACK || c == WHITE {
+                    stones[usize::from(c - 1)] += 1;
+                }
+                if (c != BLACK && c != WHITE) || seen[pad] {
+                    continue;
+                }
+                // Flood fill the string.
+                let mut stack = vec![pad];
+                let mut members = vec![];
+                seen[pad] = true;
+                while let Some(s) = stack.pop() {
+                    members.push(s);
+                    for nb in self.neighbours(s) {
+                        if self.cell[nb] == c && !seen[nb] {
+                            seen[nb] = true;
+                            stack.push(nb);
+                        }
+                    }
+                }
+                let head = usize::from(self.head[pad]);
+                let mut pseudo = 0;
+                for &m in &members {
+                    assert_eq!(usize::from(self.head[m]), head, "one head per string");
+                    pseudo += self
+                        .neighbours(m)
+                        .iter()
+                        .filter(|&&x| self.cell[x] == EMPTY)
+                        .count();
+                }
+                assert_eq!(usize::from(self.count[head]), members.len());
+                assert_eq!(usize::from(self.libs[head]), pseudo, "pseudo-liberties");
+                let mut ring = 0;
+                let mut s = head;
+                loop {
+                    ring += 1;
+                    assert!(members.contains(&s));
+                    s = usize::from(self.next[s]);
+                    if s == head || ring > members.len() {
+                        break;
+                    }
+                }
+                assert_eq!(ring, members.len(), "ring covers the string");
+            }
+        }
+        assert_eq!(stones, self.stones);
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "Position {} to play {} move {} prisoners B{} W{}",
+            self.size, self.to_play, self.move_number, self.prisoners[0], self.prisoners[1]
+        )?;
+        f.write_str(&self.board().to_rows_lines())
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when their boards, side to play, ko and prisoners are.
+    fn eq(&self, other: &Self) -> bool {
+        self.size == other.size
+            && self.cell == other.cell
+            && self.to_play == other.to_play
+            && self.ko_point() == other.ko_point()
+            && self.prisoners == other.prisoners
+    }
+}
+
+#[cfg(test)]
+#[path = "position_tests.rs"]
+mod tests;

@@ -33,8 +33,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Ok(meta) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
     }
-    tmp.persist(path)
-        .with_context(|| format!("{}: cannot rename the temporary file into place", path.display()))?;
+    tmp.persist(path).with_context(|| {
+        format!(
+            "{}: cannot rename the temporary file into place",
+            path.display()
+        )
+    })?;
     Ok(())
 }
 
@@ -45,9 +49,11 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})")
-            .expect("static template is valid")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {pos}/{len} ({per_sec}, eta {eta})",
+        )
+        .expect("static template is valid")
+        .progress_chars("=> "),
     );
     bar.set_message(what.to_string());
     bar

@@ -1,0 +1,1 @@
+//! Making books from PGN (filled in below).

@@ -419,3 +419,8 @@ pub fn format_data(data: &[u8]) -> String {
     }
     s
 }
+
+/// The message pgheader prints for a bad command line (after `prog: `).
+pub fn usage_message(prog: &str, e: &UsageError) -> String {
+    format!("{prog}: {e}\nTry -h.\n")
+}

@@ -1,1 +1,0 @@
-//! Making books from PGN (filled in below).

@@ -128,8 +128,10 @@ pub struct MakeReport {
     pub plies: u64,
     /// Distinct (key, move) pairs before filtering.
     pub pairs: u64,
-    /// Entries in the book.
+    /// Entries in the book (filled by [`make_book`] only).
     pub entries: Vec<Entry>,
+    /// Number of entries written.
+    pub written: u64,
     /// Sorted runs spilled to disk.
     pub runs_spilled: usize,
     /// Positions where halving made a second pass necessary.
@@ -293,23 +295,43 @@ impl<'a> GameStream<'a> {
 }
 
 /// Builds a book from PGN files. `progress` is called with the bytes of PGN read so far.
-/// Returns the entries in book order (the caller writes them, with a header or not).
+/// Returns the entries in book order in [`MakeReport::entries`]; see [`make_book_to`] to
+/// stream them instead.
 pub fn make_book(
     inputs: &[PathBuf],
     opts: &MakeOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<MakeReport> {
+    let mut entries = Vec::new();
+    let mut report = make_book_to(inputs, opts, progress, &mut |e| {
+        entries.push(*e);
+        Ok(())
+    })?;
+    report.entries = entries;
+    Ok(report)
+}
+
+/// Like [`make_book`], but hands each entry, in book order, to `sink` instead of keeping
+/// them (so memory stays bounded however large the book); `MakeReport::entries` is empty.
+pub fn make_book_to(
+    inputs: &[PathBuf],
+    opts: &MakeOptions,
+    progress: &(dyn Fn(u64) + Sync),
+    sink: &mut dyn FnMut(&Entry) -> Result<()>,
+) -> Result<MakeReport> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
         .map_err(|e| Error::Stream(std::io::Error::other(e)))?;
-    pool.install(|| make_in_pool(inputs, opts, progress))
+    make_in_pool(inputs, opts, progress, sink, &pool)
 }
 
 fn make_in_pool(
     inputs: &[PathBuf],
     opts: &MakeOptions,
     progress: &(dyn Fn(u64) + Sync),
+    sink: &mut dyn FnMut(&Entry) -> Result<()>,
+    pool: &rayon::ThreadPool,
 ) -> Result<MakeReport> {
     let mut report = MakeReport::default();
     let mut map = AggMap::default();
@@ -321,10 +343,12 @@ fn make_in_pool(
         if batch.is_empty() {
             break;
         }
-        let replayed: Vec<_> = batch
-            .par_iter()
-            .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
-            .collect();
+        let replayed: Vec<_> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
+                .collect()
+        });
         for ((file, game), events) in batch.iter().zip(replayed) {
             report.games += 1;
             let events = match events {
@@ -378,7 +402,7 @@ fn make_in_pool(
     })?;
     report.halved_keys = hot.len();
     if !hot.is_empty() {
-        simulate_halving(inputs, opts, &mut hot)?;
+        simulate_halving(inputs, opts, &mut hot, pool)?;
     }
 
     let min_score = opts.min_score / 100.0;
@@ -416,7 +440,10 @@ fn make_in_pool(
             ));
         }
         group.sort_by(|a, b| b.0.weight.cmp(&a.0.weight).then(a.1.cmp(&b.1)));
-        report.entries.extend(group.iter().map(|(e, _)| *e));
+        report.written += group.len() as u64;
+        for (e, _) in &group {
+            sink(e)?;
+        }
         Ok(())
     })?;
     report.pairs = pairs;
@@ -445,6 +472,7 @@ fn simulate_halving(
     inputs: &[PathBuf],
     opts: &MakeOptions,
     hot: &mut HashMap<u64, Vec<(u16, u64, u64)>>,
+    pool: &rayon::ThreadPool,
 ) -> Result<()> {
     let mut stream = GameStream::new(inputs, opts.compat);
     loop {
@@ -452,10 +480,12 @@ fn simulate_halving(
         if batch.is_empty() {
             return Ok(());
         }
-        let replayed: Vec<_> = batch
-            .par_iter()
-            .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
-            .collect();
+        let replayed: Vec<_> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
+                .collect()
+        });
         for events in replayed.into_iter().flatten() {
             for ev in events {
                 let Some(list) = hot.get_mut(&ev.key) else {

@@ -502,8 +502,8 @@ fn simulate_halving(
                 list[i].2 += u64::from(ev.delta);
                 if list[i].1 >= u64::from(COUNT_MAX) {
                     for e in list.iter_mut() {
-                        e.1 = (e.1 + 1) / 2;
-                        e.2 = (e.2 + 1) / 2;
+                        e.1 = e.1.div_ceil(2);
+                        e.2 = e.2.div_ceil(2);
                     }
                 }
             }

@@ -137,16 +137,23 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
+    /// Skips past the next `end` byte (scanning whole buffers, since comments in engine
+    /// PGN are most of the bytes); `false` at the end of the input.
     fn skip_to(&mut self, end: u8) -> std::io::Result<bool> {
         loop {
-            match self.peek()? {
-                None => return Ok(false),
-                Some(c) => {
-                    self.bump();
-                    if c == end {
-                        return Ok(true);
-                    }
-                }
+            if self.peek()?.is_none() {
+                return Ok(false);
+            }
+            let chunk = &self.buf[self.pos..self.len];
+            let found = chunk.iter().position(|&c| c == end);
+            let upto = found.map_or(chunk.len(), |i| i + 1);
+            let skipped = &chunk[..upto];
+            let newlines = skipped.iter().filter(|&&c| c == b'\n').count();
+            self.line += newlines as u32;
+            self.at_line_start = skipped.last() == Some(&b'\n');
+            self.pos += upto;
+            if found.is_some() {
+                return Ok(true);
             }
         }
     }

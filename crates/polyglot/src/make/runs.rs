@@ -87,6 +87,9 @@ fn decode(b: &[u8; RUN_RECORD]) -> (u64, u16, Agg) {
     )
 }
 
+/// A sorted stream of counted pairs: a run file or the in-memory map.
+type Source<'a> = Box<dyn Iterator<Item = Result<(u64, u16, Agg)>> + 'a>;
+
 /// Sorted runs spilled to temporary files (deleted when dropped).
 pub struct RunSet {
     dir: Option<PathBuf>,
@@ -133,7 +136,7 @@ impl RunSet {
         mut f: impl FnMut(u64, &[(u16, Agg)]) -> Result<()>,
     ) -> Result<()> {
         let mem = sorted(map);
-        let mut sources: Vec<Box<dyn Iterator<Item = Result<(u64, u16, Agg)>> + '_>> = Vec::new();
+        let mut sources: Vec<Source<'_>> = Vec::new();
         for file in &mut self.files {
             file.seek(SeekFrom::Start(0))?;
             let mut r = BufReader::with_capacity(1 << 20, &*file);

@@ -4,6 +4,7 @@
 //! wires clap's parse result to them and turns errors into exit codes:
 //! 0 ok, 1 findings or failure, 2 usage error.
 
+mod book;
 mod inputs;
 mod output;
 mod sgf;
@@ -24,6 +25,9 @@ enum Command {
     /// SGF game records: check, convert (repair, FF[4], UTF-8), stats.
     #[command(subcommand)]
     Sgf(sgf::SgfCommand),
+    /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
+    #[command(subcommand)]
+    Book(book::BookCommand),
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Sgf(cmd) => sgf::run(cmd),
+        Command::Book(cmd) => book::run(cmd),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -30,9 +30,47 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.as_file()
         .sync_all()
         .with_context(|| format!("{}: sync failed", path.display()))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    keep_permissions(path, tmp.path());
+    tmp.persist(path).with_context(|| {
+        format!(
+            "{}: cannot rename the temporary file into place",
+            path.display()
+        )
+    })?;
+    Ok(())
+}
+
+/// Like [`write_atomically`], but the content is produced by `fill` writing into a
+/// buffered writer, so large outputs are never held in memory. On error the temporary
+/// file is removed and `path` is untouched.
+pub fn write_atomically_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<()> {
+    if path.as_os_str() == "-" {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        fill(&mut out)?;
+        return out.flush().context("writing to stdout");
     }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix(".kifu-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    fill(&mut w)?;
+    let tmp = w
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .with_context(|| format!("{}: write failed", path.display()))?;
+    tmp.as_file()
+        .sync_all()
+        .with_context(|| format!("{}: sync failed", path.display()))?;
+    keep_permissions(path, tmp.path());
     tmp.persist(path).with_context(|| {
         format!(
             "{}: cannot rename the temporary file into place",
@@ -57,4 +95,21 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     bar
+}
+
+/// Gives the temporary file the permissions of the file it replaces, or the usual
+/// `rw-r--r--` for a new file (temporary files are created private).
+fn keep_permissions(path: &Path, tmp: &Path) {
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            let _ = std::fs::set_permissions(tmp, meta.permissions());
+        }
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(tmp, std::fs::Permissions::from_mode(0o644));
+            }
+        }
+    }
 }

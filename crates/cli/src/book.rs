@@ -1,0 +1,571 @@
+//! `kifu book ...`: Polyglot opening books. The logic is in kifu-polyglot; this module
+//! parses arguments, prints, and writes files safely.
+
+use crate::output::{progress, write_atomically, write_atomically_with};
+use crate::Outcome;
+use anyhow::{Context, Result};
+use clap::{Subcommand, ValueEnum};
+use kifu_polyglot::make::{self, Compat, MakeOptions};
+use kifu_polyglot::pgheader::{self, Dialect};
+use kifu_polyglot::shakmaty::{fen::Fen, Chess, EnPassantMode};
+use kifu_polyglot::{
+    check, key, merge, position_from_fen, position_from_moves, repair, writer, Book,
+    DuplicatePolicy, Entry, Header, MergeStrategy,
+};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// The `kifu book` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum BookCommand {
+    /// Print the entries of a position (move in SAN and UCI, weight, share, learn), or the
+    /// whole book with --all.
+    Dump {
+        /// The book.
+        book: PathBuf,
+        /// The position as FEN (default: the start position).
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// The position as moves from the start (SAN or UCI), e.g. "e4 e5 Nf3".
+        #[arg(long)]
+        moves: Option<String>,
+        /// Every entry of the book, one line each, in book order.
+        #[arg(long, conflicts_with_all = ["fen", "moves"])]
+        all: bool,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Look up many positions: one FEN per line from a file or stdin (`-`).
+    Lookup {
+        /// The book.
+        book: PathBuf,
+        /// File of FENs, one per line (`-` for stdin).
+        #[arg(default_value = "-")]
+        fens: PathBuf,
+        /// JSON output (one array).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a book: size, order, duplicates, zero weights, move bits, header. Exit 1 on problems.
+    Check {
+        /// The book.
+        book: PathBuf,
+        /// Most findings listed per kind.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Repair a book: drop a partial record, sort, merge duplicates, keep the header.
+    Repair {
+        /// The book to repair.
+        input: PathBuf,
+        /// Output book (may be the input; written safely).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// How duplicate (key, move) entries are combined.
+        #[arg(long, value_enum, default_value_t = Dup::Sum)]
+        duplicates: Dup,
+    },
+    /// Merge books. Strategies: sum (Polyglot merge-book, but saturating), first (the first
+    /// book with a position gives all its moves), max, weighted (--weights 1,0.5,...).
+    Merge {
+        /// The books, in priority order.
+        #[arg(required = true, num_args = 2..)]
+        books: Vec<PathBuf>,
+        /// Output book.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// How entries of a position present in several books are combined.
+        #[arg(long, value_enum, default_value_t = Strategy::Sum)]
+        strategy: Strategy,
+        /// Factors for --strategy weighted, one per book, comma separated.
+        #[arg(long, value_delimiter = ',')]
+        weights: Vec<f64>,
+        /// Write no header even if an input has one.
+        #[arg(long)]
+        no_header: bool,
+    },
+    /// Make a book from PGN files with Polyglot make-book's options and weights.
+    Make {
+        /// PGN files (`-` for stdin).
+        #[arg(required = true)]
+        pgn: Vec<PathBuf>,
+        /// Output book.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// `polyglot`: the same bytes as Debian polyglot 2.0.4 make-book (no header, FEN
+        /// tags ignored, the first bad game is an error).
+        #[arg(long, value_enum, default_value_t = CompatArg::Kifu)]
+        compat: CompatArg,
+        /// Worker threads (0: all cores).
+        #[arg(short = 'j', long, default_value_t = 0)]
+        jobs: usize,
+        /// Plies of each game used.
+        #[arg(long, default_value_t = 1024)]
+        max_ply: u32,
+        /// Least games for a move to be kept.
+        #[arg(long, default_value_t = 3)]
+        min_game: u32,
+        /// Least score in percent for a move to be kept.
+        #[arg(long, default_value_t = 0.0)]
+        min_score: f64,
+        /// Keep only White's moves.
+        #[arg(long)]
+        only_white: bool,
+        /// Keep only Black's moves.
+        #[arg(long)]
+        only_black: bool,
+        /// Every weight 1.
+        #[arg(long)]
+        uniform: bool,
+        /// Write no header.
+        #[arg(long)]
+        no_header: bool,
+        /// Header comment (default: what the book was made from).
+        #[arg(long)]
+        comment: Option<String>,
+        /// Distinct (position, move) pairs held in memory before spilling a sorted run to disk.
+        #[arg(long, default_value_t = 8 << 20)]
+        memory_entries: usize,
+        /// Print a summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// pgheader 1.0.5's command line: -l, -s, -S, -d, -v VARIANTS, -c COMMENT, -f, -h.
+    /// Same output and files, written safely; the right variant count where pgheader miscounts.
+    #[command(disable_help_flag = true)]
+    Header {
+        /// pgheader's options and the book.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+/// `--duplicates`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Dup {
+    /// Add weights (saturating).
+    Sum,
+    /// Highest weight.
+    Max,
+    /// First in file order.
+    First,
+}
+
+/// `--strategy`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Strategy {
+    /// Add weights of the same move (saturating).
+    Sum,
+    /// The first book that has the position wins.
+    First,
+    /// Highest weight of each move.
+    Max,
+    /// Weighted sum with --weights.
+    Weighted,
+}
+
+/// `--compat`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CompatArg {
+    /// kifu's behaviour.
+    Kifu,
+    /// Debian polyglot 2.0.4.
+    Polyglot,
+}
+
+/// Runs one `kifu book` subcommand.
+pub fn run(cmd: BookCommand) -> Result<Outcome> {
+    match cmd {
+        BookCommand::Dump {
+            book,
+            fen,
+            moves,
+            all,
+            json,
+        } => dump(&book, fen, moves, all, json),
+        BookCommand::Lookup { book, fens, json } => lookup(&book, &fens, json),
+        BookCommand::Check { book, limit, json } => check_cmd(&book, limit, json),
+        BookCommand::Repair {
+            input,
+            output,
+            duplicates,
+        } => {
+            let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
+            let policy = match duplicates {
+                Dup::Sum => DuplicatePolicy::Sum,
+                Dup::Max => DuplicatePolicy::Max,
+                Dup::First => DuplicatePolicy::First,
+            };
+            let (fixed, merged) = repair(&bytes, policy)?;
+            write_atomically(&output, &fixed)?;
+            eprintln!(
+                "{}: {} entries written, {merged} duplicates merged, {} trailing bytes dropped",
+                output.display(),
+                (fixed.len() / 16) - kifu_polyglot::count_header_records(&fixed),
+                bytes.len() % 16
+            );
+            Ok(Outcome::Ok)
+        }
+        BookCommand::Merge {
+            books,
+            output,
+            strategy,
+            weights,
+            no_header,
+        } => {
+            let opened = books
+                .iter()
+                .map(|p| Book::open(p).with_context(|| format!("{}", p.display())))
+                .collect::<Result<Vec<_>>>()?;
+            let strategy = match strategy {
+                Strategy::Sum => MergeStrategy::Sum,
+                Strategy::First => MergeStrategy::First,
+                Strategy::Max => MergeStrategy::Max,
+                Strategy::Weighted => MergeStrategy::Weighted(weights),
+            };
+            let (header, entries) = merge(&opened, &strategy);
+            let header = if no_header { None } else { header };
+            write_atomically_with(&output, |w| {
+                writer::write_book(w, header.as_ref(), entries.iter().copied())?;
+                Ok(())
+            })?;
+            Ok(Outcome::Ok)
+        }
+        BookCommand::Make {
+            pgn,
+            output,
+            compat,
+            jobs,
+            max_ply,
+            min_game,
+            min_score,
+            only_white,
+            only_black,
+            uniform,
+            no_header,
+            comment,
+            memory_entries,
+            json,
+        } => {
+            let opts = MakeOptions {
+                max_ply,
+                min_game,
+                min_score,
+                only_white,
+                only_black,
+                uniform,
+                compat: match compat {
+                    CompatArg::Kifu => Compat::Kifu,
+                    CompatArg::Polyglot => Compat::Polyglot,
+                },
+                threads: jobs,
+                max_entries_in_memory: memory_entries.max(1),
+                temp_dir: output
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map(Path::to_path_buf),
+            };
+            make_cmd(pgn, &output, &opts, no_header, comment, json)
+        }
+        BookCommand::Header { args } => header_cmd(&args),
+    }
+}
+
+fn open(path: &Path) -> Result<Book> {
+    Book::open(path).with_context(|| format!("{}", path.display()))
+}
+
+/// One entry of a position, for printing.
+fn describe(pos: &Chess, e: &Entry, total: u64) -> Value {
+    let share = if total == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(e.weight) / total as f64
+    };
+    json!({
+        "san": e.raw_move.to_san(pos),
+        "uci": e.raw_move.to_uci(pos),
+        "raw": e.raw_move.to_raw_uci(),
+        "weight": e.weight,
+        "share": (share * 100.0).round() / 100.0,
+        "learn": e.learn,
+    })
+}
+
+fn position_entries(book: &Book, pos: &Chess) -> (u64, Vec<Value>) {
+    let k = key(pos);
+    let entries: Vec<Entry> = book.lookup(k).collect();
+    let total: u64 = entries.iter().map(|e| u64::from(e.weight)).sum();
+    (k, entries.iter().map(|e| describe(pos, e, total)).collect())
+}
+
+fn print_entries(out: &mut impl Write, entries: &[Value]) -> std::io::Result<()> {
+    for v in entries {
+        writeln!(
+            out,
+            "{:<8} {:<6} {:>6} {:>7.2}% {}",
+            v["san"].as_str().unwrap_or("?"),
+            v["uci"]
+                .as_str()
+                .unwrap_or(v["raw"].as_str().unwrap_or("?")),
+            v["weight"],
+            v["share"].as_f64().unwrap_or(0.0),
+            v["learn"]
+        )?;
+    }
+    Ok(())
+}
+
+fn dump(
+    path: &Path,
+    fen: Option<String>,
+    moves: Option<String>,
+    all: bool,
+    json: bool,
+) -> Result<Outcome> {
+    let book = open(path)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if all {
+        if json {
+            let v: Vec<Value> = book
+                .entries()
+                .map(|e| json!({"key": format!("{:016x}", e.key), "move": e.raw_move.to_raw_uci(), "weight": e.weight, "learn": e.learn}))
+                .collect();
+            serde_json::to_writer(&mut out, &v)?;
+            writeln!(out)?;
+        } else {
+            for e in book.entries() {
+                writeln!(
+                    out,
+                    "{:016x} {} {} {}",
+                    e.key,
+                    e.raw_move.to_raw_uci(),
+                    e.weight,
+                    e.learn
+                )?;
+            }
+        }
+        out.flush()?;
+        return Ok(Outcome::Ok);
+    }
+    let pos = match (&fen, &moves) {
+        (Some(f), _) => position_from_fen(f)?,
+        (None, Some(m)) => position_from_moves(m)?,
+        (None, None) => Chess::default(),
+    };
+    let (k, entries) = position_entries(&book, &pos);
+    if json {
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        serde_json::to_writer(
+            &mut out,
+            &json!({"fen": fen, "key": format!("{k:016x}"), "entries": entries}),
+        )?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "key {k:016x}: {} entries", entries.len())?;
+        print_entries(&mut out, &entries)?;
+    }
+    out.flush()?;
+    Ok(Outcome::Ok)
+}
+
+fn lookup(path: &Path, fens: &Path, json: bool) -> Result<Outcome> {
+    let book = open(path)?;
+    let input: Box<dyn BufRead> = if fens.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(fens).with_context(|| format!("{}", fens.display()))?,
+        ))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut results = Vec::new();
+    let mut bad = 0usize;
+    for (i, line) in input.lines().enumerate() {
+        let line = line?;
+        let fen = line.trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        match position_from_fen(fen) {
+            Ok(pos) => {
+                let (k, entries) = position_entries(&book, &pos);
+                if json {
+                    results
+                        .push(json!({"fen": fen, "key": format!("{k:016x}"), "entries": entries}));
+                } else {
+                    let moves: Vec<String> = entries
+                        .iter()
+                        .map(|v| format!("{}:{}", v["uci"].as_str().unwrap_or("?"), v["weight"]))
+                        .collect();
+                    writeln!(out, "{fen}\t{k:016x}\t{}", moves.join(" "))?;
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                eprintln!("{}:{}: {e}", fens.display(), i + 1);
+            }
+        }
+    }
+    if json {
+        serde_json::to_writer(&mut out, &results)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(if bad > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
+fn check_cmd(path: &Path, limit: usize, json: bool) -> Result<Outcome> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    let r = check(&bytes, limit);
+    let mut out = std::io::stdout().lock();
+    if json {
+        let v = json!({
+            "file": path.display().to_string(),
+            "ok": r.is_ok(),
+            "entries": r.entries,
+            "keys": r.keys,
+            "header_records": r.header_records,
+            "header": r.header.as_ref().map(|h| json!({"version": h.version, "variants": h.variants, "comment": h.comment_text()})),
+            "unsorted": r.counts.unsorted,
+            "duplicates": r.counts.duplicates,
+            "zero_weights": r.counts.zero_weights,
+            "malformed_moves": r.counts.malformed_moves,
+            "null_keys": r.counts.null_keys,
+            "findings": r.findings.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+        });
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        for f in &r.findings {
+            writeln!(out, "{}: {f}", path.display())?;
+        }
+        writeln!(
+            out,
+            "{}: {} entries, {} positions, {} header records{}; unsorted {}, duplicates {}, zero weights {}, malformed moves {}: {}",
+            path.display(),
+            r.entries,
+            r.keys,
+            r.header_records,
+            r.header.as_ref().map(|h| format!(" (variants {})", h.variants.join(","))).unwrap_or_default(),
+            r.counts.unsorted,
+            r.counts.duplicates,
+            r.counts.zero_weights,
+            r.counts.malformed_moves,
+            if r.is_ok() { "ok" } else { "PROBLEMS" }
+        )?;
+    }
+    Ok(if r.is_ok() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}
+
+fn make_cmd(
+    mut pgn: Vec<PathBuf>,
+    output: &Path,
+    opts: &MakeOptions,
+    no_header: bool,
+    comment: Option<String>,
+    json: bool,
+) -> Result<Outcome> {
+    // stdin cannot be read twice (halving may need a second pass): spool it.
+    let mut _spool = None;
+    for p in pgn.iter_mut() {
+        if p.as_os_str() == "-" {
+            let mut tmp = tempfile::NamedTempFile::new()?;
+            std::io::copy(&mut std::io::stdin().lock(), &mut tmp)?;
+            *p = tmp.path().to_path_buf();
+            _spool = Some(tmp);
+        }
+    }
+    let total: u64 = pgn
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = progress(total, "reading PGN");
+    let header = if no_header || opts.compat == Compat::Polyglot {
+        None
+    } else {
+        let text = comment
+            .unwrap_or_else(|| format!("made by kifu book make from {}", make::file_names(&pgn)));
+        Some(Header::new(vec!["normal".into()], text))
+    };
+    let mut report = None;
+    write_atomically_with(output, |w| {
+        if let Some(h) = &header {
+            w.write_all(&h.to_records()?)?;
+        }
+        let mut sink = |e: &Entry| -> kifu_polyglot::Result<()> {
+            w.write_all(&e.to_bytes())
+                .map_err(kifu_polyglot::Error::from)
+        };
+        report = Some(make::make_book_to(
+            &pgn,
+            opts,
+            &|b| bar.set_position(b),
+            &mut sink,
+        )?);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let r = report.expect("set when writing succeeded");
+    for s in &r.skipped {
+        eprintln!("warning: skipped {s}");
+    }
+    if json {
+        println!(
+            "{}",
+            json!({"output": output.display().to_string(), "games": r.games, "skipped": r.skipped.len(), "plies": r.plies,
+                   "pairs": r.pairs, "entries": r.written, "runs_spilled": r.runs_spilled, "halved_positions": r.halved_keys})
+        );
+    } else {
+        eprintln!(
+            "{}: {} games ({} skipped), {} plies, {} entries",
+            output.display(),
+            r.games,
+            r.skipped.len(),
+            r.plies,
+            r.written
+        );
+    }
+    Ok(Outcome::Ok)
+}
+
+const PROG: &str = "kifu book header";
+
+fn header_cmd(args: &[String]) -> Result<Outcome> {
+    let parsed = match pgheader::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprint!("{}", pgheader::usage_message(PROG, &e));
+            std::process::exit(2);
+        }
+    };
+    let book = match &parsed.file {
+        Some(f) => std::fs::read(f),
+        None => Ok(Vec::new()),
+    };
+    let outcome = pgheader::run(&parsed, book, Dialect::Kifu, PROG);
+    if let (Some(bytes), Some(f)) = (&outcome.new_book, &parsed.file) {
+        write_atomically(Path::new(f), bytes)?;
+    }
+    std::io::stdout().write_all(&outcome.stdout)?;
+    std::io::stderr().write_all(&outcome.stderr)?;
+    Ok(if outcome.code == 0 {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}

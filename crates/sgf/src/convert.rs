@@ -144,7 +144,8 @@ impl GameCtx {
         let (cols, rows) = game.board_size().unwrap_or((19, 19));
         GameCtx {
             ff: game.file_format(),
-            gm: game.game_type(),
+            // An illegal GM is deleted and GM[1] assumed (S018): the game is then Go.
+            gm: Some(game.game_type()).filter(|n| (1..=1000).contains(n)).unwrap_or(1),
             cols,
             rows,
             first: root.index(),
@@ -1158,6 +1159,15 @@ mod tests {
         let codes: Vec<Code> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, [Code::LowercaseId, Code::OffBoard, Code::OffBoard]);
         assert_eq!((d[0].line, d[0].column), (1, 13));
+    }
+
+    #[test]
+    fn an_illegal_gm_means_go() {
+        // Found by fuzzing: the converted file must itself convert unchanged.
+        let (out, codes) = conv("(;FF[4]GM[0];B[aa])");
+        assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[19];B[aa])\n");
+        assert_eq!(codes, [Code::IllegalRootValue]);
+        assert_eq!(conv(&out).0, out);
     }
 
     #[test]

@@ -145,7 +145,9 @@ impl GameCtx {
         GameCtx {
             ff: game.file_format(),
             // An illegal GM is deleted and GM[1] assumed (S018): the game is then Go.
-            gm: Some(game.game_type()).filter(|n| (1..=1000).contains(n)).unwrap_or(1),
+            gm: Some(game.game_type())
+                .filter(|n| (1..=1000).contains(n))
+                .unwrap_or(1),
             cols,
             rows,
             first: root.index(),

@@ -613,9 +613,13 @@ pub struct Builder {
     extra: Vec<u8>,
     /// Offset at which `extra` will start once the text is known.
     base: u32,
-    last_child: Vec<u32>,
-    stack: Vec<u32>,
+    /// Open variations: (branch node, its last child so far).
+    stack: Vec<(u32, u32)>,
     current: u32,
+    /// The last child of `current` so far (its next child becomes that one's
+    /// sibling). Only the current node and the branch nodes on the stack can
+    /// still get children, so no per-node array is needed.
+    current_last_child: u32,
     /// A node has been opened in the current game.
     game_has_root: bool,
     in_game: bool,
@@ -639,9 +643,9 @@ impl Builder {
             ids: Ids::new(),
             extra: Vec::new(),
             base: 0,
-            last_child: Vec::new(),
             stack: Vec::new(),
             current: NONE,
+            current_last_child: NONE,
             game_has_root: false,
             in_game: false,
             diagnostics: Vec::new(),
@@ -656,7 +660,6 @@ impl Builder {
         let nodes = memchr::memchr_iter(b';', text).count() + 1;
         let values = memchr::memchr_iter(b'[', text).count();
         b.nodes.reserve_exact(nodes);
-        b.last_child.reserve_exact(nodes);
         b.props.reserve_exact(values);
         b.base = text.len() as u32;
         b
@@ -668,6 +671,7 @@ impl Builder {
         self.game_has_root = false;
         self.stack.clear();
         self.current = NONE;
+        self.current_last_child = NONE;
     }
 
     /// Ends the current game tree.
@@ -679,13 +683,14 @@ impl Builder {
 
     /// Starts a variation: nodes that follow are children of the current node.
     pub fn begin_variation(&mut self) {
-        self.stack.push(self.current);
+        self.stack.push((self.current, self.current_last_child));
     }
 
     /// Ends a variation: the current node is again the one before it began.
     pub fn end_variation(&mut self) {
-        if let Some(c) = self.stack.pop() {
-            self.current = c;
+        if let Some((node, last)) = self.stack.pop() {
+            self.current = node;
+            self.current_last_child = last;
         }
     }
 
@@ -707,12 +712,14 @@ impl Builder {
             self.games.push(index);
             self.game_has_root = true;
         } else {
-            let parent = self.current as usize;
-            match self.last_child[parent] {
-                NONE => {}
-                prev => self.nodes[prev as usize].next_sibling = index,
+            if self.current_last_child != NONE {
+                self.nodes[self.current_last_child as usize].next_sibling = index;
             }
-            self.last_child[parent] = index;
+            if let Some(top) = self.stack.last_mut() {
+                if top.0 == self.current {
+                    top.1 = index;
+                }
+            }
         }
         self.nodes.push(NodeRec {
             props: self.props.len() as u32,
@@ -720,8 +727,8 @@ impl Builder {
             next_sibling: NONE,
             offset: offset.min(u32::MAX as usize) as u32,
         });
-        self.last_child.push(NONE);
         self.current = index;
+        self.current_last_child = NONE;
     }
 
     fn push_region(&mut self, id: &[u8], region: Span) {

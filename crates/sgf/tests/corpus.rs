@@ -191,3 +191,50 @@ fn charset_fixtures_decode() {
     assert_eq!(cs, "UTF-8");
     assert!(text.contains(" is fun"), "{text}");
 }
+
+/// A 100,000-move sequence and variations nested 10,000 deep parse, write,
+/// check and convert on a 64 KiB stack (nothing recurses on input depth).
+#[test]
+fn deep_input_on_a_small_stack() {
+    let mut long = String::from("(;FF[4]GM[1]SZ[19]");
+    for i in 0..100_000 {
+        long.push_str(if i % 2 == 0 { ";B[aa]" } else { ";W[bb]" });
+    }
+    long.push(')');
+    let mut deep = String::from("(;FF[4]GM[1]SZ[19]");
+    for _ in 0..10_000 {
+        deep.push_str("(;B[cc]");
+    }
+    for _ in 0..10_000 {
+        deep.push_str("(;W[dd]))");
+    }
+    deep.push(')');
+    let run = move || {
+        for text in [long, deep] {
+            let parsed = Collection::parse(text.as_bytes());
+            assert!(
+                parsed.diagnostics.is_empty(),
+                "{:?}",
+                &parsed.diagnostics[..1]
+            );
+            let written = write(&parsed.collection);
+            let again = Collection::parse(written.as_bytes());
+            assert_eq!(
+                common::dump(&parsed.collection, false),
+                common::dump(&again.collection, false)
+            );
+            assert!(convert::check(&parsed.collection).is_empty());
+            let converted = convert::to_ff4(&parsed.collection);
+            assert_eq!(
+                converted.collection.node_count(),
+                parsed.collection.node_count()
+            );
+        }
+    };
+    std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}

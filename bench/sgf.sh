@@ -10,6 +10,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cargo build --release -q -p kifu
+cargo build --release -q -p kifu-sgf --example parse_speed
 (cd bench/sgf-parse-harness && cargo build --release -q)
 python3 -c 'import sgfmill' 2>/dev/null || python3 -m pip install -q sgfmill
 
@@ -26,6 +27,10 @@ t0=$(now); target/release/kifu sgf stats -j 1 "$corpus" > "$work/kifu1"; t1=$(no
 kifu1=$(python3 -c "print($t1-$t0)")
 t0=$(now); target/release/kifu sgf stats "$corpus" > "$work/kifuN"; t1=$(now)
 kifuN=$(python3 -c "print($t1-$t0)")
+
+# kifu parse only, in memory, one core (best of 3), as the harnesses below measure.
+kp=$(target/release/examples/parse_speed "$corpus" 3)
+kp_secs=$(echo "$kp" | sed -E 's/.*best ([0-9.]+) s.*/\1/')
 
 read -r sp_ok sp_bytes sp_nodes sp_secs < <(bench/sgf-parse-harness/target/release/sgf-parse-harness < "$work/files")
 
@@ -48,12 +53,14 @@ echo "files: $nfiles, bytes: $bytes ($corpus)"
 printf '%-34s %8s %10s\n' tool seconds MB/s
 printf '%-34s %8.3f %10s\n' "kifu sgf stats -j 1 (whole run)" "$kifu1" "$(mbps "$bytes" "$kifu1")"
 printf '%-34s %8.3f %10s\n' "kifu sgf stats -j $(nproc) (whole run)" "$kifuN" "$(mbps "$bytes" "$kifuN")"
+printf '%-34s %8.3f %10s   (all files, parse only)\n' "kifu-sgf Collection::parse" "$kp_secs" "$(mbps "$bytes" "$kp_secs")"
 printf '%-34s %8.3f %10s   (%s files it accepts, parse only)\n' "sgf-parse 4.x" "$sp_secs" "$(mbps "$sp_bytes" "$sp_secs")" "$sp_ok"
 printf '%-34s %8.3f %10s   (%s files it accepts, parse only)\n' "sgfmill Sgf_game.from_bytes" "$sm_secs" "$(mbps "$sm_bytes" "$sm_secs")" "$sm_ok"
-python3 - "$bytes" "$kifu1" "$kifuN" "$sp_bytes" "$sp_secs" "$sm_bytes" "$sm_secs" <<'PY'
+python3 - "$bytes" "$kifu1" "$kifuN" "$sp_bytes" "$sp_secs" "$sm_bytes" "$sm_secs" "$kp_secs" <<'PY'
 import sys
-b, k1, kn, spb, sps, smb, sms = map(float, sys.argv[1:])
+b, k1, kn, spb, sps, smb, sms, kps = map(float, sys.argv[1:])
 k1r, knr, spr, smr = b / k1, b / kn, spb / sps, smb / sms
+print(f"ratio parse only, one core: kifu/sgf-parse {b/kps/spr:.1f}x, kifu/sgfmill {b/kps/smr:.0f}x")
 print(f"ratio kifu(-j1)/sgf-parse: {k1r/spr:.1f}x   kifu(-jN)/sgf-parse: {knr/spr:.1f}x")
 print(f"ratio kifu(-j1)/sgfmill:   {k1r/smr:.1f}x   kifu(-jN)/sgfmill:   {knr/smr:.1f}x")
 PY
@@ -64,17 +71,39 @@ import sys, random
 random.seed(7)
 letters = "abcdefghijklmnopqrs"
 out = ["(;FF[4]GM[1]SZ[19]"]
-depth = 0
-while sum(map(len, out)) < 1_200_000:
-    c = "BW"[depth % 2]
-    out.append(f";{c}[{random.choice(letters)}{random.choice(letters)}]C[node {depth}]")
-    if random.random() < 0.3:
+size = 0
+n = 0
+# A valid tree: a sequence of nodes, and at some nodes 2 or 3 variations,
+# nested ever deeper (an explicit stack, so no recursion limit).
+stack = [1]  # variations still to write at each open level
+while True:
+    for _ in range(random.randint(1, 6)):
+        c = "BW"[n % 2]
+        piece = f";{c}[{random.choice(letters)}{random.choice(letters)}]C[node {n}]"
+        out.append(piece)
+        size += len(piece)
+        n += 1
+    if size < 1_200_000 and random.random() < 0.5:
         out.append("(")
-        depth += 1
-    elif depth and random.random() < 0.2:
-        out.append(")")
-        depth -= 1
-out.append(")" * depth + ")")
+        stack.append(random.randint(2, 3))
+        continue
+    # close this variation; open its next sibling if any
+    while stack:
+        stack[-1] -= 1
+        if len(stack) == 1 and stack[-1] <= 0:
+            stack.pop()
+            break
+        if stack[-1] > 0 and size < 1_200_000:
+            out.append(")(")
+            break
+        if len(stack) > 1:
+            out.append(")")
+        stack.pop()
+    else:
+        break
+    if not stack:
+        break
+out.append(")")
 open(sys.argv[1], "w").write("".join(out))
 PY
 size=$(wc -c < "$work/deep.sgf")

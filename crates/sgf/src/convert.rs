@@ -45,7 +45,7 @@
 //! **Game info** (DT, RE) with a format FF\[4\] does not allow is reported and
 //! kept (S033), as SGFC does for what it cannot correct.
 
-use crate::diag::{Code, Diagnostic, LineIndex, Severity};
+use crate::diag::{Code, Diagnostic, DiagnosticSink, LineIndex, Severity};
 use crate::props::{self, Arity, Context, ValueType};
 use crate::tree::{Builder, Collection, GameTree, Node, WalkEvent};
 use crate::value::Value;
@@ -63,24 +63,28 @@ pub struct Converted {
 /// Checks a collection: every problem [`to_ff4`] would repair, and what it
 /// would keep, with line and column in the collection's text.
 pub fn check(coll: &Collection) -> Vec<Diagnostic> {
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     run(coll, None, &mut diags);
-    diags
+    diags.finish()
 }
 
 /// Converts a collection to FF\[4\] with the repairs listed in the module docs.
 pub fn to_ff4(coll: &Collection) -> Converted {
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     let mut b = Builder::new();
     run(coll, Some(&mut b), &mut diags);
     Converted {
         collection: b.finish(),
-        diagnostics: diags,
+        diagnostics: diags.finish(),
     }
 }
 
-fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnostic>) {
+fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut DiagnosticSink) {
     let start = diags.len();
+    let renamed: Vec<(usize, usize)> = coll
+        .renamed_ids()
+        .map(|(n, off)| (n.index(), off))
+        .collect();
     let mut formats: Vec<(u32, usize)> = Vec::new();
     let mut games: Vec<(i64, usize)> = Vec::new();
     for game in coll.games() {
@@ -103,9 +107,15 @@ fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnos
                 ),
             ));
         }
-        for (node, off) in coll.renamed_ids() {
-            if g.ff >= 4 && g.contains(&node) {
-                diags.push(Diagnostic::new(Code::LowercaseId, off, "lower-case letters in a property identifier (only the upper-case ones are kept)"));
+        if g.ff >= 4 {
+            // `renamed` is in node order: this game's entries are one run.
+            let from = renamed.partition_point(|r| r.0 < g.first);
+            for &(_, off) in renamed[from..].iter().take_while(|r| r.0 < g.end) {
+                diags.push(Diagnostic::new(
+                    Code::LowercaseId,
+                    off,
+                    "lower-case letters in a property identifier (only the upper-case ones are kept)",
+                ));
             }
         }
         convert_game(&game, &g, out.as_deref_mut(), diags);
@@ -125,7 +135,7 @@ fn run(coll: &Collection, mut out: Option<&mut Builder>, diags: &mut Vec<Diagnos
         ));
     }
     if diags.len() > start {
-        LineIndex::new(coll.text()).locate(coll.text(), &mut diags[start..]);
+        LineIndex::new(coll.text()).locate(coll.text(), &mut diags.as_mut_slice()[start..]);
     }
 }
 
@@ -154,9 +164,6 @@ impl GameCtx {
             end: root.index() + game.node_count(),
         }
     }
-    fn contains(&self, n: &Node<'_>) -> bool {
-        (self.first..self.end).contains(&n.index())
-    }
     fn is_go(&self) -> bool {
         self.gm == 1
     }
@@ -165,7 +172,7 @@ impl GameCtx {
 /// A property on its way out: identifier and raw values.
 #[derive(Debug, Clone)]
 struct Item<'c> {
-    id: Cow<'static, str>,
+    id: Cow<'c, str>,
     values: Vec<Cow<'c, [u8]>>,
     offset: usize,
 }
@@ -180,7 +187,7 @@ fn convert_game(
     game: &GameTree<'_>,
     g: &GameCtx,
     mut out: Option<&mut Builder>,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut DiagnosticSink,
 ) {
     if let Some(b) = out.as_deref_mut() {
         b.begin_game();
@@ -231,7 +238,7 @@ fn convert_node<'c>(
     node: &Node<'c>,
     g: &GameCtx,
     info_above: bool,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut DiagnosticSink,
 ) -> Vec<Vec<Item<'c>>> {
     let coll = node.collection();
     let is_root = node.parent().is_none();
@@ -239,7 +246,7 @@ fn convert_node<'c>(
     for p in node.properties() {
         let offset = coll.prop_offset(&p, node);
         let mut item = Item {
-            id: Cow::Owned(p.id().to_string()),
+            id: Cow::Borrowed(p.id()),
             values: p.values().map(|v| Cow::Borrowed(v.raw())).collect(),
             offset,
         };
@@ -356,7 +363,7 @@ fn format_real(x: f64) -> String {
 }
 
 /// Checks and corrects the values of one known property; false when it is to be deleted.
-fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -> bool {
+fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink) -> bool {
     let Some(info) = item.info() else { return true };
     let id = info.id;
     let off = item.offset;
@@ -492,7 +499,7 @@ fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -
 
 /// GM and SZ: an illegal value is deleted (GM\[1\] and SZ\[19\] are then
 /// assumed, S018), a size over 52 is corrected to 52 (S050), `SZ[n:n]` to `SZ[n]` (S047).
-fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut Vec<Diagnostic>) -> bool {
+fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink) -> bool {
     let off = item.offset;
     let raw = item.values.first().cloned().unwrap_or_default();
     let v = Value::from_raw(&raw);
@@ -814,60 +821,70 @@ fn context(it: &Item<'_>) -> Option<Context> {
 }
 
 /// Rules within a node: duplicates, annotations, markup.
-fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut Vec<Diagnostic>) {
+fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut DiagnosticSink) {
     // Duplicates: merge lists and texts, drop later copies of single values.
-    let mut i = 0;
-    while i < items.len() {
-        if let Some(j) = items[..i].iter().position(|x| x.id == items[i].id) {
-            let dup = items.remove(i);
-            let info = dup.info();
-            let id = dup.id.clone();
-            match info.map(|p| (p.arity, p.value)) {
-                Some((Arity::List | Arity::EList, _)) | None => {
-                    diags.push(Diagnostic::new(
-                        Code::DuplicateProperty,
-                        dup.offset,
-                        format!("property {id} repeated in the node (values merged)"),
-                    ));
-                    items[j].values.extend(dup.values);
-                }
-                Some((_, ValueType::Text | ValueType::SimpleText)) => {
-                    diags.push(Diagnostic::new(
-                        Code::DuplicateProperty,
-                        dup.offset,
-                        format!("property {id} repeated in the node (texts joined)"),
-                    ));
-                    if let (Some(a), Some(b)) = (items[j].values.first_mut(), dup.values.first()) {
-                        let mut joined = a.to_vec();
-                        joined.extend_from_slice(
-                            if info.is_some_and(|p| p.value == ValueType::Text) {
-                                b"\n\n"
-                            } else {
-                                b" "
-                            },
-                        );
-                        joined.extend_from_slice(b);
-                        *a = Cow::Owned(joined);
-                    }
-                }
-                _ => {
-                    let same = items[j].values == dup.values;
-                    let d = Diagnostic::new(
-                        Code::DuplicateProperty,
-                        dup.offset,
-                        format!("property {id} repeated in the node (later copy deleted)"),
-                    );
-                    diags.push(if same {
-                        d.with_severity(Severity::Warning)
+    // Linear in the number of properties, however many a hostile node has.
+    let big = items.len() > 16;
+    let mut first: std::collections::HashMap<Cow<'_, str>, usize> =
+        std::collections::HashMap::new();
+    let mut out: Vec<Item<'_>> = Vec::with_capacity(items.len());
+    for dup in items.drain(..) {
+        let j = if big {
+            first.get(&dup.id).copied()
+        } else {
+            out.iter().position(|x| x.id == dup.id)
+        };
+        let Some(j) = j else {
+            if big {
+                first.insert(dup.id.clone(), out.len());
+            }
+            out.push(dup);
+            continue;
+        };
+        let info = dup.info();
+        let id = &dup.id;
+        match info.map(|p| (p.arity, p.value)) {
+            Some((Arity::List | Arity::EList, _)) | None => {
+                diags.push(Diagnostic::new(
+                    Code::DuplicateProperty,
+                    dup.offset,
+                    format!("property {id} repeated in the node (values merged)"),
+                ));
+                out[j].values.extend(dup.values);
+            }
+            Some((_, ValueType::Text | ValueType::SimpleText)) => {
+                diags.push(Diagnostic::new(
+                    Code::DuplicateProperty,
+                    dup.offset,
+                    format!("property {id} repeated in the node (texts joined)"),
+                ));
+                if let (Some(a), Some(b)) = (out[j].values.first_mut(), dup.values.first()) {
+                    let sep: &[u8] = if info.is_some_and(|p| p.value == ValueType::Text) {
+                        b"\n\n"
                     } else {
-                        d
-                    });
+                        b" "
+                    };
+                    let a = a.to_mut();
+                    a.extend_from_slice(sep);
+                    a.extend_from_slice(b);
                 }
             }
-            continue;
+            _ => {
+                let same = out[j].values == dup.values;
+                let d = Diagnostic::new(
+                    Code::DuplicateProperty,
+                    dup.offset,
+                    format!("property {id} repeated in the node (later copy deleted)"),
+                );
+                diags.push(if same {
+                    d.with_severity(Severity::Warning)
+                } else {
+                    d
+                });
+            }
         }
-        i += 1;
     }
+    *items = out;
     let has = |items: &Vec<Item<'_>>, id: &str| items.iter().position(|x| x.id == id);
     let has_move = has(items, "B").is_some() || has(items, "W").is_some();
     // Move annotations need a move.
@@ -919,7 +936,7 @@ fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut Vec<Diagn
         true
     });
     // One markup per point.
-    let mut marked: Vec<Vec<u8>> = Vec::new();
+    let mut marked: std::collections::HashSet<Vec<u8>> = std::collections::HashSet::new();
     for it in items.iter_mut() {
         if !matches!(&*it.id, "CR" | "MA" | "SQ" | "TR" | "SL") {
             continue;
@@ -930,11 +947,10 @@ fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut Vec<Diagn
             if v.contains(&b':') {
                 return true;
             }
-            if marked.iter().any(|m| m == &v[..]) {
+            if !marked.insert(v.to_vec()) {
                 dups.push(String::from_utf8_lossy(v).into_owned());
                 return false;
             }
-            marked.push(v.to_vec());
             true
         });
         if !dups.is_empty() {
@@ -942,8 +958,13 @@ fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut Vec<Diagn
                 Code::MarkupNotUnique,
                 it.offset,
                 format!(
-                    "point(s) [{}] already marked in the node (repeat deleted from {})",
-                    dups.join("]["),
+                    "point(s) [{}]{} already marked in the node (repeat deleted from {})",
+                    dups[..dups.len().min(5)].join("]["),
+                    if dups.len() > 5 {
+                        format!(" and {} more", dups.len() - 5)
+                    } else {
+                        String::new()
+                    },
                     it.id
                 ),
             ));
@@ -973,7 +994,7 @@ fn take<'c>(items: &mut Vec<Item<'c>>, id: &str) -> Option<Item<'c>> {
         .map(|i| items.remove(i))
 }
 
-fn root_rules(items: &mut Vec<Item<'_>>, g: &GameCtx, offset: usize, diags: &mut Vec<Diagnostic>) {
+fn root_rules(items: &mut Vec<Item<'_>>, g: &GameCtx, offset: usize, diags: &mut DiagnosticSink) {
     if g.ff > 4 {
         diags.push(Diagnostic::new(
             Code::UnknownFileFormat,
@@ -1019,7 +1040,7 @@ fn root_rules(items: &mut Vec<Item<'_>>, g: &GameCtx, offset: usize, diags: &mut
 fn split<'c>(
     items: Vec<Item<'c>>,
     offset: usize,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut DiagnosticSink,
 ) -> Vec<Vec<Item<'c>>> {
     let pos = |id: &str| items.iter().position(|x| x.id == id);
     if let (Some(b), Some(w)) = (pos("B"), pos("W")) {
@@ -1161,6 +1182,31 @@ mod tests {
         let codes: Vec<Code> = d.iter().map(|d| d.code).collect();
         assert_eq!(codes, [Code::LowercaseId, Code::OffBoard, Code::OffBoard]);
         assert_eq!((d[0].line, d[0].column), (1, 13));
+    }
+
+    #[test]
+    fn hostile_nodes_stay_linear_and_bounded() {
+        let mut s = String::from("(;FF[4];MA");
+        for _ in 0..200_000 {
+            s.push_str("[aa]");
+        }
+        for _ in 0..50_000 {
+            s.push_str("C[x]B[zz]");
+        }
+        s.push(')');
+        let p = Collection::parse(s.as_bytes());
+        let t = std::time::Instant::now();
+        let d = check(&p.collection);
+        // Generous: a quadratic pass would take minutes.
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        assert_eq!(d.len(), DiagnosticSink::DEFAULT_LIMIT + 1);
+        assert_eq!(d.last().unwrap().code, Code::TooManyProblems);
+        let c = to_ff4(&p.collection);
+        let comment = vec!["x"; 50_000].join("\n\n");
+        assert_eq!(
+            write(&c.collection),
+            format!("(;FF[4]CA[UTF-8]GM[1]SZ[19];MA[aa]C[{comment}])\n")
+        );
     }
 
     #[test]

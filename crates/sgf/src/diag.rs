@@ -63,6 +63,7 @@
 //! | S106 | –  | error   | ko violation (the move retakes a ko at once) |
 //! | S107 | –  | warning | the side to move differs from `PL` or from the alternation of moves |
 //! | S108 | –  | error   | a point outside the board |
+//! | S109 | –  | warning | more problems than kifu lists for one file (the rest are counted) |
 
 use std::fmt;
 
@@ -222,6 +223,8 @@ codes! {
     ColorSurprise = 107, None, Warning;
     /// A point off the board.
     OffBoard = 108, None, Error;
+    /// Too many problems to list.
+    TooManyProblems = 109, None, Warning;
 }
 
 impl fmt::Display for Code {
@@ -291,6 +294,84 @@ impl fmt::Display for Diagnostic {
             write!(f, "{}:{}: ", self.line, self.column)?;
         }
         write!(f, "{} {}: {}", self.severity, self.code, self.message)
+    }
+}
+
+/// Collects diagnostics up to a limit, so that hostile input (a million bad
+/// values) cannot make the list, and the memory it takes, grow without bound.
+/// What is past the limit is counted and reported as one S109 at the end.
+#[derive(Debug, Clone)]
+pub struct DiagnosticSink {
+    list: Vec<Diagnostic>,
+    limit: usize,
+    dropped: usize,
+}
+
+impl Default for DiagnosticSink {
+    fn default() -> Self {
+        Self::with_limit(Self::DEFAULT_LIMIT)
+    }
+}
+
+impl DiagnosticSink {
+    /// How many diagnostics one file gets at most by default.
+    pub const DEFAULT_LIMIT: usize = 10_000;
+
+    /// A sink with the default limit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A sink that keeps at most `limit` diagnostics.
+    pub fn with_limit(limit: usize) -> Self {
+        DiagnosticSink {
+            list: Vec::new(),
+            limit,
+            dropped: 0,
+        }
+    }
+
+    /// Adds a diagnostic, or counts it when the limit is reached.
+    #[inline]
+    pub fn push(&mut self, d: Diagnostic) {
+        if self.list.len() < self.limit {
+            self.list.push(d);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Adds all of `ds`.
+    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
+        for d in ds {
+            self.push(d);
+        }
+    }
+
+    /// The diagnostics kept so far.
+    pub fn as_mut_slice(&mut self) -> &mut [Diagnostic] {
+        &mut self.list
+    }
+
+    /// How many are kept so far.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The list, with one S109 at the end if any were dropped.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        if self.dropped > 0 {
+            self.list.push(Diagnostic::global(
+                Code::TooManyProblems,
+                format!("{} more problems not listed", self.dropped),
+            ));
+        }
+        self.list
     }
 }
 

@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
                 }
                 b'[' => {
                     let at = self.pos;
-                    self.read_values(false);
+                    self.read_values(None);
                     self.diag(
                         v,
                         Code::ValuesWithoutId,
@@ -538,7 +538,7 @@ impl<'a> Reader<'a> {
         let too_long = raw_id.len() > MAX_ID;
         let (clean, literal_bracket) = {
             let id: &[u8] = if owned { &id_buf } else { raw_id };
-            self.read_values(props::is_texty(id))
+            self.read_values(Some(id))
         };
         self.emit_property(
             v,
@@ -620,7 +620,9 @@ impl<'a> Reader<'a> {
 
     /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
     /// they were clean (see [`RawProperty::clean`]).
-    fn read_values(&mut self, texty: bool) -> (bool, Option<usize>) {
+    /// `id` is the property's identifier (`None` for values without one); it
+    /// is looked up only when a `]` is followed by something implausible.
+    fn read_values(&mut self, id: Option<&[u8]>) -> (bool, Option<usize>) {
         self.spans.clear();
         let mut clean = true;
         let mut literal = None;
@@ -645,7 +647,7 @@ impl<'a> Reader<'a> {
                                 i = j + 1;
                             }
                             _ => {
-                                if texty && !self.plausible_after(j + 1) {
+                                if !self.plausible_after(j + 1) && id.is_some_and(props::is_texty) {
                                     // A ']' inside a bracketed aside, or one
                                     // after which the value plainly goes on.
                                     let keep = if open_brackets > 0 {

@@ -8,7 +8,7 @@
 //! value is written back exactly as it was read.
 
 use crate::charset;
-use crate::diag::{Diagnostic, LineIndex};
+use crate::diag::{Diagnostic, DiagnosticSink, LineIndex};
 use crate::props::{self, PropInfo};
 use crate::reader::{self, RawProperty, Span, Visitor};
 use crate::value::{Value, Values};
@@ -161,7 +161,7 @@ impl Collection {
     ) -> Parsed {
         let mut builder = Builder::with_capacity_for(&text);
         reader::read(&text, &mut builder);
-        diagnostics.append(&mut builder.diagnostics);
+        diagnostics.append(&mut std::mem::take(&mut builder.diagnostics).finish());
         if !diagnostics.is_empty() {
             LineIndex::new(&text).locate(&text, &mut diagnostics);
         }
@@ -623,7 +623,7 @@ pub struct Builder {
     /// A node has been opened in the current game.
     game_has_root: bool,
     in_game: bool,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: DiagnosticSink,
     renamed: Vec<(u32, u32)>,
 }
 
@@ -648,7 +648,7 @@ impl Builder {
             current_last_child: NONE,
             game_has_root: false,
             in_game: false,
-            diagnostics: Vec::new(),
+            diagnostics: DiagnosticSink::new(),
             renamed: Vec::new(),
         }
     }
@@ -699,6 +699,7 @@ impl Builder {
         self.begin_node_at(0);
     }
 
+    #[inline]
     fn begin_node_at(&mut self, offset: usize) {
         if !self.in_game {
             self.begin_game();
@@ -731,6 +732,7 @@ impl Builder {
         self.current_last_child = NONE;
     }
 
+    #[inline]
     fn push_region(&mut self, id: &[u8], region: Span) {
         if self.current == NONE {
             self.begin_node();
@@ -817,9 +819,11 @@ impl Visitor for Builder {
     fn end_variation(&mut self, _offset: usize) {
         Builder::end_variation(self);
     }
+    #[inline]
     fn begin_node(&mut self, offset: usize) {
         self.begin_node_at(offset);
     }
+    #[inline]
     fn property(&mut self, p: &RawProperty<'_>) {
         if p.raw_id.len() != p.id.len() && self.current != NONE {
             self.renamed.push((self.current, p.offset as u32));

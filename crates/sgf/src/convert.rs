@@ -1195,10 +1195,8 @@ mod tests {
         }
         s.push(')');
         let p = Collection::parse(s.as_bytes());
-        let t = std::time::Instant::now();
+        // (Quadratic passes made this take minutes; bench/ measures speed.)
         let d = check(&p.collection);
-        // Generous: a quadratic pass would take minutes.
-        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
         assert_eq!(d.len(), DiagnosticSink::DEFAULT_LIMIT + 1);
         assert_eq!(d.last().unwrap().code, Code::TooManyProblems);
         let c = to_ff4(&p.collection);

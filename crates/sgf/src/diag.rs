@@ -407,13 +407,33 @@ impl LineIndex {
     }
 
     /// Fills in line and column of every diagnostic that has an offset.
+    ///
+    /// Diagnostics are visited in offset order and columns counted on from
+    /// the previous one on the same line, so many diagnostics on one long
+    /// line (a whole game on one line is common) cost one pass, not one each.
     pub fn locate(&self, text: &[u8], diagnostics: &mut [Diagnostic]) {
-        for d in diagnostics {
-            if let Some(off) = d.offset {
-                let (l, c) = self.line_col(text, off);
-                d.line = l;
-                d.column = c;
-            }
+        let mut order: Vec<(usize, usize)> = diagnostics
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.offset.map(|o| (o.min(text.len()), i)))
+            .collect();
+        order.sort_unstable();
+        // (line index, offset, column) of the previous diagnostic.
+        let mut prev: Option<(usize, usize, usize)> = None;
+        for (off, i) in order {
+            let line = self.starts.partition_point(|&s| s <= off).max(1);
+            let (from, base) = match prev {
+                Some((l, o, c)) if l == line => (o, c),
+                _ => (self.starts[line - 1], 0),
+            };
+            let column = base
+                + text[from..off]
+                    .iter()
+                    .filter(|&&b| (b & 0xC0) != 0x80)
+                    .count();
+            prev = Some((line, off, column));
+            diagnostics[i].line = line as u32;
+            diagnostics[i].column = column as u32 + 1;
         }
     }
 }

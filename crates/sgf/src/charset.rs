@@ -207,15 +207,41 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
     }
 }
 
-/// The raw value of the first `CA[...]` in the file: an identifier `CA` (not
-/// preceded by another letter) followed by optional white space and `[`.
+/// The raw value of the first `CA[...]` property in the file: an identifier
+/// that is exactly `CA`, outside any value, followed by optional white space
+/// and `[`. Values are skipped as SGF delimits them (up to an unescaped `]`),
+/// so text such as `C[set CA[UTF-8] in the root]` is not taken for the property.
 fn find_ca(bytes: &[u8]) -> Option<&[u8]> {
-    for i in memchr::memmem::find_iter(bytes, b"CA") {
-        if i > 0 && bytes[i - 1].is_ascii_alphabetic() {
+    let n = bytes.len();
+    let mut i = 0;
+    while let Some(k) = memchr::memchr2(b'[', b'C', &bytes[i..]) {
+        let at = i + k;
+        if bytes[at] == b'[' {
+            // Skip the value.
+            let mut j = at + 1;
+            loop {
+                match memchr::memchr2(b']', b'\\', &bytes[j.min(n)..]) {
+                    None => return None,
+                    Some(e) if bytes[j + e] == b'\\' => j += e + 2,
+                    Some(e) => {
+                        j += e + 1;
+                        break;
+                    }
+                }
+            }
+            i = j;
             continue;
         }
-        let mut j = i + 2;
-        while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+        i = at + 1;
+        let alone_before = at == 0 || !bytes[at - 1].is_ascii_alphabetic();
+        if !alone_before
+            || bytes.get(at + 1) != Some(&b'A')
+            || bytes.get(at + 2).is_some_and(|b| b.is_ascii_alphabetic())
+        {
+            continue;
+        }
+        let mut j = at + 2;
+        while j < n && bytes[j].is_ascii_whitespace() {
             j += 1;
         }
         if bytes.get(j) != Some(&b'[') {
@@ -311,6 +337,16 @@ mod tests {
             std::str::from_utf8(&d.text).unwrap(),
             "(;CA[ISO-2022-JP]C[café])"
         );
+    }
+
+    #[test]
+    fn ca_inside_a_value_is_not_the_property() {
+        let d = decode("(;C[write CA[ISO-2022-JP\\] in the root]PB[café])".as_bytes());
+        assert_eq!(d.charset, "UTF-8");
+        // Found by fuzzing: a Big5 character that swallows a ']' puts "CA[Big5"
+        // inside a value of the decoded text; written as UTF-8, it must stay text.
+        let d = decode("(;FF[弼CA[Big5]GM[1])".as_bytes());
+        assert_eq!(d.charset, "UTF-8");
     }
 
     #[test]

@@ -11,33 +11,10 @@ use std::path::Path;
 /// written, synced and renamed over `path`, so a reader (or a crash) never sees a
 /// half-written file. `-` writes to stdout. An existing file's permissions are kept.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    if path.as_os_str() == "-" {
-        let mut out = std::io::stdout().lock();
-        out.write_all(bytes).context("writing to stdout")?;
-        return out.flush().context("writing to stdout");
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".kifu-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("{}: write failed", path.display()))?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: sync failed", path.display()))?;
-    keep_permissions(path, tmp.path());
-    tmp.persist(path).with_context(|| {
-        format!(
-            "{}: cannot rename the temporary file into place",
-            path.display()
-        )
-    })?;
-    Ok(())
+    write_atomically_with(path, |w| {
+        w.write_all(bytes)
+            .with_context(|| format!("{}: write failed", path.display()))
+    })
 }
 
 /// Like [`write_atomically`], but the content is produced by `fill` writing into a

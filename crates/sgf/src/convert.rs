@@ -151,13 +151,25 @@ struct GameCtx {
 impl GameCtx {
     fn new(game: &GameTree<'_>) -> Self {
         let root = game.root();
-        let (cols, rows) = game.board_size().unwrap_or((19, 19));
+        // An illegal GM is deleted and GM[1] assumed (S018): the game is then Go.
+        let gm = Some(game.game_type())
+            .filter(|n| (1..=1000).contains(n))
+            .unwrap_or(1);
+        // Points are checked against the size as convert corrects it, so that
+        // the converted file checks the same way again.
+        let size = root
+            .get("SZ")
+            .and_then(|p| p.value())
+            .and_then(|v| size_parts(&v))
+            .map(|n| corrected_size(&n, gm == 1));
+        let (cols, rows) = match size.as_deref() {
+            Some([n]) => (*n as u32, *n as u32),
+            Some([c, r]) => (*c as u32, *r as u32),
+            _ => (19, 19),
+        };
         GameCtx {
             ff: game.file_format(),
-            // An illegal GM is deleted and GM[1] assumed (S018): the game is then Go.
-            gm: Some(game.game_type())
-                .filter(|n| (1..=1000).contains(n))
-                .unwrap_or(1),
+            gm,
             cols,
             rows,
             first: root.index(),
@@ -497,6 +509,29 @@ fn check_values(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink) ->
     !item.values.is_empty()
 }
 
+/// The numbers of an SZ value (`n` or `c:r`), each at least 1.
+fn size_parts(v: &Value<'_>) -> Option<Vec<i64>> {
+    let nums = match v.compose() {
+        None => vec![v.number()?],
+        Some((a, b)) => vec![a.number()?, b.number()?],
+    };
+    nums.iter().all(|&x| x >= 1).then_some(nums)
+}
+
+/// SZ as convert writes it: each side at most 52, `n:n` as `n`, a Go board at least 2.
+fn corrected_size(nums: &[i64], is_go: bool) -> Vec<i64> {
+    let clamped: Vec<i64> = nums.iter().map(|&n| n.min(52)).collect();
+    let mut fixed = if clamped.len() == 2 && clamped[0] == clamped[1] {
+        vec![clamped[0]]
+    } else {
+        clamped
+    };
+    if is_go && fixed.len() == 1 && fixed[0] < 2 {
+        fixed[0] = 2;
+    }
+    fixed
+}
+
 /// GM and SZ: an illegal value is deleted (GM\[1\] and SZ\[19\] are then
 /// assumed, S018), a size over 52 is corrected to 52 (S050), `SZ[n:n]` to `SZ[n]` (S047).
 fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink) -> bool {
@@ -515,11 +550,7 @@ fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink
         ));
         return false;
     }
-    let nums: Option<Vec<i64>> = match v.compose() {
-        None => v.number().map(|n| vec![n]),
-        Some((a, b)) => a.number().zip(b.number()).map(|(a, b)| vec![a, b]),
-    };
-    let Some(nums) = nums.filter(|n| n.iter().all(|&x| x >= 1)) else {
+    let Some(nums) = size_parts(&v) else {
         diags.push(Diagnostic::new(
             Code::IllegalRootValue,
             off,
@@ -528,11 +559,7 @@ fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink
         return false;
     };
     let clamped: Vec<i64> = nums.iter().map(|&n| n.min(52)).collect();
-    let mut fixed = if clamped.len() == 2 && clamped[0] == clamped[1] {
-        vec![clamped[0]]
-    } else {
-        clamped.clone()
-    };
+    let fixed = corrected_size(&nums, g.is_go());
     if clamped != nums {
         diags.push(Diagnostic::new(
             Code::BoardSize,
@@ -547,8 +574,7 @@ fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink
             format!("square board written as SZ[{shown}] (corrected)"),
         ));
     }
-    if g.is_go() && fixed.len() == 1 && fixed[0] < 2 {
-        fixed[0] = 2;
+    if g.is_go() && fixed.len() == 1 && clamped[0] < 2 {
         diags.push(Diagnostic::new(
             Code::BoardSize,
             off,
@@ -1205,6 +1231,16 @@ mod tests {
             write(&c.collection),
             format!("(;FF[4]CA[UTF-8]GM[1]SZ[19];MA[aa]C[{comment}])\n")
         );
+    }
+
+    #[test]
+    fn points_are_checked_against_the_corrected_size() {
+        // Found by fuzzing: SZ[10:53] becomes SZ[10:52]; a point in column 13
+        // is off that board in the first conversion already.
+        let (out, codes) = conv("(;FF[4]SZ[10:53];B[mb])");
+        assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[10:52];)\n");
+        assert_eq!(codes, [Code::BoardSize, Code::OffBoard]);
+        assert_eq!(conv(&out).0, out);
     }
 
     #[test]

@@ -696,9 +696,14 @@ fn judge(t: ValueType, id: &str, v: &Value<'_>, g: &GameCtx) -> Verdict {
             None if raw.is_empty() => Verdict::Empty,
             None => Verdict::NotComposed,
             Some((a, b)) => match (point(&a), point(&b)) {
-                (Verdict::Ok, Verdict::Ok) if a.raw() != b.raw() => Verdict::Ok,
+                // FF[4]: an arrow or line from a point to itself is illegal.
+                (Verdict::Ok, Verdict::Ok) if a.raw() == b.raw() => Verdict::Bad,
+                (Verdict::Ok, Verdict::Ok) => Verdict::Ok,
                 (Verdict::OffBoard, _) | (_, Verdict::OffBoard) => Verdict::OffBoard,
-                _ => squeeze_compose(raw, |x| Value::from_raw(x).point().is_some_and(on_board)),
+                _ => match squeeze_compose(raw, |x| Value::from_raw(x).point().is_some_and(on_board)) {
+                    Verdict::Fix(f) if f[..f.len() / 2] == f[f.len() / 2 + 1..] => Verdict::Bad,
+                    other => other,
+                },
             },
         },
         ValueType::PointText => match v.compose() {

@@ -15,10 +15,12 @@ use std::time::Duration;
 /// `final_score` when the board has a stone of either colour on it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FakeOptions {
-    /// Exit without answering (like a crash).
+    /// Exit without answering (like a crash), every time.
     pub crash_on: Option<String>,
-    /// With `crash_on`: crash only while this file does not exist, and create it when crashing,
-    /// so the first attempt crashes and the retry succeeds.
+    /// Exit without answering, but only while `crash_once_marker` does not exist (the file is
+    /// created when crashing), so the first attempt crashes and a retry succeeds.
+    pub crash_once_on: Option<String>,
+    /// The marker file of `crash_once_on`.
     pub crash_once_marker: Option<PathBuf>,
     /// Never answer (like a hang).
     pub hang_on: Option<String>,
@@ -122,13 +124,12 @@ pub fn serve(input: impl BufRead, mut output: impl Write, opts: &FakeOptions) ->
                     std::thread::sleep(opts.slow);
                 }
                 if has(&opts.crash_on) {
-                    match &opts.crash_once_marker {
-                        Some(m) if m.exists() => {}
-                        Some(m) => {
-                            std::fs::write(m, b"crashed\n")?;
-                            return Ok(true);
-                        }
-                        None => return Ok(true),
+                    return Ok(true);
+                }
+                if has(&opts.crash_once_on) {
+                    if let Some(m) = opts.crash_once_marker.as_ref().filter(|m| !m.exists()) {
+                        std::fs::write(m, b"crashed\n")?;
+                        return Ok(true);
                     }
                 }
                 if has(&opts.hang_on) {
@@ -188,7 +189,8 @@ fn valid_vertex(v: &str, size: u32) -> bool {
     (c as u32) < size && (1..=size).contains(&row)
 }
 
-/// Parses fake-engine options from command-line words: `--crash-on V`, `--crash-once FILE`,
+/// Parses fake-engine options from command-line words: `--crash-on V`, `--crash-once-on V`,
+/// `--crash-once FILE`,
 /// `--hang-on V`, `--garbage-on V`, `--fail-on V`, `--slow-ms N`, `--die-at-start`.
 pub fn parse_args(args: &[String]) -> Result<FakeOptions, String> {
     let mut o = FakeOptions::default();
@@ -201,6 +203,7 @@ pub fn parse_args(args: &[String]) -> Result<FakeOptions, String> {
         };
         match a.as_str() {
             "--crash-on" => o.crash_on = Some(val()?),
+            "--crash-once-on" => o.crash_once_on = Some(val()?),
             "--crash-once" => o.crash_once_marker = Some(PathBuf::from(val()?)),
             "--hang-on" => o.hang_on = Some(val()?),
             "--garbage-on" => o.garbage_on = Some(val()?),

@@ -142,7 +142,7 @@ fn scorer_retries_a_crash_once_and_gives_up_on_a_crash_always() {
     let stop = AtomicBool::new(false);
     let mut s = Scorer::start(
         config(&format!(
-            "--crash-on A3 --crash-once '{}'",
+            "--crash-once-on A3 --crash-once '{}'",
             marker.display()
         )),
         cfg.clone(),

@@ -730,3 +730,65 @@ fn gtp_debugging_aid() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot start"));
 }
+
+#[test]
+fn ctrl_c_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let list: Vec<(Board, Color)> = random_positions(60, 13, 3..30)
+        .into_iter()
+        .map(|(b, c, _)| (b, c))
+        .collect();
+    let input = dir.path().join("p.dat");
+    let recs = write_positions(&input, &list);
+    let out = dir.path().join("s.dat");
+    let queue = dir.path().join("q.dat");
+    let child = Command::new(KIFU)
+        .args([
+            "pos",
+            "score",
+            s(&input),
+            "--engine",
+            &fake("--slow-ms 30"),
+            "--playouts",
+            "1",
+            "-j",
+            "2",
+            "-o",
+            s(&out),
+            "--queue-out",
+            s(&queue),
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0) < 12 * 5 {
+        assert!(t.elapsed() < Duration::from_secs(20), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(summary["stopped"], true);
+    let scored = scored_map(&out);
+    let queued = read_positions(&std::fs::read(&queue).unwrap(), BoardSize::NINE).unwrap();
+    assert!(!queued.is_empty() && !scored.is_empty());
+    assert_eq!(summary["remaining"], queued.len());
+    // Every position is either scored or in the queue, never both.
+    let ids: HashSet<_> = recs.iter().map(|r| r.id).collect();
+    let q: HashSet<_> = queued.iter().map(|r| r.id).collect();
+    assert!(q.iter().all(|id| !scored.contains_key(id)));
+    assert_eq!(q.len() + scored.len(), ids.len());
+}

@@ -23,8 +23,16 @@ use std::time::{Duration, Instant};
 #[derive(Subcommand, Debug)]
 pub enum PosCommand {
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
+    ///
+    /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
+    /// (in completion order, so the order depends on -j); a kill loses only positions in flight,
+    /// and a torn last record is cut off on the next start. Positions with the same id are scored
+    /// once. Score = on-board margin of the median playout, clamped to 3..8; confidence = percent
+    /// of playouts whose clamped margin equals it (see kifu-posdb's ScoredPosition).
     Score(ScoreArgs),
-    /// Merge scored files (or, with --positions, position/queue files) without duplicates.
+    /// Merge scored files (or, with --positions, position/queue files) without duplicates. An id
+    /// scored differently in several files keeps the record with the highest confidence, and among
+    /// equal confidences the one from the earliest file; positions keep their first record.
     Merge(MergeArgs),
     /// Compare two scored files: where the two scorers disagree. Exit 1 if they disagree anywhere.
     Compare {

@@ -17,6 +17,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The `kifu pos` subcommands.
@@ -125,8 +126,6 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),
     }
 }
-
-static STOP: AtomicBool = AtomicBool::new(false);
 
 fn size_arg(n: u32) -> Result<BoardSize> {
     BoardSize::new(n).map_err(|e| anyhow::anyhow!("--size {n}: {e}"))
@@ -284,8 +283,10 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         .open(&a.output)
         .with_context(|| format!("{}: cannot open for appending", a.output.display()))?;
 
-    let _ = ctrlc::set_handler(|| {
-        if STOP.swap(true, Ordering::SeqCst) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: leave now (whole records only have been written).
             std::process::exit(130);
         }
@@ -312,7 +313,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         to_play: r.id.to_play,
     });
     if !todo.is_empty() {
-        score_all(jobs, workers, &engine, &config, &STOP, |ev| match ev {
+        score_all(jobs, workers, &engine, &config, &stop, |ev| match ev {
             Event::Scored { tag, playouts } => {
                 let Some(s) = ScoredPosition::from_margins(tag, &playouts.margins) else {
                     failures.push(json!({"id": tag.to_string(), "error": "no margins", "attempts": playouts.attempts}));
@@ -328,7 +329,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
                                 .context(format!("{}: cannot append", a.output.display())),
                         );
                     }
-                    STOP.store(true, Ordering::SeqCst);
+                    stop.store(true, Ordering::SeqCst);
                     return;
                 }
                 scored += 1;
@@ -376,7 +377,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         })?;
     }
     let secs = started.elapsed().as_secs_f64();
-    let stopped = STOP.load(Ordering::SeqCst);
+    let stopped = stop.load(Ordering::SeqCst);
     let summary = json!({
         "output": a.output.display().to_string(),
         "input_records": input_records,

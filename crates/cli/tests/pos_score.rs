@@ -792,3 +792,55 @@ fn ctrl_c_stops_cleanly() {
     assert!(q.iter().all(|id| !scored.contains_key(id)));
     assert_eq!(q.len() + scored.len(), ids.len());
 }
+
+#[test]
+fn ctrl_c_does_not_wait_for_a_slow_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let list: Vec<(Board, Color)> = random_positions(4, 17, 3..20)
+        .into_iter()
+        .map(|(b, c, _)| (b, c))
+        .collect();
+    let input = dir.path().join("p.dat");
+    write_positions(&input, &list);
+    let out = dir.path().join("s.dat");
+    let child = Command::new(KIFU)
+        .args([
+            "pos",
+            "score",
+            s(&input),
+            "--engine",
+            &fake("--slow-ms 20000"),
+            "--playouts",
+            "1",
+            "-j",
+            "2",
+            "-o",
+            s(&out),
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let t = Instant::now();
+    let st = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = child.wait_with_output().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(summary["stopped"], true);
+    assert_eq!(summary["scored"], 0);
+    assert_eq!(summary["abandoned"], 2);
+    assert_eq!(summary["remaining"], 4);
+    assert_eq!(std::fs::metadata(&out).unwrap().len(), 0);
+}

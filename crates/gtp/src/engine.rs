@@ -2,7 +2,9 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -108,6 +110,12 @@ pub enum GtpError {
         /// The offending text (at most 200 bytes).
         reply: String,
     },
+    /// The wait for an answer was cut short by the interrupt flag ([`Engine::set_interrupt`]).
+    #[error("{command:?}: interrupted")]
+    Interrupted {
+        /// The command sent.
+        command: String,
+    },
     /// A command that GTP cannot carry (a control character or a line break in it).
     #[error("{0:?} is not a single GTP command line")]
     BadCommand(String),
@@ -139,6 +147,7 @@ pub struct Engine {
     next_id: u64,
     broken: bool,
     restarts: u32,
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Line {
@@ -229,6 +238,7 @@ impl Engine {
             next_id: 1,
             broken: false,
             restarts: 0,
+            interrupt: None,
         };
         engine.handshake()?;
         Ok(engine)
@@ -244,6 +254,12 @@ impl Engine {
     /// The configuration the engine was started with.
     pub fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// A flag that, once set, cuts short any wait for an answer (checked every 20 ms) with
+    /// [`GtpError::Interrupted`], so a Ctrl-C does not wait for a slow engine's timeout.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 
     /// How many times [`Engine::restart`] has run.
@@ -331,7 +347,15 @@ impl Engine {
         let mut lines: Vec<String> = Vec::new();
         let mut status: Option<(bool, u64)> = None; // (success, id) once the first line is seen
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
+            let mut wait = deadline.saturating_duration_since(Instant::now());
+            if let Some(flag) = &self.interrupt {
+                if flag.load(Ordering::Relaxed) {
+                    return Err(GtpError::Interrupted {
+                        command: command.to_string(),
+                    });
+                }
+                wait = wait.min(Duration::from_millis(20));
+            }
             let line = match self.lines.recv_timeout(wait) {
                 Ok(Line::Text(t)) => t,
                 Ok(Line::TooLong) => {
@@ -340,6 +364,7 @@ impl Engine {
                         reply: format!("a line longer than {MAX_LINE} bytes"),
                     })
                 }
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(GtpError::Timeout {
                         command: command.to_string(),

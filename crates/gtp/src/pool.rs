@@ -5,7 +5,7 @@ use crate::engine::EngineConfig;
 use crate::score::{Playouts, ScoreConfig, ScoreError, Scorer};
 use kifu_go::{Board, Color};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// One position to score, with a tag the caller uses to recognise the result.
 #[derive(Debug, Clone)]
@@ -52,7 +52,8 @@ pub enum Event<T> {
 }
 
 /// Scores `jobs` with `workers` engines, calling `on_event` on this thread for every result. Stops
-/// taking jobs when `stop` is set (positions in flight are abandoned between two commands). Ends
+/// taking jobs when `stop` is set (positions in flight are abandoned at once, even in the middle of
+/// a slow answer: the engine is then killed and not restarted). Ends
 /// when the jobs run out, when stopped, or when every worker is lost; jobs not reported are left
 /// in the iterator's remainder.
 pub fn score_all<T, I>(
@@ -60,7 +61,7 @@ pub fn score_all<T, I>(
     workers: usize,
     engine: &EngineConfig,
     config: &ScoreConfig,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     mut on_event: impl FnMut(Event<T>),
 ) where
     T: Send,
@@ -74,7 +75,10 @@ pub fn score_all<T, I>(
             let jobs = &jobs;
             s.spawn(move || {
                 let mut scorer = match Scorer::start(engine.clone(), config.clone()) {
-                    Ok(sc) => sc,
+                    Ok(mut sc) => {
+                        sc.set_interrupt(Arc::clone(stop));
+                        sc
+                    }
                     Err(error) => {
                         let _ = tx.send(Event::WorkerLost { worker, error });
                         return;

@@ -32,6 +32,7 @@
 use crate::engine::{Engine, EngineConfig, GtpError};
 use kifu_go::{Board, Color, Point};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How positions are scored.
@@ -223,6 +224,12 @@ impl Scorer {
         })
     }
 
+    /// Cuts short any wait for the engine once `flag` is set (see [`Engine::set_interrupt`]); the
+    /// position in flight then ends with [`ScoreError::Stopped`].
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.engine.set_interrupt(flag);
+    }
+
     /// The engine (for its pid, restarts, or extra commands).
     pub fn engine(&mut self) -> &mut Engine {
         &mut self.engine
@@ -284,6 +291,9 @@ impl Scorer {
             }
             match self.attempt(board, to_play, stop) {
                 Ok(margins) => return Ok(Playouts { margins, attempts }),
+                Err(ScoreError::Engine(GtpError::Interrupted { .. })) => {
+                    return Err((ScoreError::Stopped, attempts))
+                }
                 Err(ScoreError::Engine(e))
                     if e.needs_restart()
                         && attempts <= self.config.retries

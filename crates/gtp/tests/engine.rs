@@ -173,3 +173,26 @@ fn scorer_retries_a_crash_once_and_gives_up_on_a_crash_always() {
     assert!(matches!(err, ScoreError::Illegal(ref p) if p == "A3"));
     assert_eq!(attempts, 0);
 }
+
+#[test]
+fn interrupt_cuts_a_long_wait_short() {
+    let mut e = Engine::start(config("--hang-on C3")).unwrap();
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    e.set_interrupt(flag.clone());
+    e.command("play B C3").unwrap();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(200));
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let t = Instant::now();
+    let err = e
+        .command_with_timeout("final_score", Duration::from_secs(30))
+        .unwrap_err();
+    assert!(matches!(err, GtpError::Interrupted { .. }), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(err.needs_restart());
+    setter.join().unwrap();
+    let pid = e.pid();
+    e.shutdown();
+    assert!(gone(pid));
+}

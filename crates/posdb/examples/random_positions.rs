@@ -7,7 +7,10 @@ use std::collections::HashSet;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let n: usize = args.get(1).ok_or("usage: random_positions N OUT [SEED]")?.parse()?;
+    let n: usize = args
+        .get(1)
+        .ok_or("usage: random_positions N OUT [SEED]")?
+        .parse()?;
     let out = args.get(2).ok_or("usage: random_positions N OUT [SEED]")?;
     let mut state: u64 = args.get(3).map_or(Ok(1), |s| s.parse())?;
     let mut next = move || {
@@ -33,11 +36,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             colour = colour.opponent();
         }
-        let to_play = if seen.len() % 2 == 0 { Color::Black } else { Color::White };
+        let to_play = if seen.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let board = pos.board();
         let id = keyer.key(&board, to_play)?;
         if seen.insert(id) {
-            w.write(&PositionRecord { id, board, extra: None })?;
+            w.write(&PositionRecord {
+                id,
+                board,
+                extra: None,
+            })?;
         }
     }
     w.flush()?;

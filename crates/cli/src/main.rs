@@ -5,8 +5,10 @@
 //! 0 ok, 1 findings or failure, 2 usage error.
 
 mod book;
+mod gtp;
 mod inputs;
 mod output;
+mod pos;
 mod sgf;
 
 use clap::{Parser, Subcommand};
@@ -28,6 +30,18 @@ enum Command {
     /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Position databases: score with GTP engines, merge, compare.
+    #[command(subcommand)]
+    Pos(pos::PosCommand),
+    /// Send GTP commands to an engine and print the answers (a debugging aid).
+    Gtp(gtp::GtpArgs),
+    /// A fake GTP engine for tests (crash, hang, garbage, slow on chosen points).
+    #[command(hide = true)]
+    FakeGtpEngine {
+        /// --crash-on V, --crash-once FILE, --hang-on V, --garbage-on V, --fail-on V, --slow-ms N.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -51,6 +65,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Book(cmd) => book::run(cmd),
+        Command::Pos(cmd) => pos::run(cmd),
+        Command::Gtp(args) => gtp::run(args),
+        Command::FakeGtpEngine { args } => gtp::fake_engine(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

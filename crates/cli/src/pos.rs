@@ -1,0 +1,564 @@
+//! `kifu pos ...`: position databases. The file formats are in kifu-posdb, the engine work in
+//! kifu-gtp; this module reads and writes files safely, resumes, shards and reports.
+
+use crate::output::{progress, write_atomically_with};
+use crate::Outcome;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use kifu_go::BoardSize;
+use kifu_gtp::{score_all, EngineConfig, Event, Job, ScoreConfig, StderrMode};
+use kifu_posdb::{
+    PositionId, PositionReader, PositionRecord, PositionWriter, ScoredPosition, ScoredReader,
+    SCORED_BYTES,
+};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The `kifu pos` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum PosCommand {
+    /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
+    ///
+    /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
+    /// (in completion order, so the order depends on -j); a kill loses only positions in flight,
+    /// and a torn last record is cut off on the next start. Positions with the same id are scored
+    /// once. Score = on-board margin of the median playout, clamped to 3..8; confidence = percent
+    /// of playouts whose clamped margin equals it (see kifu-posdb's ScoredPosition).
+    Score(ScoreArgs),
+    /// Merge scored files (or, with --positions, position/queue files) without duplicates. An id
+    /// scored differently in several files keeps the record with the highest confidence, and among
+    /// equal confidences the one from the earliest file; positions keep their first record.
+    Merge(MergeArgs),
+    /// Compare two scored files: where the two scorers disagree. Exit 1 if they disagree anywhere.
+    Compare {
+        /// The first scored file.
+        a: PathBuf,
+        /// The second scored file.
+        b: PathBuf,
+        /// Most disagreements listed.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `kifu pos score` arguments.
+#[derive(Args, Debug)]
+pub struct ScoreArgs {
+    /// Position or queue files (`-` for stdin).
+    #[arg(required = true)]
+    positions: Vec<PathBuf>,
+    /// The engine command line, split like a shell would: "gnugo --mode gtp --level 0".
+    #[arg(long)]
+    engine: String,
+    /// Ruleset (`chinese`, `japanese`, ...): GNU Go flags, or `kgs-rules` for engines that have it.
+    #[arg(long)]
+    rules: Option<String>,
+    /// The scored file: created, or resumed (its whole records are kept; a torn last record is cut).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Board size of the position files.
+    #[arg(long, default_value_t = 9)]
+    size: u32,
+    /// Playouts (final_score with different seeds) per position.
+    #[arg(long, default_value_t = 3)]
+    playouts: u32,
+    /// First seed: playout k uses seed + 2k, plus 1 with White to play.
+    #[arg(long, default_value_t = 1)]
+    seed: u32,
+    /// Timeout of each engine command, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Retries of a position after the engine died, hung or answered garbage.
+    #[arg(long, default_value_t = 2)]
+    retries: u32,
+    /// Engines run in parallel (0: one per core).
+    #[arg(short = 'j', long, default_value_t = 0)]
+    jobs: usize,
+    /// Write the positions still to do at the end (failed, stopped, never reached) to this
+    /// position file: the input of a later run.
+    #[arg(long)]
+    queue_out: Option<PathBuf>,
+    /// Score only share I of N (1 <= I <= N): the positions whose hash modulo N is I - 1.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Pass the engine's standard error through (it is discarded by default).
+    #[arg(long)]
+    engine_stderr: bool,
+    /// JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `kifu pos merge` arguments.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The files, in priority order.
+    #[arg(required = true, num_args = 1..)]
+    inputs: Vec<PathBuf>,
+    /// Output file (may be one of the inputs; written safely).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// The inputs are position or queue files (the first record of each position is kept).
+    #[arg(long)]
+    positions: bool,
+    /// Board size, with --positions.
+    #[arg(long, default_value_t = 9)]
+    size: u32,
+    /// JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs a `kifu pos` subcommand.
+pub fn run(cmd: PosCommand) -> Result<Outcome> {
+    match cmd {
+        PosCommand::Score(a) => score(a),
+        PosCommand::Merge(a) => merge(a),
+        PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),
+    }
+}
+
+fn size_arg(n: u32) -> Result<BoardSize> {
+    BoardSize::new(n).map_err(|e| anyhow::anyhow!("--size {n}: {e}"))
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64)> {
+    let (i, n) = s
+        .split_once('/')
+        .with_context(|| format!("--shard {s:?}: expected I/N"))?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().context("--shard: I is not a number")?,
+        n.trim().parse().context("--shard: N is not a number")?,
+    );
+    if n == 0 || i == 0 || i > n {
+        bail!("--shard {s}: I must be in 1..=N");
+    }
+    Ok((i - 1, n))
+}
+
+fn open_input(path: &Path) -> Result<Box<dyn Read>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let f = File::open(path).with_context(|| format!("{}: cannot open", path.display()))?;
+    Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+}
+
+/// Reads position files; a torn last record is reported and skipped (the input is not changed),
+/// any other bad record is an error.
+fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<PositionRecord>> {
+    let mut out = Vec::new();
+    for path in paths {
+        for item in PositionReader::new(open_input(path)?, size) {
+            match item {
+                Ok(r) => out.push(r),
+                Err(e) if e.is_torn() => {
+                    eprintln!(
+                        "warning: {}: {e}; the whole records before it are used",
+                        path.display()
+                    );
+                }
+                Err(e) => return Err(e).with_context(|| path.display().to_string()),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What was found in an existing scored file.
+struct Existing {
+    records: Vec<ScoredPosition>,
+    /// (record, offset, bytes dropped) when a torn last record was cut off.
+    repaired: Option<(u64, u64, u64)>,
+}
+
+/// Reads a scored file; with `repair`, a torn last record is truncated away in place.
+fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
+    let f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && repair => {
+            return Ok(Existing {
+                records: Vec::new(),
+                repaired: None,
+            })
+        }
+        Err(e) => return Err(e).with_context(|| format!("{}: cannot open", path.display())),
+    };
+    let len = f.metadata()?.len();
+    let mut records = Vec::new();
+    let mut repaired = None;
+    for item in ScoredReader::new(BufReader::with_capacity(1 << 16, f)) {
+        match item {
+            Ok(r) => records.push(r),
+            Err(e) if e.is_torn() && repair => {
+                let f = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("{}: cannot open to repair", path.display()))?;
+                f.set_len(e.offset)
+                    .with_context(|| format!("{}: cannot truncate", path.display()))?;
+                f.sync_all()?;
+                repaired = Some((e.record, e.offset, len - e.offset));
+            }
+            Err(e) => return Err(e).with_context(|| path.display().to_string()),
+        }
+    }
+    Ok(Existing { records, repaired })
+}
+
+fn score(a: ScoreArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let size = size_arg(a.size)?;
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if a.playouts == 0 {
+        bail!("--playouts must be at least 1");
+    }
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let mut engine = EngineConfig::from_command_line(&a.engine)?;
+    // GNU Go is often not on PATH (Debian puts it in /usr/games).
+    if engine.argv[0] == "gnugo" && which("gnugo").is_none() {
+        let games = Path::new("/usr/games/gnugo");
+        if games.exists() {
+            engine.argv[0] = games.display().to_string();
+        }
+    }
+    engine.command_timeout = Duration::from_secs_f64(a.timeout);
+    if a.engine_stderr {
+        engine.stderr = StderrMode::Inherit;
+    }
+    let config = ScoreConfig {
+        playouts: a.playouts,
+        seed_base: a.seed,
+        rules: a.rules.clone(),
+        timeout: Duration::from_secs_f64(a.timeout),
+        retries: a.retries,
+    };
+
+    // The positions: distinct ids (first record kept), in this shard.
+    let input = read_position_files(&a.positions, size)?;
+    let input_records = input.len();
+    let mut seen = HashSet::new();
+    let mut distinct = Vec::new();
+    for r in input {
+        if seen.insert(r.id) {
+            distinct.push(r);
+        }
+    }
+    let n_distinct = distinct.len();
+    if let Some((i, n)) = shard {
+        distinct.retain(|r| r.id.hash % n == i);
+    }
+    let in_shard = distinct.len();
+
+    // Resume: what the output already has.
+    let existing = read_scored_file(&a.output, true)?;
+    if let Some((record, offset, dropped)) = existing.repaired {
+        eprintln!(
+            "{}: repaired: record {record} (byte offset {offset}) was torn; {dropped} bytes cut",
+            a.output.display()
+        );
+    }
+    let done: HashSet<PositionId> = existing.records.iter().map(|s| s.id).collect();
+    let todo: Vec<PositionRecord> = distinct
+        .iter()
+        .filter(|r| !done.contains(&r.id))
+        .cloned()
+        .collect();
+    let already = in_shard - todo.len();
+
+    let mut out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.output)
+        .with_context(|| format!("{}: cannot open for appending", a.output.display()))?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: leave now (whole records only have been written).
+            std::process::exit(130);
+        }
+        eprintln!("kifu: stopping (Ctrl-C again to leave at once)...");
+    });
+
+    let workers = if a.jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        a.jobs
+    }
+    .min(todo.len().max(1));
+    let bar = progress(todo.len() as u64, "scoring");
+    let mut scored = 0usize;
+    let mut abandoned = 0usize;
+    let mut failures: Vec<Value> = Vec::new();
+    let mut lost: Vec<String> = Vec::new();
+    let mut write_error: Option<anyhow::Error> = None;
+    let mut scored_ids = HashSet::new();
+    let mut buf = Vec::with_capacity(SCORED_BYTES);
+    let jobs = todo.iter().map(|r| Job {
+        tag: r.id,
+        board: r.board.clone(),
+        to_play: r.id.to_play,
+    });
+    if !todo.is_empty() {
+        score_all(jobs, workers, &engine, &config, &stop, |ev| match ev {
+            Event::Scored { tag, playouts } => {
+                let Some(s) = ScoredPosition::from_margins(tag, &playouts.margins) else {
+                    failures.push(json!({"id": tag.to_string(), "error": "no margins", "attempts": playouts.attempts}));
+                    return;
+                };
+                buf.clear();
+                buf.extend_from_slice(&s.to_bytes());
+                // One write of the whole record to an append-mode file, then flush.
+                if let Err(e) = out.write_all(&buf).and_then(|()| out.flush()) {
+                    if write_error.is_none() {
+                        write_error = Some(
+                            anyhow::Error::new(e)
+                                .context(format!("{}: cannot append", a.output.display())),
+                        );
+                    }
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+                scored += 1;
+                scored_ids.insert(tag);
+                bar.inc(1);
+            }
+            Event::Failed {
+                tag,
+                error,
+                attempts,
+            } => {
+                bar.suspend(|| eprintln!("kifu: position {tag}: {error} ({attempts} attempts)"));
+                failures.push(
+                    json!({"id": tag.to_string(), "error": error.to_string(), "attempts": attempts}),
+                );
+                bar.inc(1);
+                bar.set_message(format!("scoring ({} failed)", failures.len()));
+            }
+            Event::Abandoned { .. } => abandoned += 1,
+            Event::WorkerLost { worker, error } => {
+                bar.suspend(|| eprintln!("kifu: engine {worker}: {error}"));
+                lost.push(error.to_string());
+            }
+        });
+    }
+    bar.finish_and_clear();
+    let _ = out.sync_data();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    if lost.len() == workers && scored == 0 && failures.is_empty() && !todo.is_empty() {
+        bail!("no engine could be started: {}", lost[0]);
+    }
+    let remaining: Vec<&PositionRecord> = todo
+        .iter()
+        .filter(|r| !scored_ids.contains(&r.id))
+        .collect();
+    if let Some(q) = &a.queue_out {
+        write_atomically_with(q, |w| {
+            let mut pw = PositionWriter::new(w);
+            for r in &remaining {
+                pw.write(r)?;
+            }
+            Ok(())
+        })?;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let stopped = stop.load(Ordering::SeqCst);
+    let summary = json!({
+        "output": a.output.display().to_string(),
+        "input_records": input_records,
+        "distinct": n_distinct,
+        "in_shard": in_shard,
+        "already_scored": already,
+        "scored": scored,
+        "failed": failures.len(),
+        "failures": failures,
+        "abandoned": abandoned,
+        "remaining": remaining.len(),
+        "engines": workers,
+        "engines_lost": lost.len(),
+        "stopped": stopped,
+        "repaired": existing.repaired.map(|(r, o, d)| json!({"record": r, "offset": o, "bytes_cut": d})),
+        "seconds": secs,
+        "positions_per_second": if secs > 0.0 { scored as f64 / secs } else { 0.0 },
+    });
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        eprintln!(
+            "scored {scored} positions in {secs:.1}s ({:.2}/s, {workers} engines); {already} already \
+             scored, {} failed, {} still to do{}",
+            summary["positions_per_second"].as_f64().unwrap_or(0.0),
+            summary["failed"],
+            remaining.len(),
+            if stopped { " (stopped)" } else { "" }
+        );
+    }
+    Ok(if remaining.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Merge rule for scored files: for an id present in several inputs with different records, the
+/// record with the highest confidence wins, and among equal confidences the first input (in
+/// argument order) wins. The output keeps the order of first appearance.
+fn merge(a: MergeArgs) -> Result<Outcome> {
+    let mut order: Vec<PositionId> = Vec::new();
+    let mut total = 0usize;
+    let mut conflicts = 0usize;
+    if a.positions {
+        let size = size_arg(a.size)?;
+        let mut kept: HashMap<PositionId, PositionRecord> = HashMap::new();
+        for path in &a.inputs {
+            for r in read_position_files(std::slice::from_ref(path), size)? {
+                total += 1;
+                if let Some(old) = kept.get(&r.id) {
+                    if kifu_posdb::canonical_rows(&old.board)
+                        != kifu_posdb::canonical_rows(&r.board)
+                    {
+                        conflicts += 1;
+                    }
+                    continue;
+                }
+                order.push(r.id);
+                kept.insert(r.id, r);
+            }
+        }
+        write_atomically_with(&a.output, |w| {
+            let mut pw = PositionWriter::new(w);
+            for id in &order {
+                pw.write(&kept[id])?;
+            }
+            Ok(())
+        })?;
+    } else {
+        let mut kept: HashMap<PositionId, ScoredPosition> = HashMap::new();
+        for path in &a.inputs {
+            for s in read_scored_file(path, false)?.records {
+                total += 1;
+                match kept.get_mut(&s.id) {
+                    None => {
+                        order.push(s.id);
+                        kept.insert(s.id, s);
+                    }
+                    Some(old) => {
+                        if *old != s {
+                            conflicts += 1;
+                            if s.confidence > old.confidence {
+                                *old = s;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        write_atomically_with(&a.output, |w| {
+            for id in &order {
+                w.write_all(&kept[id].to_bytes())?;
+            }
+            Ok(())
+        })?;
+    }
+    let v = json!({"inputs": a.inputs.len(), "records_read": total, "written": order.len(),
+                   "duplicates": total - order.len(), "conflicts": conflicts});
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        eprintln!(
+            "merged {} records from {} files into {} ({} duplicates, {} conflicting)",
+            total,
+            a.inputs.len(),
+            order.len(),
+            total - order.len(),
+            conflicts
+        );
+    }
+    Ok(Outcome::Ok)
+}
+
+fn compare(a: &Path, b: &Path, limit: usize, json_out: bool) -> Result<Outcome> {
+    let ra = read_scored_file(a, false)?.records;
+    let rb = read_scored_file(b, false)?.records;
+    let mb: HashMap<PositionId, ScoredPosition> = rb.iter().map(|s| (s.id, *s)).collect();
+    let ids_a: HashSet<PositionId> = ra.iter().map(|s| s.id).collect();
+    let mut seen = HashSet::new();
+    let (mut both, mut agree) = (0usize, 0usize);
+    let mut by_diff = [0usize; 6];
+    let mut listed = Vec::new();
+    for s in &ra {
+        if !seen.insert(s.id) {
+            continue;
+        }
+        let Some(t) = mb.get(&s.id) else { continue };
+        both += 1;
+        let d = s.score.abs_diff(t.score);
+        by_diff[usize::from(d).min(5)] += 1;
+        if d == 0 {
+            agree += 1;
+        } else if listed.len() < limit {
+            listed.push(
+                json!({"id": s.id.to_string(), "a": {"score": s.score, "confidence": s.confidence},
+                               "b": {"score": t.score, "confidence": t.confidence}}),
+            );
+        }
+    }
+    let only_a = seen.iter().filter(|id| !mb.contains_key(id)).count();
+    let only_b = mb.keys().filter(|id| !ids_a.contains(id)).count();
+    let v = json!({"a": a.display().to_string(), "b": b.display().to_string(),
+                   "in_both": both, "agree": agree, "disagree": both - agree,
+                   "only_in_a": only_a, "only_in_b": only_b,
+                   "by_difference": by_diff, "disagreements": listed});
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "{both} positions in both: {agree} agree, {} disagree; {only_a} only in {}, {only_b} only in {}",
+            both - agree,
+            a.display(),
+            b.display()
+        );
+        println!(
+            "score difference 0..5+: {}",
+            by_diff.map(|n| n.to_string()).join(" ")
+        );
+        for d in &listed {
+            println!(
+                "{}  a: {} ({}%)  b: {} ({}%)",
+                d["id"].as_str().unwrap_or(""),
+                d["a"]["score"],
+                d["a"]["confidence"],
+                d["b"]["score"],
+                d["b"]["confidence"]
+            );
+        }
+    }
+    Ok(if both == agree {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}

@@ -700,10 +700,13 @@ fn judge(t: ValueType, id: &str, v: &Value<'_>, g: &GameCtx) -> Verdict {
                 (Verdict::Ok, Verdict::Ok) if a.raw() == b.raw() => Verdict::Bad,
                 (Verdict::Ok, Verdict::Ok) => Verdict::Ok,
                 (Verdict::OffBoard, _) | (_, Verdict::OffBoard) => Verdict::OffBoard,
-                _ => match squeeze_compose(raw, |x| Value::from_raw(x).point().is_some_and(on_board)) {
-                    Verdict::Fix(f) if f[..f.len() / 2] == f[f.len() / 2 + 1..] => Verdict::Bad,
-                    other => other,
-                },
+                _ => {
+                    match squeeze_compose(raw, |x| Value::from_raw(x).point().is_some_and(on_board))
+                    {
+                        Verdict::Fix(f) if f[..f.len() / 2] == f[f.len() / 2 + 1..] => Verdict::Bad,
+                        other => other,
+                    }
+                }
             },
         },
         ValueType::PointText => match v.compose() {
@@ -882,6 +885,16 @@ fn node_rules(items: &mut Vec<Item<'_>>, info_above: bool, diags: &mut Diagnosti
                     format!("property {id} repeated in the node (values merged)"),
                 ));
                 out[j].values.extend(dup.values);
+                if info.is_some_and(|p| p.arity == Arity::EList) {
+                    // `[]` is the whole empty list: beside points it says nothing,
+                    // and twice it is once.
+                    let vals = &mut out[j].values;
+                    if vals.iter().any(|v| !v.is_empty()) {
+                        vals.retain(|v| !v.is_empty());
+                    } else {
+                        vals.truncate(1);
+                    }
+                }
             }
             Some((_, ValueType::Text | ValueType::SimpleText)) => {
                 diags.push(Diagnostic::new(
@@ -1245,6 +1258,14 @@ mod tests {
         let (out, codes) = conv("(;FF[4]SZ[10:53];B[mb])");
         assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[10:52];)\n");
         assert_eq!(codes, [Code::BoardSize, Code::OffBoard]);
+        assert_eq!(conv(&out).0, out);
+    }
+
+    #[test]
+    fn repeated_elists_merge_to_a_fixed_point() {
+        // Found by fuzzing.
+        let (out, _) = conv("(;VW[]VW[];TB[]TB[aa])");
+        assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[19]VW[];TB[aa])\n");
         assert_eq!(conv(&out).0, out);
     }
 

@@ -73,6 +73,7 @@ pub mod board;
 pub mod coord;
 pub mod diagram;
 pub mod position;
+pub mod replay;
 pub mod rules;
 pub mod symmetry;
 pub mod zobrist;

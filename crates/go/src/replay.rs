@@ -20,7 +20,8 @@
 //! # Semantics (the choices, where SGF or the tools differ)
 //! - Each node applies, in this order: setup (`AB`, `AW`, `AE`, in file order, compressed point
 //!   lists expanded), then `PL`, then its move(s) (`B`/`W` in file order; a node with both, which
-//!   SGF forbids, plays both). Setup is honoured in **any** node, also after moves: sgfmill's
+//!   SGF forbids, plays both, as SGFC splits it in two; a repeated `B` or `W` plays its first
+//!   value only, as SGFC merges repeated properties). Setup is honoured in **any** node, also after moves: sgfmill's
 //!   `get_setup_and_moves` refuses setup after the root, kifu does not.
 //! - Board size from the root's `SZ` (19 when absent): square boards 2x2 to 25x25. Another size, an
 //!   unreadable `SZ`, or a `GM` other than 1 is a [`ReplayError`] for that game (reported to
@@ -357,6 +358,11 @@ impl<S: ReplaySink> Replayer<S> {
                 } else {
                     Color::White
                 };
+                // A repeated property is one property with several values (S028), and a move
+                // has one value: the first counts, as SGFC merges them.
+                if self.moves.iter().any(|m| m.color == color) {
+                    return;
+                }
                 let v = values.next().unwrap_or(b"");
                 let mut text = [0u8; 2];
                 let len = if v.len() == 2 {

@@ -86,7 +86,11 @@ fn streaming_and_tree_replay_agree_on_the_corpus() {
         let s = replay::replay_bytes(&bytes, &opts, Digests::default());
         let coll = Collection::parse(&bytes).collection;
         let t = replay::replay_collection(&coll, &opts, Digests::default());
-        assert!(s.0 == t.0, "{}: streaming and tree replay differ", f.display());
+        assert!(
+            s.0 == t.0,
+            "{}: streaming and tree replay differ",
+            f.display()
+        );
         assert_eq!(s.1, t.1, "{}", f.display());
         // Node indices are the tree's pre-order indices.
         for d in &s.0 {
@@ -123,7 +127,10 @@ fn incremental_hashes_match_from_scratch_along_corpus_games() {
                 f.display(),
                 s.node_offset
             );
-            assert_eq!(s.position.canonical(), table.symmetric_hashes(&board).canonical());
+            assert_eq!(
+                s.position.canonical(),
+                table.symmetric_hashes(&board).canonical()
+            );
             checked += 1;
             captures += usize::from(s.position.prisoners(kifu_go::Color::Black) > 0);
         });

@@ -76,6 +76,7 @@ pub mod position;
 pub mod replay;
 pub mod rules;
 pub mod symmetry;
+pub mod transform;
 pub mod zobrist;
 
 pub use board::{Board, RowsError};

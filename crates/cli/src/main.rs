@@ -8,6 +8,7 @@ mod book;
 mod inputs;
 mod output;
 mod sgf;
+mod show;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ enum Command {
     /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Show the board at one node of an SGF game: ASCII, rows, SVG or JSON.
+    Show(show::ShowArgs),
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Book(cmd) => book::run(cmd),
+        Command::Show(args) => show::run(args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

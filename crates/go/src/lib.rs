@@ -72,6 +72,7 @@
 pub mod board;
 pub mod coord;
 pub mod diagram;
+pub mod navigate;
 pub mod position;
 pub mod replay;
 pub mod rules;

@@ -80,11 +80,11 @@ pub struct ReplayOptions {
     pub keys: Option<Arc<ZobristKeys>>,
 }
 
-/// Why a game could not be replayed.
+/// Why a game could not be replayed. Messages number games from 1; the `game` fields from 0.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
     /// `SZ` names a board kifu-go does not play on (not square, or not 2..=25).
-    #[error("game {game}: {source}")]
+    #[error("game {}: {source}", game + 1)]
     BoardSize {
         /// Game index in the file (0-based).
         game: usize,
@@ -94,7 +94,7 @@ pub enum ReplayError {
         source: CoordError,
     },
     /// `SZ` cannot be read as a size.
-    #[error("game {game}: SZ[{text}] is not a board size")]
+    #[error("game {}: SZ[{text}] is not a board size", game + 1)]
     UnreadableSize {
         /// Game index in the file (0-based).
         game: usize,
@@ -104,7 +104,7 @@ pub enum ReplayError {
         text: String,
     },
     /// `GM` says the game is not Go.
-    #[error("game {game}: GM[{gm}] is not Go")]
+    #[error("game {}: GM[{gm}] is not Go", game + 1)]
     NotGo {
         /// Game index in the file (0-based).
         game: usize,
@@ -793,22 +793,33 @@ impl<S: ReplaySink> Replayer<S> {
         self.dead = true;
     }
 
+    /// Replays the nodes of one line of a game (root first), as if they were the whole game.
+    pub(crate) fn replay_line(&mut self, game: usize, line: &[kifu_sgf::Node<'_>]) {
+        self.start_game();
+        self.game = game;
+        for node in line {
+            self.feed(*node);
+        }
+        self.end_game_now();
+    }
+
+    fn feed(&mut self, node: kifu_sgf::Node<'_>) {
+        let coll = node.collection();
+        self.start_node(node.offset());
+        for p in node.properties() {
+            let off = coll.prop_offset(&p, &node);
+            self.property(p.id().as_bytes(), off, p.values().map(|v| v.raw()));
+        }
+    }
+
     /// Replays one owned game tree (what [`replay_game`] does).
     pub fn replay_tree(&mut self, game: GameTree<'_>) {
         self.start_game();
         self.game = game.index();
-        let coll = game.root().collection();
-        let feed = |this: &mut Self, node: kifu_sgf::Node<'_>| {
-            this.start_node(node.offset());
-            for p in node.properties() {
-                let off = coll.prop_offset(&p, &node);
-                this.property(p.id().as_bytes(), off, p.values().map(|v| v.raw()));
-            }
-        };
         match self.opts.scope {
             Scope::MainLineOnly => {
                 for node in game.main_line() {
-                    feed(self, node);
+                    self.feed(node);
                 }
             }
             Scope::AllVariations => {
@@ -817,7 +828,7 @@ impl<S: ReplaySink> Replayer<S> {
                         WalkEvent::BeginVariation => {
                             self.begin_var();
                         }
-                        WalkEvent::Node(n) => feed(self, n),
+                        WalkEvent::Node(n) => self.feed(n),
                         WalkEvent::EndVariation => self.end_var(),
                     }
                     Ok(())

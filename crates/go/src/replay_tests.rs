@@ -236,11 +236,11 @@ fn unusable_boards_are_errors_for_their_game_only() {
     assert_eq!(
         errors,
         [
-            "game 0: board 19x13 is not square; only square boards 2x2 to 25x25 are supported",
-            "game 1: board size 30 is not supported; sizes 2 to 25 are",
-            "game 2: SZ[x] is not a board size",
-            "game 3: GM[2] is not Go",
-            "game 4: board size 1 is not supported; sizes 2 to 25 are",
+            "game 1: board 19x13 is not square; only square boards 2x2 to 25x25 are supported",
+            "game 2: board size 30 is not supported; sizes 2 to 25 are",
+            "game 3: SZ[x] is not a board size",
+            "game 4: GM[2] is not Go",
+            "game 5: board size 1 is not supported; sizes 2 to 25 are",
         ]
     );
     assert_eq!(r.errors[3].offset(), text.find("(;GM").unwrap() + 1);

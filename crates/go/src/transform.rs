@@ -15,7 +15,7 @@ use kifu_sgf::{Builder, Collection, GameTree, Node, SgfPoint, Value, WalkEvent};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TransformError {
     /// The board is not square (or `SZ` is unreadable).
-    #[error("game {game}: the board is not square (SZ {size}); symmetries need a square board")]
+    #[error("game {}: the board is not square (SZ {size}); symmetries need a square board", game + 1)]
     NotSquare {
         /// Game index.
         game: usize,
@@ -190,7 +190,7 @@ mod tests {
             transform_collection(&c, Symmetry::Rotate90)
                 .unwrap_err()
                 .to_string(),
-            "game 1: the board is not square (SZ [19:13]); symmetries need a square board"
+            "game 2: the board is not square (SZ [19:13]); symmetries need a square board"
         );
     }
 }

@@ -439,6 +439,31 @@ impl Position {
         Some(pos)
     }
 
+    /// Empties the board and resets the game state (Black to play, no moves, no prisoners), keeping
+    /// the size, rules and keys: a new game without building a new position.
+    pub(crate) fn clear(&mut self) {
+        let n = usize::from(self.size.get());
+        for row in 0..n {
+            let start = (row + 1) * self.stride + 1;
+            for c in &mut self.cell[start..start + n] {
+                if *c != BORDER {
+                    *c = EMPTY;
+                }
+            }
+        }
+        self.hashes = [0; 8];
+        self.stones = [0; 2];
+        self.to_play = Color::Black;
+        self.ko = 0;
+        self.prisoners = [0; 2];
+        self.last_move = None;
+        self.move_number = 0;
+        self.passes = 0;
+        if let Some(h) = self.history.as_mut() {
+            h.clear();
+        }
+    }
+
     /// Saves what [`Position::restore`] needs into `snap` (reusing its buffer): one byte per point
     /// instead of the whole position, so that deeply nested variations cost little memory.
     pub(crate) fn save(&self, snap: &mut Snapshot) {

@@ -224,6 +224,10 @@ pub struct Replayer<S> {
     /// The game errored (or is not Go): its events are ignored.
     dead: bool,
     pos: Option<Position>,
+    /// The last game's position, for reuse by the next game.
+    spare: Option<Position>,
+    /// The spare is a rectangular board (never reused).
+    spare_rect: bool,
     cols: u8,
     rows: u8,
     frames: Vec<Frame>,
@@ -261,6 +265,8 @@ impl<S: ReplaySink> Replayer<S> {
             games_started: 0,
             dead: false,
             pos: None,
+            spare: None,
+            spare_rect: false,
             cols: 0,
             rows: 0,
             frames: Vec::new(),
@@ -290,6 +296,13 @@ impl<S: ReplaySink> Replayer<S> {
     pub(crate) fn with_rectangles(mut self) -> Self {
         self.rectangles = true;
         self
+    }
+
+    /// Replays every game of one file's decoded text, numbering its games from 0. One replayer can
+    /// read many files this way, reusing its buffers (and its board when sizes match).
+    pub fn read_text(&mut self, text: &[u8]) {
+        self.games_started = 0;
+        kifu_sgf::read(text, self);
     }
 
     /// The sink, once the replay is over.
@@ -488,6 +501,21 @@ impl<S: ReplaySink> Replayer<S> {
                     Some(k) if k.size() == size => k.clone(),
                     _ => ZobristKeys::default_for(size),
                 };
+                // Most files of a collection share size and rules: reuse the last game's board
+                // rather than build (and move) a new 6 KB position.
+                if let Some(mut old) = self.spare.take() {
+                    if old.size() == size
+                        && old.rules() == rules
+                        && Arc::ptr_eq(old.zobrist(), &keys)
+                        && !self.spare_rect
+                    {
+                        old.clear();
+                        self.cols = cols as u8;
+                        self.rows = rows as u8;
+                        self.pos = Some(old);
+                        return true;
+                    }
+                }
                 Position::with_keys(keys, rules)
             }
             Err(source) => {
@@ -513,6 +541,7 @@ impl<S: ReplaySink> Replayer<S> {
                 }
             }
         };
+        self.spare_rect = cols != rows;
         self.cols = cols as u8;
         self.rows = rows as u8;
         self.pos = Some(pos);
@@ -789,7 +818,9 @@ impl<S: ReplaySink> Replayer<S> {
         if self.pending {
             self.finish_node(true);
         }
-        self.pos = None;
+        if let Some(p) = self.pos.take() {
+            self.spare = Some(p);
+        }
         self.dead = true;
     }
 

@@ -187,8 +187,11 @@ enum SetupKind {
 #[derive(Debug, Clone, Copy)]
 struct SetupItem {
     kind: SetupKind,
-    col: u8,
-    row: u8,
+    /// The rectangle `c0,r0` to `c1,r1` (one point when they are equal).
+    c0: u8,
+    r0: u8,
+    c1: u8,
+    r1: u8,
     /// Index of the setup property within the node (to group diagnostics by property).
     prop: u16,
     offset: u32,
@@ -449,17 +452,16 @@ impl<S: ReplaySink> Replayer<S> {
                 _ => return,
             },
         };
-        for row in a.row.min(b.row)..=a.row.max(b.row) {
-            for col in a.col.min(b.col)..=a.col.max(b.col) {
-                self.setup.push(SetupItem {
-                    kind,
-                    col,
-                    row,
-                    prop,
-                    offset,
-                });
-            }
-        }
+        // Rectangles stay compressed until applied: memory stays proportional to the text.
+        self.setup.push(SetupItem {
+            kind,
+            c0: a.col.min(b.col),
+            r0: a.row.min(b.row),
+            c1: a.col.max(b.col),
+            r1: a.row.max(b.row),
+            prop,
+            offset,
+        });
     }
 
     /// Sets up the board once the root's properties are known; false if the game cannot be replayed.
@@ -625,26 +627,37 @@ impl<S: ReplaySink> Replayer<S> {
             let prop = self.setup[i].prop;
             let offset = self.setup[i].offset as usize;
             let kind = self.setup[i].kind;
-            let mut no_effect: Vec<Point> = Vec::new();
-            let mut overwritten: Vec<Point> = Vec::new();
+            let mut no_effect: (usize, Vec<Point>) = (0, Vec::new());
+            let mut overwritten: (usize, Vec<Point>) = (0, Vec::new());
             let mut off_board = 0usize;
             while i < self.setup.len() && self.setup[i].prop == prop {
                 let s = self.setup[i];
                 i += 1;
-                let Some(p) = self.point(s.col, s.row) else {
-                    off_board += 1;
-                    continue;
-                };
                 let stone = match s.kind {
                     SetupKind::Black => Some(Color::Black),
                     SetupKind::White => Some(Color::White),
                     SetupKind::Empty => None,
                 };
-                let old = self.pos_mut().setup(p, stone).ok().flatten();
-                if old == stone {
-                    no_effect.push(p);
-                } else if old.is_some() && stone.is_some() {
-                    overwritten.push(p);
+                for row in s.r0..=s.r1 {
+                    for col in s.c0..=s.c1 {
+                        let Some(p) = self.point(col, row) else {
+                            off_board += 1;
+                            continue;
+                        };
+                        let old = self.pos_mut().setup(p, stone).ok().flatten();
+                        // Only the first few points are named: memory stays bounded.
+                        if old == stone {
+                            no_effect.0 += 1;
+                            if no_effect.1.len() < 10 {
+                                no_effect.1.push(p);
+                            }
+                        } else if old.is_some() && stone.is_some() {
+                            overwritten.0 += 1;
+                            if overwritten.1.len() < 10 {
+                                overwritten.1.push(p);
+                            }
+                        }
+                    }
                 }
             }
             let id = match kind {
@@ -652,7 +665,7 @@ impl<S: ReplaySink> Replayer<S> {
                 SetupKind::White => "AW",
                 SetupKind::Empty => "AE",
             };
-            if !no_effect.is_empty() {
+            if no_effect.0 > 0 {
                 let what = if kind == SetupKind::Empty {
                     "the point is already empty"
                 } else {
@@ -664,7 +677,7 @@ impl<S: ReplaySink> Replayer<S> {
                     format!("{id} has no effect on {} ({what})", list(&no_effect)),
                 ));
             }
-            if !overwritten.is_empty() {
+            if overwritten.0 > 0 {
                 self.diags.push(Diagnostic::new(
                     Code::SetupOverwrites,
                     offset,
@@ -870,11 +883,11 @@ impl<S: ReplaySink> Replayer<S> {
     }
 }
 
-/// Points as SGF letters, at most 10 of them.
-fn list(points: &[Point]) -> String {
-    let mut s: Vec<String> = points.iter().take(10).map(|p| p.to_string()).collect();
-    if points.len() > 10 {
-        s.push(format!("and {} more", points.len() - 10));
+/// Points as SGF letters: the first (at most 10) of `count` points.
+fn list((count, points): &(usize, Vec<Point>)) -> String {
+    let mut s: Vec<String> = points.iter().map(|p| p.to_string()).collect();
+    if *count > points.len() {
+        s.push(format!("and {} more", count - points.len()));
     }
     s.join(", ")
 }

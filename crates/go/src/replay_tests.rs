@@ -327,3 +327,17 @@ fn rule_diagnostics_check_rectangular_boards_and_locate_findings() {
     let got: Vec<(u32, u32, Code)> = d.iter().map(|d| (d.line, d.column, d.code)).collect();
     assert_eq!(got, [(3, 2, Code::MoveOnOccupied)]);
 }
+
+#[test]
+fn large_setup_findings_name_ten_points() {
+    let r = both("(;SZ[5]AE[aa:ee])", &ReplayOptions::default());
+    assert_eq!(
+        r.steps[0].diags,
+        [(
+            Code::SetupNoEffect,
+            "AE has no effect on aa, ba, ca, da, ea, ab, bb, cb, db, eb, and 15 more \
+             (the point is already empty)"
+                .to_owned()
+        )]
+    );
+}

@@ -1,6 +1,7 @@
 //! Replay tests with exact expected provenance, boards and diagnostics.
 
 use super::*;
+use crate::BoardSize;
 use kifu_sgf::Collection;
 
 /// What one step says, in a comparable form.

@@ -2,6 +2,7 @@
 //! the speed; used by `bench/replay.sh`.
 //!
 //! usage: replay_corpus [--main-line | --parse-only] FILE_LIST   (one path per line; `-` for stdin)
+//! The best of `KIFU_BENCH_RUNS` (default 5) runs is printed.
 
 use kifu_go::replay::{self, ReplayOptions, Scope, Step};
 use std::io::Read;
@@ -11,6 +12,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let main_line = args.iter().any(|a| a == "--main-line");
     let parse_only = args.iter().any(|a| a == "--parse-only");
+    let runs: usize = std::env::var("KIFU_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
     let list = args
         .iter()
         .rfind(|a| !a.starts_with("--"))
@@ -38,7 +43,7 @@ fn main() {
     };
     let mut best = f64::MAX;
     let (mut positions, mut moves, mut xor) = (0u64, 0u64, 0u64);
-    for _ in 0..5 {
+    for _ in 0..runs.max(1) {
         let t = Instant::now();
         positions = 0;
         moves = 0;

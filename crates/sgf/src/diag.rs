@@ -63,7 +63,7 @@
 //! | S106 | –  | error   | ko violation (the move retakes a ko at once) |
 //! | S107 | –  | warning | a move of the colour `PL` did not announce |
 //! | S108 | –  | error   | a point outside the board |
-//! | S109 | –  | warning | setup that replaces a stone of the other colour |
+//! | S110 | –  | warning | setup that replaces a stone of the other colour |
 
 use std::fmt;
 
@@ -224,7 +224,7 @@ codes! {
     /// A point off the board.
     OffBoard = 108, None, Error;
     /// Setup (`AB`/`AW`) that replaces a stone of the other colour.
-    SetupOverwrites = 109, None, Warning;
+    SetupOverwrites = 110, None, Warning;
 }
 
 impl fmt::Display for Code {

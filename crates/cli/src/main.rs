@@ -10,6 +10,7 @@ mod inputs;
 mod output;
 mod pos;
 mod sgf;
+mod show;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -42,6 +43,8 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Show the board at one node of an SGF game: ASCII, rows, SVG or JSON.
+    Show(show::ShowArgs),
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Command::Pos(cmd) => pos::run(cmd),
         Command::Gtp(args) => gtp::run(args),
         Command::FakeGtpEngine { args } => gtp::fake_engine(&args),
+        Command::Show(args) => show::run(args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -100,11 +100,14 @@ struct JsonDiag<'a> {
     message: &'a str,
 }
 
-/// Everything `check` finds in one file, or why it could not be read.
+/// Everything `check` finds in one file: syntax and values (kifu-sgf), then the rules of Go
+/// replayed through every variation (kifu-go: moves onto stones, suicide, ko, setup without effect
+/// or replacing stones, `PL` contradicted).
 pub fn check_bytes(bytes: Vec<u8>) -> Vec<Diagnostic> {
     let parsed = Collection::parse_vec(bytes);
     let mut diags = parsed.diagnostics;
     diags.extend(convert::check(&parsed.collection));
+    diags.extend(kifu_go::replay::rule_diagnostics(&parsed.collection));
     diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
     diags
 }

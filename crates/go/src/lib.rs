@@ -51,13 +51,34 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Replaying a game tree (for the SGF layer)
-//! For each node, in order: setup (`AB`, `AW`, `AE`) with [`Position::setup`] (its return value
-//! tells when setup overwrites a stone); `PL` with [`Position::set_to_play`]; a move with
-//! [`Position::play_forced`], reporting [`PlayOutcome::violation`] with the node's location when it is
-//! `Some` (so replay goes on as `KO[]` intends), and comparing the colour with
-//! [`Position::to_play`] to spot colour surprises. At a variation, clone the position (no
-//! allocation). [`Position::move_number`] counts moves (passes included) from the root.
+//! # Replaying SGF game trees
+//!
+//! [`replay`] turns SGF into positions: every node of the main line and of every variation, with
+//! the provenance a position database stores (game, variation number, move number, node) and the
+//! rule findings (moves onto stones, suicide, ko, setup without effect, `PL` contradicted). It
+//! streams from the text as a [`kifu_sgf::Visitor`] (a 100,000-game collection is replayed without
+//! building trees) or walks an owned [`kifu_sgf::GameTree`]; both give the same steps.
+//! Variation 0 is the main line; each further leaf in file order starts the next number, and a
+//! node belongs to the variation of the first leaf below it (so shared prefixes come once).
+//!
+//! ```
+//! use kifu_go::replay::{replay_bytes, ReplayOptions, Step};
+//!
+//! let sgf = b"(;GM[1]SZ[9];B[ee];W[cc](;B[gc];W[dd])(;B[cg]))";
+//! let mut seen = Vec::new();
+//! let _ = replay_bytes(sgf, &ReplayOptions::default(), |s: &Step<'_>| {
+//!     seen.push((s.variation, s.move_number, s.to_play.letter(), s.position.canonical().hash));
+//! });
+//! let provenance: Vec<(u32, u32, char)> = seen.iter().map(|&(v, m, c, _)| (v, m, c)).collect();
+//! assert_eq!(provenance, [(0, 0, 'B'), (0, 1, 'W'), (0, 2, 'B'), (0, 3, 'W'), (0, 4, 'B'), (1, 3, 'W')]);
+//! assert_eq!(seen[0].3, 0); // the empty board hashes to 0
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`replay::rule_diagnostics`] gives the rule findings of a whole collection as kifu-sgf
+//! diagnostics (what `kifu sgf check` adds); [`navigate`] finds the position at a variation and
+//! move or at a path, and a node's markup for diagrams; [`transform`] applies a [`Symmetry`] to
+//! whole SGF trees.
 //!
 //! # Modules
 //! - [`coord`]: [`Color`], [`BoardSize`] (2..=25, square), [`Point`], [`Move`].
@@ -66,15 +87,22 @@
 //! - [`zobrist`]: [`ZobristTable`], [`ZobristKeys`], [`SymmetricHashes`], [`CanonicalHash`].
 //! - [`board`]: [`Board`] (stones without rules; PositionDB rows).
 //! - [`diagram`]: ASCII and SVG.
+//! - [`replay`]: SGF game trees to positions (streaming or from trees), rule diagnostics.
+//! - [`navigate`]: the node and position at a variation/move or path; node markup.
+//! - [`transform`]: SGF trees under a symmetry.
 //!
-//! Speed is measured by `cargo bench -p kifu-go` (see `bench/RESULTS.md`, section "kifu-go").
+//! Speed is measured by `cargo bench -p kifu-go` and `bench/replay.sh` (see `bench/RESULTS.md`,
+//! sections "kifu-go" and "SGF replay").
 
 pub mod board;
 pub mod coord;
 pub mod diagram;
+pub mod navigate;
 pub mod position;
+pub mod replay;
 pub mod rules;
 pub mod symmetry;
+pub mod transform;
 pub mod zobrist;
 
 pub use board::{Board, RowsError};

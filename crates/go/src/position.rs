@@ -75,6 +75,34 @@ pub struct PlayOutcome {
     pub violation: Option<IllegalMove>,
 }
 
+/// A compact copy of a position's state (crate-internal: variations in replay).
+#[derive(Debug, Clone)]
+pub(crate) struct Snapshot {
+    cells: Vec<u8>,
+    to_play: Color,
+    ko: usize,
+    ko_color: Color,
+    prisoners: [u32; 2],
+    last_move: Option<PlayedMove>,
+    move_number: u32,
+    passes: u32,
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Snapshot {
+            cells: Vec::new(),
+            to_play: Color::Black,
+            ko: 0,
+            ko_color: Color::Black,
+            prisoners: [0; 2],
+            last_move: None,
+            move_number: 0,
+            passes: 0,
+        }
+    }
+}
+
 /// A hasher for keys that are already Zobrist hashes.
 #[derive(Default, Clone)]
 struct PassThrough(u64);
@@ -393,6 +421,99 @@ impl Position {
         }
         self.ko = 0;
         Ok(old)
+    }
+
+    /// A board of `cols` x `rows` inside the square of the larger side: the points outside the
+    /// rectangle are border, so strings along its short edges have the right liberties. Only the
+    /// rule checks of non-square SGF boards use it; points outside the rectangle must not be played.
+    pub(crate) fn rectangular(cols: u8, rows: u8, rules: Rules) -> Option<Position> {
+        let size = BoardSize::new(u32::from(cols.max(rows))).ok()?;
+        let mut pos = Position::with_rules(size, rules);
+        for row in 0..usize::from(size.get()) {
+            for col in 0..usize::from(size.get()) {
+                if col >= usize::from(cols) || row >= usize::from(rows) {
+                    pos.cell[(row + 1) * pos.stride + col + 1] = BORDER;
+                }
+            }
+        }
+        Some(pos)
+    }
+
+    /// Empties the board and resets the game state (Black to play, no moves, no prisoners), keeping
+    /// the size, rules and keys: a new game without building a new position.
+    pub(crate) fn clear(&mut self) {
+        let n = usize::from(self.size.get());
+        for row in 0..n {
+            let start = (row + 1) * self.stride + 1;
+            for c in &mut self.cell[start..start + n] {
+                if *c != BORDER {
+                    *c = EMPTY;
+                }
+            }
+        }
+        self.hashes = [0; 8];
+        self.stones = [0; 2];
+        self.to_play = Color::Black;
+        self.ko = 0;
+        self.prisoners = [0; 2];
+        self.last_move = None;
+        self.move_number = 0;
+        self.passes = 0;
+        if let Some(h) = self.history.as_mut() {
+            h.clear();
+        }
+    }
+
+    /// Saves what [`Position::restore`] needs into `snap` (reusing its buffer): one byte per point
+    /// instead of the whole position, so that deeply nested variations cost little memory.
+    pub(crate) fn save(&self, snap: &mut Snapshot) {
+        snap.cells.clear();
+        let n = usize::from(self.size.get());
+        for row in 0..n {
+            let start = (row + 1) * self.stride + 1;
+            snap.cells.extend_from_slice(&self.cell[start..start + n]);
+        }
+        snap.to_play = self.to_play;
+        snap.ko = self.ko;
+        snap.ko_color = self.ko_color;
+        snap.prisoners = self.prisoners;
+        snap.last_move = self.last_move;
+        snap.move_number = self.move_number;
+        snap.passes = self.passes;
+    }
+
+    /// Puts back a position saved by [`Position::save`] from a position of the same size, keys and
+    /// rules. The superko history, if any, restarts empty.
+    pub(crate) fn restore(&mut self, snap: &Snapshot) {
+        let n = usize::from(self.size.get());
+        for row in 0..n {
+            let start = (row + 1) * self.stride + 1;
+            for c in &mut self.cell[start..start + n] {
+                if *c != BORDER {
+                    *c = EMPTY;
+                }
+            }
+        }
+        self.hashes = [0; 8];
+        self.stones = [0; 2];
+        for row in 0..n {
+            for col in 0..n {
+                let c = snap.cells[row * n + col];
+                if c == BLACK || c == WHITE {
+                    self.place_stone(color_of(c), (row + 1) * self.stride + col + 1);
+                }
+            }
+        }
+        self.to_play = snap.to_play;
+        self.ko = snap.ko;
+        self.ko_color = snap.ko_color;
+        self.prisoners = snap.prisoners;
+        self.last_move = snap.last_move;
+        self.move_number = snap.move_number;
+        self.passes = snap.passes;
+        if let Some(h) = self.history.as_mut() {
+            h.clear();
+        }
     }
 
     // ----- internals -----

@@ -347,14 +347,17 @@ impl SymmetricHashes {
     /// The lowest hash and its symmetry.
     #[inline]
     pub fn canonical(&self) -> CanonicalHash {
+        // Kept free of unpredictable branches (the compiler emits conditional moves): the hashes
+        // are random, so a branch per comparison would mispredict half the time.
+        let mut hash = self.0[0];
         let mut best = 0;
-        for i in 1..8 {
-            if self.0[i] < self.0[best] {
-                best = i;
-            }
+        for (i, &h) in self.0.iter().enumerate().skip(1) {
+            let lower = h < hash;
+            hash = if lower { h } else { hash };
+            best = if lower { i } else { best };
         }
         CanonicalHash {
-            hash: self.0[best],
+            hash,
             symmetry: Symmetry::ALL[best],
         }
     }

@@ -61,9 +61,10 @@
 //! | S104 | –  | error   | file larger than kifu's 4 GiB limit for one SGF file |
 //! | S105 | –  | error   | suicide (illegal under the game's rules) |
 //! | S106 | –  | error   | ko violation (the move retakes a ko at once) |
-//! | S107 | –  | warning | the side to move differs from `PL` or from the alternation of moves |
+//! | S107 | –  | warning | a move of the colour `PL` did not announce |
 //! | S108 | –  | error   | a point outside the board |
 //! | S109 | –  | warning | more problems than kifu lists for one file (the rest are counted) |
+//! | S110 | –  | warning | setup that replaces a stone of the other colour |
 
 use std::fmt;
 
@@ -225,6 +226,8 @@ codes! {
     OffBoard = 108, None, Error;
     /// Too many problems to list.
     TooManyProblems = 109, None, Warning;
+    /// Setup (`AB`/`AW`) that replaces a stone of the other colour.
+    SetupOverwrites = 110, None, Warning;
 }
 
 impl fmt::Display for Code {

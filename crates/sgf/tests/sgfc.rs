@@ -6,9 +6,11 @@ mod common;
 use kifu_sgf::{convert, Collection};
 use std::collections::BTreeSet;
 
-/// SGFC reports these and kifu-sgf does not: 39 and 58 need Go rules (kifu-go
-/// reports them in `kifu sgf check`); 51 ("feature not defined in FF\[1\]") is
-/// not checked.
+/// SGFC reports these and kifu-sgf alone does not: 39 and 58 need Go rules
+/// (kifu-go reports them; `kifu sgf check` combines both, and
+/// `crates/cli/tests/sgf.rs::check_matches_sgfc_on_its_test_file` checks the
+/// combined output against SGFC exactly, with only 51 missing); 51 ("feature not
+/// defined in FF\[1\]") is not checked.
 const ONLY_SGFC: &[(u32, u16)] = &[(39, 39), (51, 51), (58, 58)];
 /// kifu-sgf reports these and SGFC does not: SGFC corrects `TM[9 hours]` and
 /// the free-text date into FF\[4\] values (error 15); kifu does not guess, it

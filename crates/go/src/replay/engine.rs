@@ -1,0 +1,752 @@
+//! The replay engine: a [`kifu_sgf::Visitor`] that applies each node's properties to a
+//! [`Position`] and reports [`Step`]s (the semantics are in the [parent module](super)).
+
+use super::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
+use crate::coord::{BoardSize, Color, Move, Point};
+use crate::position::{PlayedMove, Position, Snapshot};
+use crate::rules::{IllegalMove, Rules};
+use crate::zobrist::ZobristKeys;
+use kifu_sgf::{Code, Diagnostic, GameTree, RawProperty, Skip, Value, Visitor, WalkEvent};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SetupKind {
+    Black,
+    White,
+    Empty,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SetupItem {
+    kind: SetupKind,
+    /// The rectangle `c0,r0` to `c1,r1` (one point when they are equal).
+    c0: u8,
+    r0: u8,
+    c1: u8,
+    r1: u8,
+    /// Index of the setup property within the node (to group diagnostics by property).
+    prop: u16,
+    offset: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct MoveItem {
+    color: Color,
+    /// 0: empty value (pass); 2: two bytes in `text`; anything else: unreadable.
+    len: u8,
+    text: [u8; 2],
+    offset: u32,
+}
+
+/// A branch point: the position to go back to when a variation ends.
+#[derive(Debug, Default)]
+struct Frame {
+    snap: Snapshot,
+    pl_pending: bool,
+    skipped: bool,
+}
+
+/// The streaming replayer: a [`kifu_sgf::Visitor`] that replays each game as the reader reports it
+/// and hands every position to a [`ReplaySink`]. Feed it with [`kifu_sgf::read`] on decoded text
+/// ([`kifu_sgf::charset::decode`]), or use [`replay_bytes`].
+pub struct Replayer<S> {
+    sink: S,
+    opts: ReplayOptions,
+    /// Rectangular boards are replayed (rule checks only).
+    rectangles: bool,
+    game: usize,
+    games_started: usize,
+    /// The game errored (or is not Go): its events are ignored.
+    dead: bool,
+    pos: Option<Position>,
+    /// The last game's position, for reuse by the next game.
+    spare: Option<Position>,
+    /// The spare is a rectangular board (never reused).
+    spare_rect: bool,
+    cols: u8,
+    rows: u8,
+    frames: Vec<Frame>,
+    depth: usize,
+    main_line_done: bool,
+    // The node being read.
+    pending: bool,
+    is_root: bool,
+    node_offset: usize,
+    node_index: usize,
+    props_in_node: u16,
+    setup: Vec<SetupItem>,
+    moves: Vec<MoveItem>,
+    pl: Option<Color>,
+    ko_decree: bool,
+    // Root properties.
+    sz: Option<Vec<u8>>,
+    ru: Vec<u8>,
+    ha: i64,
+    gm: i64,
+    // Path state.
+    pl_pending: bool,
+    leaves: u32,
+    diags: Vec<Diagnostic>,
+}
+
+impl<S: ReplaySink> Replayer<S> {
+    /// A replayer that reports to `sink`.
+    pub fn new(options: ReplayOptions, sink: S) -> Self {
+        Replayer {
+            sink,
+            opts: options,
+            rectangles: false,
+            game: 0,
+            games_started: 0,
+            dead: false,
+            pos: None,
+            spare: None,
+            spare_rect: false,
+            cols: 0,
+            rows: 0,
+            frames: Vec::new(),
+            depth: 0,
+            main_line_done: false,
+            pending: false,
+            is_root: false,
+            node_offset: 0,
+            node_index: 0,
+            props_in_node: 0,
+            setup: Vec::with_capacity(64),
+            moves: Vec::with_capacity(2),
+            pl: None,
+            ko_decree: false,
+            sz: None,
+            ru: Vec::new(),
+            ha: 0,
+            gm: 1,
+            pl_pending: false,
+            leaves: 0,
+            diags: Vec::new(),
+        }
+    }
+
+    /// Also replays rectangular boards (both sides 2..=25) inside a square with border points: for
+    /// rule checks only (the positions yielded show the square).
+    pub(crate) fn with_rectangles(mut self) -> Self {
+        self.rectangles = true;
+        self
+    }
+
+    /// Replays every game of one file's decoded text, numbering its games from 0. One replayer can
+    /// read many files this way, reusing its buffers (and its board when sizes match).
+    pub fn read_text(&mut self, text: &[u8]) {
+        self.games_started = 0;
+        kifu_sgf::read(text, self);
+    }
+
+    /// The sink, once the replay is over.
+    pub fn into_sink(self) -> S {
+        self.sink
+    }
+
+    /// The sink.
+    pub fn sink_mut(&mut self) -> &mut S {
+        &mut self.sink
+    }
+
+    fn start_game(&mut self) {
+        self.game = self.games_started;
+        self.games_started += 1;
+        self.dead = false;
+        self.pos = None;
+        self.depth = 0;
+        self.main_line_done = false;
+        self.pending = false;
+        self.node_index = 0;
+        self.sz = None;
+        self.ru.clear();
+        self.ha = 0;
+        self.gm = 1;
+        self.pl_pending = false;
+        self.leaves = 0;
+    }
+
+    fn start_node(&mut self, offset: usize) {
+        if self.pending {
+            self.finish_node(false);
+        }
+        if self.dead {
+            return;
+        }
+        self.is_root = self.pos.is_none();
+        if !self.is_root {
+            self.node_index += 1;
+        }
+        self.pending = true;
+        self.node_offset = offset;
+        self.props_in_node = 0;
+        self.setup.clear();
+        self.moves.clear();
+        self.pl = None;
+        self.ko_decree = false;
+    }
+
+    fn property<'v>(
+        &mut self,
+        id: &[u8],
+        offset: usize,
+        mut values: impl Iterator<Item = &'v [u8]>,
+    ) {
+        if self.dead || !self.pending {
+            return;
+        }
+        let prop = self.props_in_node;
+        self.props_in_node = self.props_in_node.saturating_add(1);
+        let offset = offset.min(u32::MAX as usize) as u32;
+        match id {
+            b"B" | b"W" => {
+                let color = if id == b"B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                // A repeated property is one property with several values (S028), and a move
+                // has one value: the first counts, as SGFC merges them.
+                if self.moves.iter().any(|m| m.color == color) {
+                    return;
+                }
+                let v = values.next().unwrap_or(b"");
+                let mut text = [0u8; 2];
+                let len = if v.len() == 2 {
+                    text.copy_from_slice(v);
+                    2
+                } else if v.iter().all(u8::is_ascii_whitespace) {
+                    0
+                } else {
+                    1
+                };
+                self.moves.push(MoveItem {
+                    color,
+                    len,
+                    text,
+                    offset,
+                });
+            }
+            b"AB" | b"AW" | b"AE" => {
+                let kind = match id[1] {
+                    b'B' => SetupKind::Black,
+                    b'W' => SetupKind::White,
+                    _ => SetupKind::Empty,
+                };
+                for v in values {
+                    self.push_setup(kind, v, prop, offset);
+                }
+            }
+            b"PL" => {
+                self.pl = values
+                    .next()
+                    .and_then(|v| Value::from_raw(v).color_is_black())
+                    .map(|b| if b { Color::Black } else { Color::White });
+            }
+            b"KO" => self.ko_decree = true,
+            b"SZ" if self.is_root => {
+                if let Some(v) = values.next() {
+                    self.sz = Some(v.to_vec());
+                }
+            }
+            b"RU" if self.is_root => {
+                if let Some(v) = values.next() {
+                    self.ru.clear();
+                    self.ru.extend_from_slice(v);
+                }
+            }
+            b"HA" if self.is_root => {
+                self.ha = values
+                    .next()
+                    .and_then(|v| Value::from_raw(v).number())
+                    .unwrap_or(0);
+            }
+            b"GM" if self.is_root => {
+                self.gm = values
+                    .next()
+                    .and_then(|v| Value::from_raw(v).number())
+                    .unwrap_or(1);
+            }
+            _ => {}
+        }
+    }
+
+    fn push_setup(&mut self, kind: SetupKind, raw: &[u8], prop: u16, offset: u32) {
+        let v = Value::from_raw(raw);
+        let (a, b) = match v.compose() {
+            None => match v.point() {
+                Some(p) => (p, p),
+                None => return,
+            },
+            Some((a, b)) => match (a.point(), b.point()) {
+                (Some(a), Some(b)) => (a, b),
+                _ => return,
+            },
+        };
+        // Rectangles stay compressed until applied: memory stays proportional to the text.
+        self.setup.push(SetupItem {
+            kind,
+            c0: a.col.min(b.col),
+            r0: a.row.min(b.row),
+            c1: a.col.max(b.col),
+            r1: a.row.max(b.row),
+            prop,
+            offset,
+        });
+    }
+
+    /// Sets up the board once the root's properties are known; false if the game cannot be replayed.
+    fn begin_board(&mut self) -> bool {
+        let offset = self.node_offset;
+        let game = self.game;
+        if self.gm != 1 {
+            self.sink.game_error(ReplayError::NotGo {
+                game,
+                offset,
+                gm: self.gm,
+            });
+            return false;
+        }
+        let (cols, rows) = match &self.sz {
+            None => (19, 19),
+            Some(raw) => match Value::from_raw(raw).size() {
+                Some(s) => s,
+                None => {
+                    self.sink.game_error(ReplayError::UnreadableSize {
+                        game,
+                        offset,
+                        text: String::from_utf8_lossy(raw).into_owned(),
+                    });
+                    return false;
+                }
+            },
+        };
+        let mut rules = self.opts.rules.unwrap_or_else(|| {
+            std::str::from_utf8(&self.ru)
+                .ok()
+                .and_then(Rules::from_sgf_ruleset)
+                .unwrap_or_default()
+        });
+        rules.positional_superko = self.opts.superko;
+        let pos = match BoardSize::from_dims(cols, rows) {
+            Ok(size) => {
+                let keys = match &self.opts.keys {
+                    Some(k) if k.size() == size => k.clone(),
+                    _ => ZobristKeys::default_for(size),
+                };
+                // Most files of a collection share size and rules: reuse the last game's board
+                // rather than build (and move) a new 6 KB position.
+                if let Some(mut old) = self.spare.take() {
+                    if old.size() == size
+                        && old.rules() == rules
+                        && Arc::ptr_eq(old.zobrist(), &keys)
+                        && !self.spare_rect
+                    {
+                        old.clear();
+                        self.cols = cols as u8;
+                        self.rows = rows as u8;
+                        self.pos = Some(old);
+                        return true;
+                    }
+                }
+                Position::with_keys(keys, rules)
+            }
+            Err(source) => {
+                let rect = if self.rectangles && cols != rows {
+                    u8::try_from(cols)
+                        .ok()
+                        .zip(u8::try_from(rows).ok())
+                        .filter(|&(c, r)| c >= BoardSize::MIN && r >= BoardSize::MIN)
+                        .and_then(|(c, r)| Position::rectangular(c, r, rules))
+                } else {
+                    None
+                };
+                match rect {
+                    Some(p) => p,
+                    None => {
+                        self.sink.game_error(ReplayError::BoardSize {
+                            game,
+                            offset,
+                            source,
+                        });
+                        return false;
+                    }
+                }
+            }
+        };
+        self.spare_rect = cols != rows;
+        self.cols = cols as u8;
+        self.rows = rows as u8;
+        self.pos = Some(pos);
+        true
+    }
+
+    fn point(&self, col: u8, row: u8) -> Option<Point> {
+        if col < self.cols && row < self.rows {
+            let size = self.pos.as_ref()?.size();
+            Point::new(u32::from(col), u32::from(row), size).ok()
+        } else {
+            None
+        }
+    }
+
+    fn finish_node(&mut self, is_leaf: bool) {
+        self.pending = false;
+        if self.dead {
+            return;
+        }
+        if self.is_root && !self.begin_board() {
+            self.dead = true;
+            return;
+        }
+        self.apply_setup();
+        let mut handicap_white = false;
+        if let Some(c) = self.pl {
+            self.pl_pending = true;
+            self.pos_mut().set_to_play(c);
+        } else if self.is_root
+            && self.ha >= 2
+            && self.setup.iter().any(|s| s.kind == SetupKind::Black)
+        {
+            handicap_white = true;
+        }
+        if handicap_white {
+            self.pos_mut().set_to_play(Color::White);
+        }
+        let mut node_move = None;
+        for i in 0..self.moves.len() {
+            let m = self.moves[i];
+            if let Some(played) = self.apply_move(m) {
+                node_move = Some(played);
+            }
+        }
+        let Some(pos) = self.pos.as_ref() else {
+            return;
+        };
+        let step = Step {
+            game: self.game,
+            variation: self.leaves,
+            move_number: pos.move_number(),
+            node_offset: self.node_offset,
+            node_index: self.node_index,
+            position: pos,
+            to_play: pos.to_play(),
+            mv: node_move,
+            is_leaf,
+            diagnostics: &self.diags,
+        };
+        self.sink.position(&step);
+        self.diags.clear();
+        if is_leaf && self.opts.scope == Scope::AllVariations {
+            self.leaves += 1;
+        }
+    }
+
+    fn pos_mut(&mut self) -> &mut Position {
+        self.pos
+            .as_mut()
+            .expect("the board is set up before any node is applied")
+    }
+
+    fn apply_setup(&mut self) {
+        if self.setup.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        while i < self.setup.len() {
+            // One property at a time, so that its findings make one diagnostic each.
+            let prop = self.setup[i].prop;
+            let offset = self.setup[i].offset as usize;
+            let kind = self.setup[i].kind;
+            let mut no_effect: (usize, Vec<Point>) = (0, Vec::new());
+            let mut overwritten: (usize, Vec<Point>) = (0, Vec::new());
+            let mut off_board = 0usize;
+            while i < self.setup.len() && self.setup[i].prop == prop {
+                let s = self.setup[i];
+                i += 1;
+                let stone = match s.kind {
+                    SetupKind::Black => Some(Color::Black),
+                    SetupKind::White => Some(Color::White),
+                    SetupKind::Empty => None,
+                };
+                for row in s.r0..=s.r1 {
+                    for col in s.c0..=s.c1 {
+                        let Some(p) = self.point(col, row) else {
+                            off_board += 1;
+                            continue;
+                        };
+                        let old = self.pos_mut().setup(p, stone).ok().flatten();
+                        // Only the first few points are named: memory stays bounded.
+                        if old == stone {
+                            no_effect.0 += 1;
+                            if no_effect.1.len() < 10 {
+                                no_effect.1.push(p);
+                            }
+                        } else if old.is_some() && stone.is_some() {
+                            overwritten.0 += 1;
+                            if overwritten.1.len() < 10 {
+                                overwritten.1.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            let id = match kind {
+                SetupKind::Black => "AB",
+                SetupKind::White => "AW",
+                SetupKind::Empty => "AE",
+            };
+            if no_effect.0 > 0 {
+                let what = if kind == SetupKind::Empty {
+                    "the point is already empty"
+                } else {
+                    "a stone of that colour is already there"
+                };
+                self.diags.push(Diagnostic::new(
+                    Code::SetupNoEffect,
+                    offset,
+                    format!("{id} has no effect on {} ({what})", list(&no_effect)),
+                ));
+            }
+            if overwritten.0 > 0 {
+                self.diags.push(Diagnostic::new(
+                    Code::SetupOverwrites,
+                    offset,
+                    format!(
+                        "{id} replaces a stone of the other colour on {}",
+                        list(&overwritten)
+                    ),
+                ));
+            }
+            if off_board > 0 {
+                self.diags.push(Diagnostic::new(
+                    Code::OffBoard,
+                    offset,
+                    format!(
+                        "{id}: {off_board} point(s) off the {}x{} board (ignored)",
+                        self.cols, self.rows
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn apply_move(&mut self, m: MoveItem) -> Option<PlayedMove> {
+        let mv = match m.len {
+            0 => Move::Pass,
+            2 if &m.text == b"tt" && self.cols <= 19 && self.rows <= 19 => Move::Pass,
+            2 => {
+                let [c, r] = m.text;
+                let p = (c.is_ascii_lowercase() && r.is_ascii_lowercase())
+                    .then(|| self.point(c - b'a', r - b'a'))
+                    .flatten();
+                match p {
+                    Some(p) => Move::Play(p),
+                    None => {
+                        self.diags.push(Diagnostic::new(
+                            Code::OffBoard,
+                            m.offset as usize,
+                            format!(
+                                "move {} is not on the {}x{} board (not played)",
+                                String::from_utf8_lossy(&m.text),
+                                self.cols,
+                                self.rows
+                            ),
+                        ));
+                        return None;
+                    }
+                }
+            }
+            _ => {
+                self.diags.push(Diagnostic::new(
+                    Code::OffBoard,
+                    m.offset as usize,
+                    "move value is not a point (not played)",
+                ));
+                return None;
+            }
+        };
+        let pl_pending = std::mem::replace(&mut self.pl_pending, false);
+        let pos = self.pos.as_mut()?;
+        if pl_pending && m.color != pos.to_play() {
+            let expected = pos.to_play();
+            self.diags.push(Diagnostic::new(
+                Code::ColorSurprise,
+                m.offset as usize,
+                format!("PL says {expected} is to play, but {} plays", m.color),
+            ));
+        }
+        let out = pos.play_forced(m.color, mv).ok()?;
+        if let (Some(v), false) = (out.violation, self.ko_decree) {
+            let size = pos.size();
+            let at = v.point().to_human(size);
+            let (code, msg) = match v {
+                IllegalMove::Occupied { by, .. } => (
+                    Code::MoveOnOccupied,
+                    format!(
+                        "{} {at} is played onto a {} stone (the stone is replaced)",
+                        m.color,
+                        by.to_string().to_lowercase()
+                    ),
+                ),
+                IllegalMove::Ko { .. } => (
+                    Code::KoViolation,
+                    format!("{} {at} retakes the ko at once", m.color),
+                ),
+                IllegalMove::Superko { .. } => (
+                    Code::KoViolation,
+                    format!("{} {at} repeats an earlier position (superko)", m.color),
+                ),
+                IllegalMove::Suicide { .. } => (
+                    Code::Suicide,
+                    format!("{} {at} is suicide (the string is removed)", m.color),
+                ),
+                IllegalMove::OffBoard { .. } => (Code::OffBoard, format!("{at} is off the board")),
+            };
+            self.diags
+                .push(Diagnostic::new(code, m.offset as usize, msg));
+        }
+        Some(PlayedMove { color: m.color, mv })
+    }
+
+    fn begin_var(&mut self) -> Skip {
+        if self.pending {
+            self.finish_node(false);
+        }
+        if self.dead || self.pos.is_none() {
+            return Skip::No;
+        }
+        let skip = self.opts.scope == Scope::MainLineOnly && self.main_line_done;
+        if self.frames.len() <= self.depth {
+            self.frames.push(Frame::default());
+        }
+        let frame = &mut self.frames[self.depth];
+        self.depth += 1;
+        frame.skipped = skip;
+        if skip {
+            return Skip::Yes;
+        }
+        frame.pl_pending = self.pl_pending;
+        if self.opts.scope == Scope::AllVariations {
+            if let Some(pos) = &self.pos {
+                pos.save(&mut frame.snap);
+            }
+        }
+        Skip::No
+    }
+
+    fn end_var(&mut self) {
+        if self.pending {
+            self.finish_node(true);
+        }
+        if self.dead || self.depth == 0 {
+            return;
+        }
+        self.depth -= 1;
+        let frame = &self.frames[self.depth];
+        if frame.skipped {
+            return;
+        }
+        match self.opts.scope {
+            Scope::MainLineOnly => self.main_line_done = true,
+            Scope::AllVariations => {
+                self.pl_pending = frame.pl_pending;
+                if let Some(pos) = self.pos.as_mut() {
+                    pos.restore(&frame.snap);
+                }
+            }
+        }
+    }
+
+    fn end_game_now(&mut self) {
+        if self.pending {
+            self.finish_node(true);
+        }
+        if let Some(p) = self.pos.take() {
+            self.spare = Some(p);
+        }
+        self.dead = true;
+    }
+
+    /// Replays the nodes of one line of a game (root first), as if they were the whole game.
+    pub(crate) fn replay_line(&mut self, game: usize, line: &[kifu_sgf::Node<'_>]) {
+        self.start_game();
+        self.game = game;
+        for node in line {
+            self.feed(*node);
+        }
+        self.end_game_now();
+    }
+
+    fn feed(&mut self, node: kifu_sgf::Node<'_>) {
+        let coll = node.collection();
+        self.start_node(node.offset());
+        for p in node.properties() {
+            let off = coll.prop_offset(&p, &node);
+            self.property(p.id().as_bytes(), off, p.values().map(|v| v.raw()));
+        }
+    }
+
+    /// Replays one owned game tree (what [`replay_game`] does).
+    pub fn replay_tree(&mut self, game: GameTree<'_>) {
+        self.start_game();
+        self.game = game.index();
+        match self.opts.scope {
+            Scope::MainLineOnly => {
+                for node in game.main_line() {
+                    self.feed(node);
+                }
+            }
+            Scope::AllVariations => {
+                let _ = game.walk(|e| -> Result<(), ()> {
+                    match e {
+                        WalkEvent::BeginVariation => {
+                            self.begin_var();
+                        }
+                        WalkEvent::Node(n) => self.feed(n),
+                        WalkEvent::EndVariation => self.end_var(),
+                    }
+                    Ok(())
+                });
+            }
+        }
+        self.end_game_now();
+    }
+}
+
+/// Points as SGF letters: the first (at most 10) of `count` points.
+fn list((count, points): &(usize, Vec<Point>)) -> String {
+    let mut s: Vec<String> = points.iter().map(|p| p.to_string()).collect();
+    if *count > points.len() {
+        s.push(format!("and {} more", count - points.len()));
+    }
+    s.join(", ")
+}
+
+impl<S: ReplaySink> Visitor for Replayer<S> {
+    fn begin_game(&mut self, _offset: usize) {
+        self.start_game();
+    }
+    fn end_game(&mut self, _offset: usize) {
+        self.end_game_now();
+    }
+    fn begin_variation(&mut self, _offset: usize) -> Skip {
+        self.begin_var()
+    }
+    fn end_variation(&mut self, _offset: usize) {
+        self.end_var();
+    }
+    fn begin_node(&mut self, offset: usize) {
+        self.start_node(offset);
+    }
+    fn property(&mut self, prop: &RawProperty<'_>) {
+        let src = prop.src;
+        Replayer::property(
+            self,
+            prop.id,
+            prop.offset,
+            prop.values.iter().map(|s| &src[s.range()]),
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! Replay tests with exact expected provenance, boards and diagnostics.
+
+use super::*;
+use crate::BoardSize;
+use kifu_sgf::Collection;
+
+/// What one step says, in a comparable form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Seen {
+    game: usize,
+    variation: u32,
+    move_number: u32,
+    node_index: usize,
+    node_offset: usize,
+    to_play: Color,
+    mv: Option<String>,
+    leaf: bool,
+    rows: String,
+    hash: u64,
+    diags: Vec<(Code, String)>,
+}
+
+#[derive(Default)]
+struct Record {
+    steps: Vec<Seen>,
+    errors: Vec<ReplayError>,
+}
+
+impl ReplaySink for Record {
+    fn position(&mut self, s: &Step<'_>) {
+        let size = s.position.size();
+        self.steps.push(Seen {
+            game: s.game,
+            variation: s.variation,
+            move_number: s.move_number,
+            node_index: s.node_index,
+            node_offset: s.node_offset,
+            to_play: s.to_play,
+            mv: s
+                .mv
+                .map(|m| format!("{}{}", m.color.letter(), m.mv.to_human(size))),
+            leaf: s.is_leaf,
+            rows: s.position.board().to_rows_lines(),
+            hash: s.position.hash(),
+            diags: s
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.message.clone()))
+                .collect(),
+        });
+    }
+    fn game_error(&mut self, e: ReplayError) {
+        self.errors.push(e);
+    }
+}
+
+fn stream(text: &str, opts: &ReplayOptions) -> Record {
+    replay_bytes(text.as_bytes(), opts, Record::default())
+}
+
+/// Replays both ways and checks that streaming and tree replay agree.
+fn both(text: &str, opts: &ReplayOptions) -> Record {
+    let s = stream(text, opts);
+    let c = Collection::parse(text.as_bytes()).collection;
+    let t = replay_collection(&c, opts, Record::default());
+    assert_eq!(s.steps, t.steps, "streaming and tree replay differ");
+    assert_eq!(s.errors, t.errors);
+    s
+}
+
+fn provenance(r: &Record) -> Vec<(u32, u32, Option<&str>, bool)> {
+    r.steps
+        .iter()
+        .map(|s| (s.variation, s.move_number, s.mv.as_deref(), s.leaf))
+        .collect()
+}
+
+const TREE: &str = "(;SZ[5];B[aa](;W[bb];B[cc])(;W[dd](;B[ee])(;B[ac]));W[ca])";
+
+#[test]
+fn variations_are_numbered_by_leaves_in_file_order() {
+    let r = both(TREE, &ReplayOptions::default());
+    assert_eq!(
+        provenance(&r),
+        [
+            (0, 0, None, false),
+            (0, 1, Some("BA5"), false),
+            (0, 2, Some("WB4"), false),
+            (0, 3, Some("BC3"), true),
+            (1, 2, Some("WD2"), false),
+            (1, 3, Some("BE1"), true),
+            (2, 3, Some("BA3"), true),
+            // A node after a closed variation: SGFC's missing '(' is assumed, so it is one more
+            // child of B[aa].
+            (3, 2, Some("WC5"), true),
+        ]
+    );
+    let last = r.steps.last().unwrap();
+    assert_eq!(last.rows, "#.O..\n.....\n.....\n.....\n.....\n");
+    assert_eq!(last.node_index, 7);
+    assert_eq!(last.to_play, Color::Black);
+    assert_eq!(r.steps[3].rows, "#....\n.O...\n..#..\n.....\n.....\n");
+    assert_eq!(&TREE[r.steps[4].node_offset..][..6], ";W[dd]");
+}
+
+#[test]
+fn main_line_only_skips_variations() {
+    let opts = ReplayOptions {
+        scope: Scope::MainLineOnly,
+        ..Default::default()
+    };
+    let r = both(TREE, &opts);
+    assert_eq!(
+        provenance(&r),
+        [
+            (0, 0, None, false),
+            (0, 1, Some("BA5"), false),
+            (0, 2, Some("WB4"), false),
+            (0, 3, Some("BC3"), true),
+        ]
+    );
+}
+
+#[test]
+fn illegal_moves_are_reported_and_forced() {
+    // A ko at C3/B3: Black retakes at once; then a move onto a stone, a suicide (after setup in the
+    // same node), a move onto a stone declared legal with KO[], and one without.
+    let text = "(;SZ[5]AB[bb][ac][bd]AW[cb][dc][cd];B[cc];W[bc];B[cc];W[ee];B[aa];W[aa]\
+                ;B[ea]AW[eb][da];W[bb]KO[];B[bb])";
+    let r = both(text, &ReplayOptions::default());
+    let diags: Vec<_> = r.steps.iter().flat_map(|s| s.diags.clone()).collect();
+    assert_eq!(
+        diags,
+        [
+            (
+                Code::KoViolation,
+                "Black C3 retakes the ko at once".to_owned()
+            ),
+            (
+                Code::MoveOnOccupied,
+                "White A5 is played onto a black stone (the stone is replaced)".to_owned()
+            ),
+            (
+                Code::Suicide,
+                "Black E5 is suicide (the string is removed)".to_owned()
+            ),
+            (
+                Code::MoveOnOccupied,
+                "Black B4 is played onto a white stone (the stone is replaced)".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(r.steps[2].rows, ".....\n.#O..\n#O.O.\n.#O..\n.....\n");
+    assert_eq!(r.steps[3].rows, ".....\n.#O..\n#.#O.\n.#O..\n.....\n");
+    assert_eq!(r.steps[7].rows, "O..O.\n.#O.O\n#.#O.\n.#O..\n....O\n");
+    assert!(r.steps[8].diags.is_empty());
+    let last = r.steps.last().unwrap();
+    assert_eq!(last.mv.as_deref(), Some("BB4"));
+    assert_eq!(last.move_number, 9);
+}
+
+#[test]
+fn suicide_is_legal_under_new_zealand_rules() {
+    let text = "(;SZ[3]RU[NZ]AW[ba][ab];B[aa])";
+    let r = both(text, &ReplayOptions::default());
+    assert!(r.steps.iter().all(|s| s.diags.is_empty()));
+    assert_eq!(r.steps[1].rows, ".O.\nO..\n...\n");
+    let text = "(;SZ[3]RU[Japanese]AW[ba][ab];B[aa])";
+    let r = both(text, &ReplayOptions::default());
+    assert_eq!(r.steps[1].diags[0].0, Code::Suicide);
+}
+
+#[test]
+fn setup_after_the_root_and_setup_findings() {
+    let text = "(;SZ[3];B[aa];AB[aa][bb]AW[cc:cb]AE[ac];AB[cc]AE[cb])";
+    let r = both(text, &ReplayOptions::default());
+    assert_eq!(r.steps[2].rows, "#..\n.#O\n..O\n");
+    assert_eq!(
+        r.steps[2].diags,
+        [
+            (
+                Code::SetupNoEffect,
+                "AB has no effect on aa (a stone of that colour is already there)".to_owned()
+            ),
+            (
+                Code::SetupNoEffect,
+                "AE has no effect on ac (the point is already empty)".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        r.steps[3].diags,
+        [(
+            Code::SetupOverwrites,
+            "AB replaces a stone of the other colour on cc".to_owned()
+        )]
+    );
+    assert_eq!(r.steps[3].rows, "#..\n.#.\n..#\n");
+    // Setup does not count as a move; alternation goes on from the last move.
+    assert_eq!(r.steps[3].move_number, 1);
+    assert_eq!(r.steps[3].to_play, Color::White);
+}
+
+#[test]
+fn to_play_follows_pl_then_alternation_and_handicap() {
+    let r = both(
+        "(;SZ[5]PL[W];B[aa];W[bb];PL[B];B[cc];W[dd])",
+        &ReplayOptions::default(),
+    );
+    let to_play: Vec<Color> = r.steps.iter().map(|s| s.to_play).collect();
+    use Color::{Black as B, White as W};
+    assert_eq!(to_play, [W, W, B, B, W, B]);
+    assert_eq!(
+        r.steps[1].diags,
+        [(
+            Code::ColorSurprise,
+            "PL says White is to play, but Black plays".to_owned()
+        )]
+    );
+    // W[bb] after B[aa] is expected again; two white moves in a row are not reported.
+    assert!(r.steps[2..].iter().all(|s| s.diags.is_empty()));
+    let r = both(
+        "(;SZ[9]HA[2]AB[cc][gg];W[ee];W[ff])",
+        &ReplayOptions::default(),
+    );
+    let to_play: Vec<Color> = r.steps.iter().map(|s| s.to_play).collect();
+    assert_eq!(to_play, [W, B, B]);
+    assert!(r.steps.iter().all(|s| s.diags.is_empty()));
+}
+
+#[test]
+fn unusable_boards_are_errors_for_their_game_only() {
+    let text =
+        "(;SZ[19:13];B[aa])(;SZ[30];B[aa])(;SZ[x])(;GM[2];B[aa])(;SZ[1])(;SZ[2];B[tt];W[bb])";
+    let r = both(text, &ReplayOptions::default());
+    let errors: Vec<String> = r.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "game 1: board 19x13 is not square; only square boards 2x2 to 25x25 are supported",
+            "game 2: board size 30 is not supported; sizes 2 to 25 are",
+            "game 3: SZ[x] is not a board size",
+            "game 4: GM[2] is not Go",
+            "game 5: board size 1 is not supported; sizes 2 to 25 are",
+        ]
+    );
+    assert_eq!(r.errors[3].offset(), text.find("(;GM").unwrap() + 1);
+    assert_eq!(
+        provenance(&r),
+        [
+            (0, 0, None, false),
+            (0, 1, Some("Bpass"), false),
+            (0, 2, Some("WB1"), true)
+        ]
+    );
+    assert!(r.steps.iter().all(|s| s.game == 5));
+}
+
+#[test]
+fn tt_is_a_pass_only_up_to_19x19_and_off_board_moves_are_skipped() {
+    let r = both("(;SZ[21];B[tt];W[ss];B[zz];W[])", &ReplayOptions::default());
+    let moves: Vec<_> = r.steps.iter().map(|s| s.mv.clone()).collect();
+    assert_eq!(
+        moves,
+        [
+            None,
+            Some("BU2".into()),
+            Some("WT3".into()),
+            None,
+            Some("Wpass".into())
+        ]
+    );
+    assert_eq!(r.steps[3].diags[0].0, Code::OffBoard);
+    assert_eq!(r.steps[4].move_number, 3);
+    let r = both("(;SZ[19];B[tt])", &ReplayOptions::default());
+    assert_eq!(r.steps[1].mv.as_deref(), Some("Bpass"));
+}
+
+#[test]
+fn given_keys_are_used_for_their_size() {
+    let keys = Arc::new(ZobristKeys::new(crate::ZobristTable::generate(
+        BoardSize::new(7).unwrap(),
+    )));
+    let opts = ReplayOptions {
+        keys: Some(keys.clone()),
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    let _ = replay_bytes(b"(;SZ[7];B[aa])(;SZ[9];B[aa])", &opts, |s: &Step<'_>| {
+        seen.push(Arc::ptr_eq(s.position.zobrist(), &keys))
+    });
+    assert_eq!(seen, [true, true, false, false]);
+}
+
+#[test]
+fn deep_nesting_replays_in_bounded_memory() {
+    // 20,000 nested variations, each a single node.
+    let mut text = String::from("(;SZ[19]");
+    for i in 0..20_000 {
+        let c = if i % 2 == 0 { 'B' } else { 'W' };
+        let p = i % 361;
+        text.push_str(&format!(
+            "(;{c}[{}{}]",
+            (b'a' + (p % 19) as u8) as char,
+            (b'a' + (p / 19) as u8) as char
+        ));
+    }
+    text.push_str(&")".repeat(20_001));
+    let mut n = 0;
+    let mut last = 0;
+    let _ = replay_bytes(
+        text.as_bytes(),
+        &ReplayOptions::default(),
+        |s: &Step<'_>| {
+            n += 1;
+            last = s.move_number;
+        },
+    );
+    assert_eq!((n, last), (20_001, 20_000));
+}
+
+#[test]
+fn rule_diagnostics_check_rectangular_boards_and_locate_findings() {
+    let text = "(;FF[4]SZ[4:2]\n;B[da];W[ca];B[db]\n;W[da])";
+    let c = Collection::parse(text.as_bytes()).collection;
+    let d = rule_diagnostics(&c);
+    // D2 (da) and D1 (db) are black; W C2 and W at D1's neighbour... W[da] onto a black stone.
+    let got: Vec<(u32, u32, Code)> = d.iter().map(|d| (d.line, d.column, d.code)).collect();
+    assert_eq!(got, [(3, 2, Code::MoveOnOccupied)]);
+}
+
+#[test]
+fn large_setup_findings_name_ten_points() {
+    let r = both("(;SZ[5]AE[aa:ee])", &ReplayOptions::default());
+    assert_eq!(
+        r.steps[0].diags,
+        [(
+            Code::SetupNoEffect,
+            "AE has no effect on aa, ba, ca, da, ea, ab, bb, cb, db, eb, and 15 more \
+             (the point is already empty)"
+                .to_owned()
+        )]
+    );
+}

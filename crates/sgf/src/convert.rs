@@ -151,16 +151,19 @@ struct GameCtx {
 impl GameCtx {
     fn new(game: &GameTree<'_>) -> Self {
         let root = game.root();
-        // An illegal GM is deleted and GM[1] assumed (S018): the game is then Go.
-        let gm = Some(game.game_type())
-            .filter(|n| (1..=1000).contains(n))
+        // GM and SZ as convert leaves them: illegal values are deleted (S018)
+        // and of the rest the first is kept (S028); no valid GM means GM[1].
+        let valid = |id: &'static str| {
+            root.properties()
+                .filter(move |p| p.id() == id)
+                .filter_map(|p| p.value())
+        };
+        let gm = valid("GM")
+            .filter_map(|v| v.number())
+            .find(|n| (1..=1000).contains(n))
             .unwrap_or(1);
-        // Points are checked against the size as convert corrects it, so that
-        // the converted file checks the same way again.
-        let size = root
-            .get("SZ")
-            .and_then(|p| p.value())
-            .and_then(|v| size_parts(&v))
+        let size = valid("SZ")
+            .find_map(|v| size_parts(&v))
             .map(|n| corrected_size(&n, gm == 1));
         let (cols, rows) = match size.as_deref() {
             Some([n]) => (*n as u32, *n as u32),
@@ -1266,6 +1269,15 @@ mod tests {
         // Found by fuzzing.
         let (out, _) = conv("(;VW[]VW[];TB[]TB[aa])");
         assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[19]VW[];TB[aa])\n");
+        assert_eq!(conv(&out).0, out);
+    }
+
+    #[test]
+    fn the_first_valid_size_counts() {
+        // Found by fuzzing: an illegal SZ is deleted, the valid repeat is kept,
+        // and points are checked against it in the first conversion already.
+        let (out, _) = conv("(;SZ[x]SZ[9]AB[aa][pp])");
+        assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]SZ[9]AB[aa])\n");
         assert_eq!(conv(&out).0, out);
     }
 

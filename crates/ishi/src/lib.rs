@@ -49,12 +49,13 @@ pub mod diag;
 pub mod from_sgf;
 pub mod model;
 pub mod reader;
+mod sgfmap;
 pub mod to_sgf;
 pub mod validate;
 pub mod writer;
 
 pub use diag::{Code, Diagnostic, Severity};
-pub use from_sgf::from_sgf;
+pub use from_sgf::{from_sgf, FromSgf};
 pub use model::*;
 pub use reader::{read, Parsed};
 pub use to_sgf::{to_sgf, Converted};

@@ -14,8 +14,16 @@ fn explore() {
     for d in &p.diagnostics {
         println!("{d}");
     }
-    let out = write(&p.document);
-    let again = read(out.as_bytes());
-    assert_eq!(again.document, p.document);
-    println!("{out}");
+    let sgf = to_sgf(&p.document);
+    for d in &sgf.diagnostics {
+        println!("{d}");
+    }
+    let text = kifu_sgf::write(&sgf.collection);
+    println!("{text}");
+    let parsed = kifu_sgf::Collection::parse(text.as_bytes());
+    let back = from_sgf(&parsed.collection);
+    for d in &back.diagnostics {
+        println!("{d}");
+    }
+    assert_eq!(back.document, p.document);
 }

@@ -5,7 +5,9 @@
 //! 0 ok, 1 findings or failure, 2 usage error.
 
 mod book;
+mod convert;
 mod inputs;
+mod ishi;
 mod output;
 mod sgf;
 
@@ -28,6 +30,11 @@ enum Command {
     /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Convert a game record between SGF and the Ishi Standard Format (.go).
+    Convert(convert::ConvertArgs),
+    /// Ishi Standard Format (.go) files: check.
+    #[command(subcommand)]
+    Ishi(ishi::IshiCommand),
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -51,6 +58,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sgf(cmd) => sgf::run(cmd),
         Command::Book(cmd) => book::run(cmd),
+        Command::Convert(a) => convert::run(a),
+        Command::Ishi(cmd) => ishi::run(cmd),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

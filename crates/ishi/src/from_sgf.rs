@@ -339,7 +339,12 @@ impl Game<'_> {
             }
             self.drop(id, off);
         }
-        let remarks = private_texts(&props, "ISR").unwrap_or_default();
+        // The root's remarks are the event's (read by the caller).
+        let remarks = if is_root {
+            Vec::new()
+        } else {
+            private_texts(&props, "ISR").unwrap_or_default()
+        };
         let notes = self.notes(&props, off);
         let mut num = prev;
         let first = self.event.items.len();

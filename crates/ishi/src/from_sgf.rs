@@ -170,6 +170,9 @@ enum Task<'c> {
     End,
 }
 
+/// Alternatives to a move with their nesting depths (`ISJ`).
+type Alts<'c> = Vec<(Node<'c>, u32)>;
+
 fn isj(node: &Node<'_>) -> u32 {
     node.get("ISJ")
         .and_then(|p| p.value())
@@ -225,7 +228,7 @@ impl Game<'_> {
                 } => {
                     let (unit, num) = self.unit(&node, prev, above);
                     // Variations on this unit: its alternatives, and diagrams hanging from it.
-                    let mut vars: Vec<(Node<'c>, Vec<(Node<'c>, u32)>, u32)> = groups(&alts)
+                    let mut vars: Vec<(Node<'c>, Alts<'c>, u32)> = groups(&alts)
                         .into_iter()
                         .map(|(n, nested)| (n, nested, prev))
                         .collect();

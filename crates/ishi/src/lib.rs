@@ -40,7 +40,7 @@
 //! let sgf = to_sgf(&doc);
 //! assert_eq!(kifu_sgf::write(&sgf.collection),
 //!     "(;FF[4]CA[UTF-8]GM[1]SZ[9]GN[Joseki]\n(;B[cg]C[Title\nA comment.]ISC[Title\nA comment.];W[gc]\
-//! LB[cg:1][gc:2]TR[cg]ISM[MARK ALL \\\\t@C3])\n(;B[df]ISV[a]))\n");
+//! LB[gc:2]TR[cg]ISM[MARK ALL \\\\t@C3])\n(;ISV[a]B[df]))\n");
 //! let back = from_sgf(&sgf.collection);
 //! assert_eq!(back.document, doc);
 //! ```

@@ -20,7 +20,7 @@ use std::fmt;
 
 /// A 1-based source line (0 when the item was not read from a file).
 /// Equality ignores it, so a model read from a file equals one built by hand.
-#[derive(Debug, Clone, Copy, Default, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, Eq)]
 pub struct SourceLine(pub u32);
 
 impl PartialEq for SourceLine {

@@ -79,8 +79,10 @@ pub fn to_sgf(doc: &Document) -> Converted {
         emit(&mut b, &tree);
     }
     if count == 0 && !doc.trailing_remarks.is_empty() {
-        let mut root = SNode::default();
-        root.props = base_props();
+        let mut root = SNode {
+            props: base_props(),
+            ..SNode::default()
+        };
         push_private(&mut root.props, "IST", &doc.trailing_remarks);
         emit(&mut b, &[root]);
     }

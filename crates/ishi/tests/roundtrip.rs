@@ -57,7 +57,7 @@ fn marking(n: u8) -> impl Strategy<Value = Marking> {
         target(n, true).prop_map(Marking::Number),
         (sym, target(n, true)).prop_map(|(s, t)| Marking::Symbol(s, t)),
         ("[!-\\[\\]-~][!-~]?", target(n, true)).prop_map(|(s, t)| Marking::Text(s, t)),
-        (("[!-\\[\\]-~][!-~]?", loc(n))).prop_map(|(s, l)| Marking::Text(s, Target::Point(l))),
+        ("[!-\\[\\]-~][!-~]?", loc(n)).prop_map(|(s, l)| Marking::Text(s, Target::Point(l))),
         Just(Marking::UnmarkAll),
         target(n, true).prop_map(Marking::Unmark),
     ]

@@ -48,18 +48,30 @@ fn every_keyword_of_the_sample_is_accounted_for() {
     let titles: Vec<Option<&str>> = doc.events.iter().map(|e| e.title.as_deref()).collect();
     assert_eq!(
         titles,
-        [Some(""), Some("Yose Problem 7"), Some("Problem 1 from Ishigure")]
+        [
+            Some(""),
+            Some("Yose Problem 7"),
+            Some("Problem 1 from Ishigure")
+        ]
     );
     assert_eq!(
         doc.events[0].remarks,
-        ["testspec.go", "Three-event SF file for illustration and testing"]
+        [
+            "testspec.go",
+            "Three-event SF file for illustration and testing"
+        ]
     );
     let moves: usize = doc.events.iter().map(|e| e.moves().count()).sum();
     assert_eq!(moves, count_lines("B") + count_lines("W"));
     assert_eq!(moves, 110);
     let main: Vec<usize> = doc.events.iter().map(|e| e.main_line().count()).collect();
     assert_eq!(main, [58, 31, 6]);
-    let vars: usize = doc.events.iter().flat_map(|e| &e.items).filter(|i| matches!(i, Item::BeginVar(_))).count();
+    let vars: usize = doc
+        .events
+        .iter()
+        .flat_map(|e| &e.items)
+        .filter(|i| matches!(i, Item::BeginVar(_)))
+        .count();
     assert_eq!(vars, count_lines("VAR"));
     let markers: Vec<Option<&str>> = doc.events[2]
         .items
@@ -78,7 +90,14 @@ fn every_keyword_of_the_sample_is_accounted_for() {
     assert_eq!(users[0].data, "Print-Diagram 1 of 10");
     // USER lines are opaque: "MARK All" inside is not a mark.
     assert_eq!(users[0].lines[0], "MARK All");
-    assert_eq!(users[1].lines, ["Some user data here.", "More user data.", "Last line of user data."]);
+    assert_eq!(
+        users[1].lines,
+        [
+            "Some user data here.",
+            "More user data.",
+            "Last line of user data."
+        ]
+    );
     let prisoners: usize = notes.iter().map(|n| n.prisoners.len()).sum();
     assert_eq!(prisoners, 17);
     let marks: Vec<String> = notes

@@ -39,15 +39,18 @@ const HELD: [&str; 38] = [
 ];
 const HELD_VAR: [&str; 3] = ["ISV", "ISX", "ISJ"];
 
+/// The node's properties, values of a repeated identifier joined into the first (as SGF
+/// repairs do).
 fn props_of(node: &Node<'_>) -> PropList {
-    node.properties()
-        .map(|p| {
-            (
-                p.id().to_string(),
-                p.values().map(|v| v.raw().to_vec()).collect(),
-            )
-        })
-        .collect()
+    let mut out: PropList = Vec::new();
+    for p in node.properties() {
+        let values: Vec<Vec<u8>> = p.values().map(|v| v.raw().to_vec()).collect();
+        match out.iter_mut().find(|(id, _)| id == p.id()) {
+            Some((_, v)) => v.extend(values),
+            None => out.push((p.id().to_string(), values)),
+        }
+    }
+    out
 }
 
 fn has(props: &PropList, id: &str) -> bool {
@@ -137,6 +140,19 @@ pub fn from_sgf(coll: &Collection) -> FromSgf {
         if g.event.title.is_none() && g.event == Event::default() {
             // An empty implicit event would vanish from the file: make it explicit.
             g.event.title = Some(String::new());
+        }
+        let mut changed = 0usize;
+        fit_event(&mut g.event, &mut changed);
+        if changed > 0 {
+            g.diags.push(Diagnostic::new(
+                Code::TextChanged,
+                line,
+                col,
+                format!(
+                    "game {}: {changed} text(s) changed to fit on one Ishi line (line breaks and control characters)",
+                    gi + 1
+                ),
+            ));
         }
         let Game { drops, event, .. } = g;
         for (id, (count, off)) in drops {
@@ -477,6 +493,88 @@ fn fix_lines(lines: &mut [String], end: &str, offset: usize, g: &mut Game<'_>) {
                 offset,
                 format!("a text line starting with {end} got a '>' in front"),
             );
+        }
+    }
+}
+
+/// Makes a text fit on one Ishi line: line breaks become spaces, control characters go, ends
+/// are trimmed (white space there is not significant). Counts the texts changed otherwise.
+fn fit_line(s: &mut String, changed: &mut usize) {
+    let bad = |c: char| (c < ' ' && c != '\t') || c == '\u{7f}';
+    if s.contains(bad) {
+        *s = s
+            .chars()
+            .filter_map(|c| match c {
+                '\n' | '\r' => Some(' '),
+                c if bad(c) => None,
+                c => Some(c),
+            })
+            .collect();
+        *changed += 1;
+    }
+    let t = s.trim_matches([' ', '\t']);
+    if t.len() != s.len() {
+        *s = t.to_string();
+    }
+}
+
+fn fit_notes(n: &mut Notes, changed: &mut usize) {
+    for c in &mut n.comments {
+        fit_line(&mut c.title, changed);
+    }
+    for u in &mut n.users {
+        fit_line(&mut u.data, changed);
+    }
+}
+
+fn fit_event(ev: &mut Event, changed: &mut usize) {
+    let mut one = |s: &mut String| fit_line(s, changed);
+    if let Some(t) = ev.title.as_mut() {
+        one(t);
+    }
+    ev.remarks.iter_mut().for_each(&mut one);
+    let h = &mut ev.header;
+    for f in [&mut h.black, &mut h.white, &mut h.result, &mut h.rules] {
+        if let Some(t) = f.as_mut() {
+            one(t);
+        }
+    }
+    for v in [
+        &mut h.analysis,
+        &mut h.date,
+        &mut h.place,
+        &mut h.recorder,
+        &mut h.source,
+        &mut h.timelimit,
+    ] {
+        v.iter_mut().for_each(&mut one);
+    }
+    fit_notes(&mut ev.notes, changed);
+    for it in &mut ev.items {
+        match it {
+            Item::Setup(s) => {
+                s.remarks.iter_mut().for_each(|r| fit_line(r, changed));
+                fit_notes(&mut s.notes, changed);
+            }
+            Item::Move(m) => {
+                m.remarks.iter_mut().for_each(|r| fit_line(r, changed));
+                fit_notes(&mut m.notes, changed);
+            }
+            Item::Diagram(d) => {
+                d.remarks.iter_mut().for_each(|r| fit_line(r, changed));
+                fit_notes(&mut d.notes, changed);
+            }
+            Item::BeginVar(m) => {
+                let ok = m.as_ref().is_none_or(|m| {
+                    (1..=2).contains(&m.chars().count())
+                        && m.chars().all(|c| ('!'..='~').contains(&c))
+                });
+                if !ok {
+                    *m = None;
+                    *changed += 1;
+                }
+            }
+            Item::EndVar => {}
         }
     }
 }

@@ -399,7 +399,8 @@ pub(crate) fn comments_from_props(props: &PropList) -> Vec<Comment> {
             })
             .collect();
     }
-    match first_text(props, "C") {
+    let c = get(props, "C").map(|v| v.iter().map(|r| text_of(r)).collect::<Vec<_>>().join("\n"));
+    match c {
         Some(c) => vec![Comment {
             title: String::new(),
             lines: c.split('\n').map(str::to_string).collect(),

@@ -306,7 +306,11 @@ impl Reader {
             self.close_var(lv.var_line);
         }
         if let Some(ev) = self.event.take() {
-            self.doc.events.push(ev);
+            // An implicit event left empty (its only data was dropped, as in a lone `VAR`)
+            // is the empty file's default event: not stored.
+            if ev.title.is_some() || ev != Event::default() {
+                self.doc.events.push(ev);
+            }
         }
         self.levels = vec![Level::default()];
         self.cur = None;
@@ -934,6 +938,17 @@ mod tests {
         assert_eq!(ev.notes.comments[0].lines, ["VAR", "no end"]);
         assert_eq!(ev.notes.comments[0].title, "t");
         assert_eq!(codes(&p), [(4, "I007".into())]);
+    }
+
+    #[test]
+    fn an_implicit_event_left_empty_is_not_kept() {
+        // Found by fuzzing: the empty variation is dropped, and nothing is left to write.
+        let p = read(b"VAR");
+        assert_eq!(p.document, Document::default());
+        assert_eq!(
+            codes(&p),
+            [(1, "I024".into()), (1, "I010".into()), (1, "I015".into())]
+        );
     }
 
     #[test]

@@ -702,6 +702,12 @@ impl Reader {
         let cur = self.cur;
         let remarks = std::mem::take(&mut self.remarks);
         let ev = self.ensure_event(lineno);
+        // A group with nothing after it yet goes on: the writer could not show a boundary
+        // between two such groups (found by fuzzing: "SETUP / bad line / SETUP").
+        let last = ev.items.len().checked_sub(1);
+        let open_group = cur == last
+            && matches!(cur.and_then(|i| ev.items.get(i)), Some(Item::Setup(s)) if s.notes.is_empty());
+        let continues = continues || open_group;
         let target = match cur.and_then(|i| ev.items.get_mut(i)) {
             Some(Item::Diagram(d)) => Some((&mut d.remarks, &mut d.black, &mut d.white, false)),
             Some(Item::Setup(s)) if continues => {
@@ -949,6 +955,15 @@ mod tests {
             codes(&p),
             [(1, "I024".into()), (1, "I010".into()), (1, "I015".into())]
         );
+    }
+
+    #[test]
+    fn setup_lines_around_an_ignored_line_stay_one_group() {
+        // Found by fuzzing.
+        let p = read(b"SETUP B A1\nC\nSETUP W B2\n");
+        assert_eq!(p.document.events[0].items.len(), 1);
+        let p = read(b"SETUP B A1\nCOM\nx\nENDCOM\nSETUP W B2\n");
+        assert_eq!(p.document.events[0].items.len(), 2);
     }
 
     #[test]

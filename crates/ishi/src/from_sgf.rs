@@ -1,6 +1,6 @@
 //! SGF to Ishi: each Go game tree becomes an event.
 //!
-//! The mapping is [`to_sgf`](crate::to_sgf)'s read backwards, private `IS?`
+//! The mapping is [`to_sgf`](crate::to_sgf())'s read backwards, private `IS?`
 //! properties first (they override the standard ones they stand for). For a
 //! node: a move (`B`/`W`, number from `MN` or one more than the node
 //! above), a setup group (`AB`/`AW`), a diagram (`ISD`); its `C`, marks

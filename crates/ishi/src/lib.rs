@@ -5,18 +5,34 @@
 //! - **Lossless.** [`read`] keeps everything the spec calls significant
 //!   (comments with their titles, marks and unmarks in order, user blocks as
 //!   opaque lines, remarks with the event, setup, move or diagram they
-//!   precede, nested variations, diagrams); [`write`] puts it back, and
+//!   precede, nested variations, diagrams); [`write()`] puts it back, and
 //!   reading the output gives an equal [`Document`].
 //! - **Tolerant, with line numbers.** Reading never fails; every problem is a
 //!   [`Diagnostic`] with a stable [`Code`] (`I001`...), a severity, a line and
-//!   column. [`validate`] replays each event with kifu-go's rules: move numbers,
+//!   column. [`validate()`] replays each event with kifu-go's rules: move numbers,
 //!   `PRISONER` lines against the captures, locations off the board.
 //! - **Flat.** Variations are `BeginVar`/`EndVar` items in a flat list, so no
 //!   input can make any function here recurse deeply.
-//! - **SGF both ways.** [`to_sgf`] turns each event into an SGF game tree and
+//! - **SGF both ways.** [`to_sgf()`] turns each event into an SGF game tree and
 //!   keeps what SGF cannot say in private `IS?` properties (table in
 //!   [`mod@to_sgf`]), so Ishi -> SGF -> Ishi gives back an equal document;
-//!   [`from_sgf`] converts any SGF collection, warning for what Ishi cannot hold.
+//!   [`from_sgf()`] converts any SGF collection, warning for what Ishi cannot hold.
+//!
+//! # Choices where the spec is loose or garbled
+//! - The flattened spec gives no file grammar beyond keyword lines; kifu reads one keyword
+//!   line at a time, blocks (`COM`, `USER`) up to a line whose first word ends them.
+//! - Text headers that repeat (`ANALYSIS`, `DATE`, `PLACE`, `RECORDER`, `SOURCE`,
+//!   `TIMELIMIT`) keep every line; `BLACK`, `WHITE`, `RESULT`, `RULES`, `KOMI`, `HANDICAP`,
+//!   `BOARDSIZE` keep the last, with a warning (the spec allows either).
+//! - `UNMARK ALL` removes every mark; `UNMARK loc|#n` removes any mark on those stones.
+//!   `\d` (diamond) is shown in SGF as `CR`, `\c` (check mark) as `MA`.
+//! - Missing move numbers, out-of-sequence and duplicate ones are errors (the spec says they
+//!   "usually" or "in general" are); illegal moves are warnings and are played anyway.
+//! - A capture without `PRISONER` is only reported (as a warning) in events that list
+//!   prisoners somewhere: many files never write them.
+//! - Reading and writing normalise what the spec calls insignificant (case of keywords,
+//!   white space, line grouping of `SETUP`/`MARK` items, the order of different kinds of
+//!   lines after a move); see [`model`] and [`reader`].
 //!
 //! # Example
 //!
@@ -85,7 +101,7 @@ pub fn read_file(path: impl AsRef<std::path::Path>) -> Result<Parsed, Error> {
     Ok(read(&bytes))
 }
 
-/// Reads and validates: the reader's diagnostics and [`validate`]'s, in line order.
+/// Reads and validates: the diagnostics of [`read()`] and [`validate()`], in line order.
 pub fn check(bytes: &[u8]) -> Parsed {
     let mut p = read(bytes);
     p.diagnostics.extend(validate(&p.document));

@@ -1,7 +1,7 @@
 //! What both conversion directions share: property lists, the header mapping
 //! and its text helpers (ranks, dates, results, time limits), and the notes
 //! mapping. Each mapping has one function per direction, and the SGF -> Ishi
-//! function is the one [`to_sgf`](crate::to_sgf) uses to decide whether a
+//! function is the one [`to_sgf`](crate::to_sgf()) uses to decide whether a
 //! private property is needed: it is written exactly when the standard
 //! properties would not give the data back.
 

@@ -15,12 +15,12 @@
 //!   line). `MARK`/`UNMARK` are applied in order and the result shown with
 //!   `LB` (move numbers and characters), `TR` (`\t`), `SQ` (`\s`), `CR`
 //!   (`\d`, the nearest SGF shape to a diamond) and `MA` (`\c`).
-//! - `PRISONER` is checked by [`validate`](crate::validate), not shown: SGF
+//! - `PRISONER` is checked by [`validate()`](crate::validate()), not shown: SGF
 //!   computes captures.
 //!
 //! What SGF cannot say goes into private properties, written only where the
 //! standard ones would not give the data back, so that
-//! [`from_sgf`](crate::from_sgf) returns an equal [`Document`]:
+//! [`from_sgf`](crate::from_sgf()) returns an equal [`Document`]:
 //!
 //! | id  | node | value |
 //! |-----|------|-------|

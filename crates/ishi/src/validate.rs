@@ -15,7 +15,7 @@
 //! but are not replayed (memory stays bounded whatever the file).
 //! Problems the reader sees by itself (`VAR` without a move, unbalanced
 //! `VAR`/`ENDVAR`, `COM` without `ENDCOM`, misplaced `PRISONER`/`HIDE`) are
-//! reported by [`read`](crate::read), not here.
+//! reported by [`read`](crate::read()), not here.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::*;

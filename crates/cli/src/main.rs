@@ -5,8 +5,10 @@
 //! 0 ok, 1 findings or failure, 2 usage error.
 
 mod book;
+mod convert;
 mod gtp;
 mod inputs;
+mod ishi;
 mod output;
 mod pos;
 mod sgf;
@@ -45,6 +47,11 @@ enum Command {
     },
     /// Show the board at one node of an SGF game: ASCII, rows, SVG or JSON.
     Show(show::ShowArgs),
+    /// Convert a game record between SGF and the Ishi Standard Format (.go).
+    Convert(convert::ConvertArgs),
+    /// Ishi Standard Format (.go) files: check.
+    #[command(subcommand)]
+    Ishi(ishi::IshiCommand),
 }
 
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
@@ -72,6 +79,8 @@ fn main() -> ExitCode {
         Command::Gtp(args) => gtp::run(args),
         Command::FakeGtpEngine { args } => gtp::fake_engine(&args),
         Command::Show(args) => show::run(args),
+        Command::Convert(a) => convert::run(a),
+        Command::Ishi(cmd) => ishi::run(cmd),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

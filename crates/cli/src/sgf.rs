@@ -20,7 +20,8 @@ pub enum SgfCommand {
     /// Repair and convert to FF[4] UTF-8: a file to a file, `-` for
     /// stdin/stdout, or folders recursively into an output folder.
     Convert(ConvertArgs),
-    /// Parse files fully and count games, nodes, moves, properties and bytes.
+    /// Parse files fully and count games, nodes, moves, properties and bytes
+    /// (.go files are counted as their SGF conversion).
     Stats(StatsArgs),
 }
 
@@ -326,14 +327,28 @@ pub fn stats_of(bytes: Vec<u8>) -> Stats {
     }
 }
 
+/// Reads an Ishi (`.go`) file and counts what its SGF conversion holds.
+pub fn stats_of_ishi(bytes: Vec<u8>) -> Stats {
+    let len = bytes.len() as u64;
+    let parsed = kifu_ishi::read(&bytes);
+    let sgf = kifu_ishi::to_sgf(&parsed.document).collection;
+    let mut s = stats_of(kifu_sgf::write(&sgf).into_bytes());
+    s.bytes = len;
+    s.errors = parsed.diagnostics.iter().filter(|d| d.is_error()).count() as u64;
+    s
+}
+
 fn stats(a: StatsArgs) -> Result<Outcome> {
-    let files = inputs::collect(&a.many.files, &["sgf"])?;
+    let files = inputs::collect(&a.many.files, &["sgf", "go"])?;
     let bar = progress(files.len() as u64, "parsing");
     let results: Vec<Result<Stats>> = with_jobs(a.many.jobs, || {
         files
             .par_iter()
             .map(|f| {
-                let r = f.read().map(stats_of);
+                let ishi = matches!(f, Input::File { path, .. } if inputs::has_ext(path, &["go"]));
+                let r = f
+                    .read()
+                    .map(|b| if ishi { stats_of_ishi(b) } else { stats_of(b) });
                 bar.inc(1);
                 r
             })

@@ -1,0 +1,979 @@
+//! The reader: bytes to a [`Document`], never failing; problems are
+//! [`Diagnostic`]s with line and column.
+//!
+//! One pass over the lines, no recursion: `VAR` nesting is a stack of small
+//! level records, so any depth costs heap, not stack. Choices where the spec
+//! is loose:
+//! - A file that is not UTF-8 is read as Windows-1252 (old DOS/Mac archives),
+//!   with a warning. Characters below 32 other than tab, and DEL, are removed
+//!   ("can be ignored"); other characters outside 32-126 are kept; both warn.
+//! - `COM` and `USER` blocks end at the first line whose first word is
+//!   `ENDCOM`/`ENDUSER` (any case); every line in between is text, even one
+//!   that looks like a keyword. An unclosed block runs to the end of the file.
+//! - Repeated text headers (`ANALYSIS`, `DATE`, `PLACE`, `RECORDER`, `SOURCE`,
+//!   `TIMELIMIT`) keep every line; once-only ones (`BLACK`, `WHITE`, `RESULT`,
+//!   `RULES`, `KOMI`, `HANDICAP`, `BOARDSIZE`) keep the last, with a warning.
+//! - A series of `SETUP` lines is consecutive `SETUP` lines; `SETUP` lines
+//!   after a `DIAGRAM` belong to the diagram.
+//! - `COM`, `MARK`, `USER`... go to the current event, setup, move or diagram;
+//!   data after a move's variations goes back to that move (with a warning).
+//! - Extra data after a keyword's fields is ignored with a warning, except
+//!   where the fields are a list (`B`/`W` locations, `SETUP`, `MARK`...),
+//!   where a bad item is an error, as the spec's "B 22 Q3 R7" example asks.
+//! - An empty `VAR`/`ENDVAR` pair is dropped with a warning.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::*;
+use kifu_go::Color;
+use std::borrow::Cow;
+
+/// The result of reading: the document and what was found on the way.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// Everything that could be read.
+    pub document: Document,
+    /// Problems, in line order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Reads an Ishi Standard Format file.
+pub fn read(bytes: &[u8]) -> Parsed {
+    let mut diags = Vec::new();
+    let text: Cow<'_, str> = match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(e) => {
+            let before = &bytes[..e.valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            diags.push(Diagnostic::new(
+                Code::NotUtf8,
+                line,
+                0,
+                "the file is not UTF-8: read as Windows-1252",
+            ));
+            encoding_rs::WINDOWS_1252
+                .decode_without_bom_handling(bytes)
+                .0
+        }
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut r = Reader {
+        doc: Document::default(),
+        diags,
+        remarks: Vec::new(),
+        event: None,
+        levels: vec![Level::default()],
+        cur: None,
+        prev_setup: false,
+        seen_once: Vec::new(),
+    };
+    let mut i = 0;
+    while i < lines.len() {
+        i = r.line(&lines, i);
+    }
+    r.finish_event(lines.len() as u32);
+    r.doc.trailing_remarks = std::mem::take(&mut r.remarks);
+    let mut diagnostics = r.diags;
+    diagnostics.sort_by_key(|d| (d.line, d.column));
+    Parsed {
+        document: r.doc,
+        diagnostics,
+    }
+}
+
+#[derive(Debug, Default, Clone)]
+struct Level {
+    /// Index of the last setup, move or diagram of this sequence.
+    last_unit: Option<usize>,
+    last_is_move: bool,
+    /// Variations have been closed after `last_unit`.
+    after_vars: bool,
+    /// Line of the `VAR` that opened this level.
+    var_line: u32,
+}
+
+struct Reader {
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    remarks: Vec<String>,
+    event: Option<Event>,
+    levels: Vec<Level>,
+    /// The unit that notes attach to (an index into the event's items), or the event.
+    cur: Option<usize>,
+    /// The previous keyword line was `SETUP`.
+    prev_setup: bool,
+    /// Once-only header keywords seen in this event.
+    seen_once: Vec<&'static str>,
+}
+
+/// A line's words with their 1-based character columns.
+fn words(line: &str) -> Vec<(u32, &str)> {
+    let mut out = Vec::new();
+    let mut col = 0u32;
+    let mut start: Option<(u32, usize)> = None;
+    for (off, ch) in line.char_indices() {
+        col += 1;
+        let space = ch == ' ' || ch == '\t';
+        match (space, start) {
+            (true, Some((c, s))) => {
+                out.push((c, &line[s..off]));
+                start = None;
+            }
+            (false, None) => start = Some((col, off)),
+            _ => {}
+        }
+    }
+    if let Some((c, s)) = start {
+        out.push((c, &line[s..]));
+    }
+    out
+}
+
+/// The text after the first word, trimmed.
+fn rest_after_keyword(line: &str) -> &str {
+    let t = line.trim_start_matches([' ', '\t']);
+    let end = t.find([' ', '\t']).unwrap_or(t.len());
+    t[end..].trim_matches([' ', '\t'])
+}
+
+fn first_word_is(line: &str, kw: &str) -> bool {
+    let t = line.trim_start_matches([' ', '\t']);
+    let end = t.find([' ', '\t']).unwrap_or(t.len());
+    t[..end].eq_ignore_ascii_case(kw)
+}
+
+/// Removes control characters (keeping tab) and warns about characters outside 32-126.
+pub(crate) fn clean<'a>(line: &'a str, lineno: u32, diags: &mut Vec<Diagnostic>) -> Cow<'a, str> {
+    let odd = |c: char| !(c == '\t' || (' '..='~').contains(&c));
+    let Some(pos) = line.find(odd) else {
+        return Cow::Borrowed(line);
+    };
+    let col = line[..pos].chars().count() as u32 + 1;
+    let control = |c: char| (c < ' ' && c != '\t') || c == '\u{7f}';
+    let has_control = line.contains(control);
+    diags.push(Diagnostic::new(
+        Code::OddCharacters,
+        lineno,
+        col,
+        if has_control {
+            "characters outside ASCII 32-126: control characters removed"
+        } else {
+            "characters outside ASCII 32-126 (kept)"
+        },
+    ));
+    if has_control {
+        Cow::Owned(line.chars().filter(|&c| !control(c)).collect())
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
+/// Parses a mark item (`ALL`, `Q8`, `#21`, `#3-9`, `\t@Q5`, `a@R3`, `x@#81-90`).
+pub(crate) fn parse_marking(tok: &str, unmark: bool) -> Result<Marking, String> {
+    if tok.eq_ignore_ascii_case("ALL") {
+        return Ok(if unmark {
+            Marking::UnmarkAll
+        } else {
+            Marking::NumbersAll
+        });
+    }
+    if let Some(at) = tok.rfind('@').filter(|_| !unmark) {
+        let (label, target) = (&tok[..at], &tok[at + 1..]);
+        let target = parse_target(target, true)?;
+        let chars: Vec<char> = label.chars().collect();
+        if chars.is_empty() || chars.len() > 2 || chars.iter().any(|c| !('!'..='~').contains(c)) {
+            return Err(format!(
+                "mark label {label:?} is not one or two characters from ASCII 33-126"
+            ));
+        }
+        if chars[0] == '\\' {
+            return match chars.get(1).and_then(|&c| Symbol::from_letter(c)) {
+                Some(s) => Ok(Marking::Symbol(s, target)),
+                None => Err(format!(
+                    "special mark {label:?} is not \\d, \\t, \\c or \\s"
+                )),
+            };
+        }
+        return Ok(Marking::Text(label.to_string(), target));
+    }
+    let t = parse_target(tok, true)?;
+    Ok(if unmark {
+        Marking::Unmark(t)
+    } else {
+        Marking::Number(t)
+    })
+}
+
+fn parse_number(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse::<u32>().ok().filter(|&n| n > 0)
+}
+
+/// Parses `loc`, `#n` or (when `range`) `#n-n`.
+pub(crate) fn parse_target(tok: &str, range: bool) -> Result<Target, String> {
+    if let Some(num) = tok.strip_prefix('#') {
+        if let Some((a, b)) = num.split_once('-').filter(|_| range) {
+            let (Some(a), Some(b)) = (parse_number(a), parse_number(b)) else {
+                return Err(format!("{tok:?} is not a move range #n-n"));
+            };
+            if a > b {
+                return Err(format!("{tok:?}: the range must increase"));
+            }
+            return Ok(Target::Range(a, b));
+        }
+        return parse_number(num)
+            .map(Target::Move)
+            .ok_or_else(|| format!("{tok:?} is not a move number #n"));
+    }
+    Loc::parse(tok)
+        .map(Target::Point)
+        .ok_or_else(|| format!("{tok:?} is not a board location (A-T without I, row from 1)"))
+}
+
+/// Parses a komi: `5`, `4.5`, `3 1/2`, `-2`, `1/2`. Returns the value and the words used.
+pub(crate) fn parse_komi(words: &[&str]) -> Option<(f64, usize)> {
+    let first = *words.first()?;
+    let (neg, body) = match first.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, first.strip_prefix('+').unwrap_or(first)),
+    };
+    let sign = if neg { -1.0 } else { 1.0 };
+    if body == "1/2" {
+        return Some((sign * 0.5, 1));
+    }
+    let digits_ok = !body.is_empty()
+        && body.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && body.bytes().filter(|&b| b == b'.').count() <= 1
+        && body.bytes().any(|b| b.is_ascii_digit());
+    if !digits_ok {
+        return None;
+    }
+    let v: f64 = body.parse().ok().filter(|v: &f64| v.is_finite())?;
+    if !body.contains('.') && words.get(1) == Some(&"1/2") {
+        return Some((sign * (v + 0.5), 2));
+    }
+    Some((sign * v, 1))
+}
+
+const TEXT_HEADERS: [&str; 6] = [
+    "ANALYSIS",
+    "DATE",
+    "PLACE",
+    "RECORDER",
+    "SOURCE",
+    "TIMELIMIT",
+];
+const ONCE_HEADERS: [&str; 7] = [
+    "BLACK",
+    "WHITE",
+    "RESULT",
+    "RULES",
+    "KOMI",
+    "HANDICAP",
+    "BOARDSIZE",
+];
+
+impl Reader {
+    fn diag(&mut self, code: Code, line: u32, col: u32, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(code, line, col, msg));
+    }
+
+    fn ensure_event(&mut self, line: u32) -> &mut Event {
+        self.event.get_or_insert_with(|| Event {
+            line: SourceLine(line),
+            ..Event::default()
+        })
+    }
+
+    fn finish_event(&mut self, line: u32) {
+        while self.levels.len() > 1 {
+            let lv = self.levels.pop().expect("checked");
+            self.diag(
+                Code::UnbalancedVar,
+                lv.var_line,
+                1,
+                format!("VAR not closed before line {line} (closed there)"),
+            );
+            self.close_var(lv.var_line);
+        }
+        if let Some(ev) = self.event.take() {
+            // An implicit event left empty (its only data was dropped, as in a lone `VAR`)
+            // is the empty file's default event: not stored.
+            if ev.title.is_some() || ev != Event::default() {
+                self.doc.events.push(ev);
+            }
+        }
+        self.levels = vec![Level::default()];
+        self.cur = None;
+        self.prev_setup = false;
+        self.seen_once.clear();
+    }
+
+    /// Closes the innermost variation in the items (the level is already popped).
+    fn close_var(&mut self, var_line: u32) {
+        let Some(ev) = self.event.as_mut() else {
+            return;
+        };
+        if matches!(ev.items.last(), Some(Item::BeginVar(_))) {
+            ev.items.pop();
+            self.diags.push(Diagnostic::new(
+                Code::EmptyVariation,
+                var_line,
+                1,
+                "empty variation (dropped)",
+            ));
+        } else {
+            ev.items.push(Item::EndVar);
+        }
+        let lv = self.levels.last_mut().expect("level 0 stays");
+        self.cur = lv.last_unit;
+        if lv.last_unit.is_some() {
+            lv.after_vars = true;
+        }
+    }
+
+    /// The notes of the current unit (or the event), warning when they are out of place.
+    fn notes(&mut self, line: u32, what: &str) -> &mut Notes {
+        let lv = self.levels.last().expect("level 0 stays");
+        let odd = lv.after_vars || (self.levels.len() > 1 && lv.last_unit.is_none());
+        if odd && self.cur.is_some() {
+            self.diag(
+                Code::OutOfPlace,
+                line,
+                1,
+                format!("{what} out of place (attached to the current move)"),
+            );
+        }
+        let cur = self.cur;
+        let ev = self.ensure_event(line);
+        match cur.and_then(|i| ev.items.get_mut(i)) {
+            Some(Item::Setup(s)) => &mut s.notes,
+            Some(Item::Move(m)) => &mut m.notes,
+            Some(Item::Diagram(d)) => &mut d.notes,
+            _ => &mut ev.notes,
+        }
+    }
+
+    fn push_unit(&mut self, item: Item, line: u32) {
+        let is_move = matches!(item, Item::Move(_));
+        let ev = self.ensure_event(line);
+        ev.items.push(item);
+        let idx = ev.items.len() - 1;
+        let lv = self.levels.last_mut().expect("level 0 stays");
+        lv.last_unit = Some(idx);
+        lv.last_is_move = is_move;
+        lv.after_vars = false;
+        self.cur = Some(idx);
+    }
+
+    /// Reads a block (`COM`/`USER`) starting at line index `i`; returns its lines and the next index.
+    fn block(&mut self, lines: &[&str], i: usize, end: &str, code: Code) -> (Vec<String>, usize) {
+        let mut out = Vec::new();
+        let mut j = i + 1;
+        while j < lines.len() {
+            let l = clean(lines[j], j as u32 + 1, &mut self.diags);
+            if first_word_is(&l, end) {
+                if !rest_after_keyword(&l).is_empty() {
+                    self.diag(
+                        Code::ExtraData,
+                        j as u32 + 1,
+                        1,
+                        format!("data after {end} ignored"),
+                    );
+                }
+                return (out, j + 1);
+            }
+            out.push(l.into_owned());
+            j += 1;
+        }
+        let kw = if code == Code::UnclosedComment {
+            "COM"
+        } else {
+            "USER"
+        };
+        self.diag(
+            code,
+            i as u32 + 1,
+            1,
+            format!("{kw} without {end}: the block runs to the end of the file"),
+        );
+        (out, j)
+    }
+
+    /// Handles the line at index `i`; returns the index of the next line to read.
+    fn line(&mut self, lines: &[&str], i: usize) -> usize {
+        let lineno = i as u32 + 1;
+        let line = clean(lines[i], lineno, &mut self.diags);
+        let w = words(&line);
+        let Some(&(kcol, kw)) = w.first() else {
+            return i + 1;
+        };
+        let upper = kw.to_ascii_uppercase();
+        let args: Vec<(u32, &str)> = w[1..].to_vec();
+        let rest = rest_after_keyword(&line).to_string();
+        let was_setup = std::mem::replace(&mut self.prev_setup, false);
+        let mut next = i + 1;
+        match upper.as_str() {
+            "REMARK" => {
+                self.remarks.push(rest);
+                self.prev_setup = was_setup;
+            }
+            "EVENT" => {
+                self.finish_event(lineno);
+                self.event = Some(Event {
+                    remarks: std::mem::take(&mut self.remarks),
+                    title: Some(rest),
+                    line: SourceLine(lineno),
+                    ..Event::default()
+                });
+            }
+            "B" | "W" => self.mv(&upper, &args, lineno, kcol),
+            "SETUP" => self.setup(&args, lineno, was_setup),
+            "DIAGRAM" => self.diagram(&args, lineno),
+            "COM" => {
+                let (body, n) = self.block(lines, i, "ENDCOM", Code::UnclosedComment);
+                next = n;
+                let c = Comment {
+                    title: rest,
+                    lines: body,
+                    line: SourceLine(lineno),
+                };
+                self.notes(lineno, "COM").comments.push(c);
+            }
+            "USER" => {
+                let (body, n) = self.block(lines, i, "ENDUSER", Code::UnclosedUser);
+                next = n;
+                let u = UserBlock {
+                    data: rest,
+                    lines: body,
+                    line: SourceLine(lineno),
+                };
+                self.notes(lineno, "USER").users.push(u);
+            }
+            "ENDCOM" | "ENDUSER" => self.diag(
+                Code::StrayEnd,
+                lineno,
+                kcol,
+                format!("{upper} without a block to end (ignored)"),
+            ),
+            "MARK" | "UNMARK" => {
+                let unmark = upper == "UNMARK";
+                let mut items = Vec::new();
+                for &(c, t) in &args {
+                    match parse_marking(t, unmark) {
+                        Ok(m) => items.push(m),
+                        Err(e) => self.diag(Code::BadItem, lineno, c, format!("{upper}: {e}")),
+                    }
+                }
+                self.notes(lineno, &upper).marks.extend(items);
+            }
+            "PRISONER" | "HIDE" => self.targets(&upper, &args, lineno, kcol),
+            "VAR" => self.var(&args, lineno, kcol),
+            "ENDVAR" => {
+                if !args.is_empty() {
+                    self.diag(
+                        Code::ExtraData,
+                        lineno,
+                        args[0].0,
+                        "data after ENDVAR ignored",
+                    );
+                }
+                if self.levels.len() == 1 {
+                    self.diag(
+                        Code::UnbalancedVar,
+                        lineno,
+                        kcol,
+                        "ENDVAR without VAR (ignored)",
+                    );
+                } else {
+                    let lv = self.levels.pop().expect("checked");
+                    self.close_var(lv.var_line);
+                }
+            }
+            k if TEXT_HEADERS.contains(&k) || ONCE_HEADERS.contains(&k) => {
+                self.header(k, &args, rest, lineno, kcol)
+            }
+            _ => self.diag(
+                Code::UnknownKeyword,
+                lineno,
+                kcol,
+                format!("unknown keyword {kw:?} (line ignored)"),
+            ),
+        }
+        next
+    }
+
+    fn header(&mut self, k: &str, args: &[(u32, &str)], rest: String, lineno: u32, kcol: u32) {
+        let late = self.event.as_ref().is_some_and(|e| !e.items.is_empty());
+        if late {
+            self.diag(
+                Code::LateHeader,
+                lineno,
+                kcol,
+                format!("{k} after the moves began (kept in the event header)"),
+            );
+        }
+        if let Some(&once) = ONCE_HEADERS.iter().find(|&&h| h == k) {
+            if self.seen_once.contains(&once) {
+                self.diag(
+                    Code::RepeatedHeader,
+                    lineno,
+                    kcol,
+                    format!("{k} given again: the last one is kept"),
+                );
+            }
+            self.seen_once.push(once);
+        }
+        let extra = |r: &mut Reader, used: usize| {
+            if let Some(&(c, _)) = args.get(used) {
+                r.diag(
+                    Code::ExtraData,
+                    lineno,
+                    c,
+                    format!("data after the {k} value ignored"),
+                );
+            }
+        };
+        let ev = self.ensure_event(lineno);
+        let h = &mut ev.header;
+        match k {
+            "ANALYSIS" => h.analysis.push(rest),
+            "DATE" => h.date.push(rest),
+            "PLACE" => h.place.push(rest),
+            "RECORDER" => h.recorder.push(rest),
+            "SOURCE" => h.source.push(rest),
+            "TIMELIMIT" => h.timelimit.push(rest),
+            "BLACK" => h.black = Some(rest),
+            "WHITE" => h.white = Some(rest),
+            "RESULT" => h.result = Some(rest),
+            "RULES" => h.rules = Some(rest),
+            "KOMI" => {
+                let ws: Vec<&str> = args.iter().map(|a| a.1).collect();
+                match parse_komi(&ws) {
+                    Some((v, used)) => {
+                        h.komi = Some(v);
+                        extra(self, used);
+                    }
+                    None => self.diag(
+                        Code::BadValue,
+                        lineno,
+                        args.first().map_or(kcol, |a| a.0),
+                        format!("KOMI {rest:?} is not a number like 5, 4.5, 3 1/2 or -2 (ignored)"),
+                    ),
+                }
+            }
+            "HANDICAP" => match args.first().and_then(|a| a.1.parse::<u32>().ok()) {
+                Some(n) => {
+                    h.handicap = Some(n);
+                    extra(self, 1);
+                }
+                None => self.diag(
+                    Code::BadValue,
+                    lineno,
+                    args.first().map_or(kcol, |a| a.0),
+                    format!("HANDICAP {rest:?} is not a number (ignored)"),
+                ),
+            },
+            _ => {
+                // BOARDSIZE
+                match args.first().and_then(|a| a.1.parse::<u8>().ok()) {
+                    Some(n) if (2..=19).contains(&n) => {
+                        ev.board_size = Some(n);
+                        extra(self, 1);
+                    }
+                    _ => self.diag(
+                        Code::BadValue,
+                        lineno,
+                        args.first().map_or(kcol, |a| a.0),
+                        format!("BOARDSIZE {rest:?} is not a number from 2 to 19 (ignored)"),
+                    ),
+                }
+            }
+        }
+    }
+
+    fn mv(&mut self, kw: &str, args: &[(u32, &str)], lineno: u32, kcol: u32) {
+        let color = if kw == "B" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let number = match args.first() {
+            None => {
+                self.diag(
+                    Code::BadMove,
+                    lineno,
+                    kcol,
+                    format!("{kw} without a move number and location (ignored)"),
+                );
+                return;
+            }
+            Some(&(c, t)) => match parse_number(t) {
+                Some(n) => n,
+                None => {
+                    self.diag(
+                        Code::BadMove,
+                        lineno,
+                        c,
+                        format!("{kw}: {t:?} is not a move number above 0 (move ignored)"),
+                    );
+                    return;
+                }
+            },
+        };
+        let point = match args.get(1) {
+            None => {
+                self.diag(
+                    Code::BadMove,
+                    lineno,
+                    kcol,
+                    format!("{kw} {number} without a location or PASS (ignored)"),
+                );
+                return;
+            }
+            Some(&(_, t)) if t.eq_ignore_ascii_case("PASS") => None,
+            Some(&(c, t)) => {
+                match Loc::parse(t) {
+                    Some(l) => Some(l),
+                    None => {
+                        self.diag(Code::BadMove, lineno, c, format!("{kw} {number}: {t:?} is not a board location or PASS (move ignored)"));
+                        return;
+                    }
+                }
+            }
+        };
+        if let Some(&(c, t)) = args.get(2) {
+            self.diag(
+                Code::BadMove,
+                lineno,
+                c,
+                format!("{kw} {number}: unexpected {t:?} after the location (ignored)"),
+            );
+        }
+        let m = Move {
+            remarks: std::mem::take(&mut self.remarks),
+            color,
+            number,
+            point,
+            notes: Notes::default(),
+            line: SourceLine(lineno),
+        };
+        self.push_unit(Item::Move(m), lineno);
+    }
+
+    fn setup(&mut self, args: &[(u32, &str)], lineno: u32, continues: bool) {
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        let mut color: Option<Color> = None;
+        for &(c, t) in args {
+            if t.eq_ignore_ascii_case("B") {
+                color = Some(Color::Black);
+            } else if t.eq_ignore_ascii_case("W") {
+                color = Some(Color::White);
+            } else {
+                match (color, Loc::parse(t)) {
+                    (Some(Color::Black), Some(l)) => black.push(l),
+                    (Some(Color::White), Some(l)) => white.push(l),
+                    (None, Some(_)) => self.diag(
+                        Code::BadItem,
+                        lineno,
+                        c,
+                        format!("SETUP: {t:?} before B or W (ignored)"),
+                    ),
+                    (_, None) => self.diag(
+                        Code::BadItem,
+                        lineno,
+                        c,
+                        format!("SETUP: {t:?} is not B, W or a board location (ignored)"),
+                    ),
+                }
+            }
+        }
+        self.prev_setup = true;
+        let cur = self.cur;
+        let remarks = std::mem::take(&mut self.remarks);
+        let ev = self.ensure_event(lineno);
+        // A group with nothing after it yet goes on: the writer could not show a boundary
+        // between two such groups (found by fuzzing: "SETUP / bad line / SETUP").
+        let last = ev.items.len().checked_sub(1);
+        let open_group = cur == last
+            && matches!(cur.and_then(|i| ev.items.get(i)), Some(Item::Setup(s)) if s.notes.is_empty());
+        let continues = continues || open_group;
+        let target = match cur.and_then(|i| ev.items.get_mut(i)) {
+            Some(Item::Diagram(d)) => Some((&mut d.remarks, &mut d.black, &mut d.white, false)),
+            Some(Item::Setup(s)) if continues => {
+                Some((&mut s.remarks, &mut s.black, &mut s.white, true))
+            }
+            _ => None,
+        };
+        match target {
+            Some((r, b, w, series)) => {
+                let warn = series && !remarks.is_empty();
+                r.extend(remarks);
+                b.extend(black);
+                w.extend(white);
+                if warn {
+                    self.diag(
+                        Code::RemarkInSetup,
+                        lineno,
+                        1,
+                        "REMARK inside a series of SETUP lines (kept with the series)",
+                    );
+                }
+            }
+            None => {
+                let s = Setup {
+                    remarks,
+                    black,
+                    white,
+                    notes: Notes::default(),
+                    line: SourceLine(lineno),
+                };
+                self.push_unit(Item::Setup(s), lineno);
+            }
+        }
+    }
+
+    fn diagram(&mut self, args: &[(u32, &str)], lineno: u32) {
+        let parse_size = |t: &str| -> Option<u8> {
+            let (a, b) = t.split_once(['x', 'X'])?;
+            let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
+            (a == b && (2..=19).contains(&a)).then_some(a)
+        };
+        let mut used = 0;
+        let region = match args {
+            [] => Region::Board,
+            [(_, a), (_, b), ..] if Loc::parse(a).is_some() && Loc::parse(b).is_some() => {
+                used = 2;
+                Region::Corners(
+                    Loc::parse(a).expect("checked"),
+                    Loc::parse(b).expect("checked"),
+                )
+            }
+            [(c, a), ..] => match parse_size(a) {
+                Some(n) => {
+                    used = 1;
+                    Region::Size(n)
+                }
+                None => {
+                    used = args.len();
+                    self.diag(
+                        Code::BadField,
+                        lineno,
+                        *c,
+                        format!("DIAGRAM region {a:?} is not nXn (2-19) or two locations (whole board used)"),
+                    );
+                    Region::Board
+                }
+            },
+        };
+        if let Some(&(c, _)) = args.get(used) {
+            self.diag(
+                Code::ExtraData,
+                lineno,
+                c,
+                "data after the DIAGRAM region ignored",
+            );
+        }
+        let d = Diagram {
+            remarks: std::mem::take(&mut self.remarks),
+            region,
+            black: Vec::new(),
+            white: Vec::new(),
+            notes: Notes::default(),
+            line: SourceLine(lineno),
+        };
+        self.push_unit(Item::Diagram(d), lineno);
+    }
+
+    fn targets(&mut self, kw: &str, args: &[(u32, &str)], lineno: u32, kcol: u32) {
+        let hide = kw == "HIDE";
+        let mut items = Vec::new();
+        for &(c, t) in args {
+            match parse_target(t, hide) {
+                Ok(x) => items.push(x),
+                Err(e) => self.diag(Code::BadItem, lineno, c, format!("{kw}: {e}")),
+            }
+        }
+        let ok = {
+            let ev = self.event.as_ref();
+            let unit = self.cur.and_then(|i| ev.and_then(|e| e.items.get(i)));
+            if hide {
+                matches!(unit, Some(Item::Diagram(_)))
+            } else {
+                matches!(unit, Some(Item::Move(_)))
+            }
+        };
+        if !ok {
+            self.diag(
+                Code::Misplaced,
+                lineno,
+                kcol,
+                if hide {
+                    "HIDE outside a diagram (kept)"
+                } else {
+                    "PRISONER without a current move (kept)"
+                },
+            );
+        }
+        let notes = self.notes(lineno, kw);
+        if hide {
+            notes.hides.extend(items);
+        } else {
+            notes.prisoners.extend(items);
+        }
+    }
+
+    fn var(&mut self, args: &[(u32, &str)], lineno: u32, kcol: u32) {
+        let mut marker = None;
+        if let Some(&(c, t)) = args.first() {
+            let n = t.chars().count();
+            if n <= 2 && t.chars().all(|ch| ('!'..='~').contains(&ch)) {
+                marker = Some(t.to_string());
+            } else {
+                self.diag(
+                    Code::BadField,
+                    lineno,
+                    c,
+                    format!("VAR marker {t:?} is not one or two characters (ignored)"),
+                );
+            }
+            if let Some(&(c, _)) = args.get(1) {
+                self.diag(
+                    Code::ExtraData,
+                    lineno,
+                    c,
+                    "data after the VAR marker ignored",
+                );
+            }
+        }
+        let lv = self.levels.last().expect("level 0 stays");
+        if !lv.last_is_move {
+            self.diag(
+                Code::VarWithoutMove,
+                lineno,
+                kcol,
+                "VAR without a current B or W move (kept)",
+            );
+        }
+        self.ensure_event(lineno).items.push(Item::BeginVar(marker));
+        self.levels.push(Level {
+            var_line: lineno,
+            ..Level::default()
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(p: &Parsed) -> Vec<(u32, String)> {
+        p.diagnostics
+            .iter()
+            .map(|d| (d.line, d.code.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn komi_forms() {
+        let k = |s: &str| parse_komi(&s.split_whitespace().collect::<Vec<_>>()).map(|x| x.0);
+        assert_eq!(k("5"), Some(5.0));
+        assert_eq!(k("4.5"), Some(4.5));
+        assert_eq!(k("3 1/2"), Some(3.5));
+        assert_eq!(k("-2"), Some(-2.0));
+        assert_eq!(k("-3 1/2"), Some(-3.5));
+        assert_eq!(k("1/2"), Some(0.5));
+        assert_eq!(k("five"), None);
+        assert_eq!(k("."), None);
+        assert_eq!(k("1.2.3"), None);
+    }
+
+    #[test]
+    fn implicit_event_remarks_and_moves() {
+        let p = read(b"REMARK r1\nb 1 q3\nW 2 pass\nREMARK end\n");
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let ev = &p.document.events[0];
+        assert_eq!(ev.title, None);
+        let moves: Vec<_> = ev.moves().collect();
+        assert_eq!(moves[0].remarks, ["r1"]);
+        assert_eq!(moves[0].point, Loc::parse("Q3"));
+        assert_eq!(moves[1].point, None);
+        assert_eq!(moves[1].color, Color::White);
+        assert_eq!(p.document.trailing_remarks, ["end"]);
+    }
+
+    #[test]
+    fn move_line_errors() {
+        let p = read(b"B 22 Q3 R7\nB 0 Q3\nB x\nW 3 I4\nB\n");
+        assert_eq!(
+            codes(&p),
+            [
+                (1, "I002".into()),
+                (2, "I002".into()),
+                (3, "I002".into()),
+                (4, "I002".into()),
+                (5, "I002".into())
+            ]
+        );
+        assert_eq!(p.diagnostics[0].column, 9);
+        assert_eq!(p.document.events[0].moves().count(), 1);
+    }
+
+    #[test]
+    fn endvar_with_extra_data_is_only_a_warning() {
+        let p = read(b"B 1 Q3\nVAR\nB 1 R4\nENDVAR back to main game\n");
+        assert_eq!(codes(&p), [(4, "I004".into())]);
+        assert!(!p.has_errors());
+    }
+
+    #[test]
+    fn blocks_are_opaque_and_unclosed_blocks_reported() {
+        let p = read(b"USER x\nB 1 Q3\nendUser\nCOM t\nVAR\nno end");
+        let ev = &p.document.events[0];
+        assert_eq!(ev.notes.users[0].lines, ["B 1 Q3"]);
+        assert_eq!(ev.notes.comments[0].lines, ["VAR", "no end"]);
+        assert_eq!(ev.notes.comments[0].title, "t");
+        assert_eq!(codes(&p), [(4, "I007".into())]);
+    }
+
+    #[test]
+    fn an_implicit_event_left_empty_is_not_kept() {
+        // Found by fuzzing: the empty variation is dropped, and nothing is left to write.
+        let p = read(b"VAR");
+        assert_eq!(p.document, Document::default());
+        assert_eq!(
+            codes(&p),
+            [(1, "I024".into()), (1, "I010".into()), (1, "I015".into())]
+        );
+    }
+
+    #[test]
+    fn setup_lines_around_an_ignored_line_stay_one_group() {
+        // Found by fuzzing.
+        let p = read(b"SETUP B A1\nC\nSETUP W B2\n");
+        assert_eq!(p.document.events[0].items.len(), 1);
+        let p = read(b"SETUP B A1\nCOM\nx\nENDCOM\nSETUP W B2\n");
+        assert_eq!(p.document.events[0].items.len(), 2);
+    }
+
+    #[test]
+    fn deep_nesting_costs_no_stack() {
+        let mut s = String::from("B 1 Q3\n");
+        for _ in 0..200_000 {
+            s.push_str("VAR\nB 1 Q4\n");
+        }
+        let p = read(s.as_bytes());
+        assert_eq!(p.document.events[0].items.len(), 1 + 200_000 * 3);
+        assert!(p.diagnostics.iter().all(|d| d.code == Code::UnbalancedVar));
+    }
+}

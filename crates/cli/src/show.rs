@@ -119,8 +119,16 @@ pub fn run(a: ShowArgs) -> Result<Outcome> {
     };
     let name = input.display();
     let numbers = a.numbers.as_deref().map(parse_range).transpose()?;
-    let parsed = Collection::parse_vec(input.read()?);
-    let coll = &parsed.collection;
+    // Ishi Standard Format files are shown through their SGF conversion.
+    let is_ishi =
+        matches!(&input, Input::File { path, .. } if crate::inputs::has_ext(path, &["go"]));
+    let bytes = input.read()?;
+    let collection = if is_ishi {
+        kifu_ishi::to_sgf(&kifu_ishi::read(&bytes).document).collection
+    } else {
+        Collection::parse_vec(bytes).collection
+    };
+    let coll = &collection;
     let game = a
         .game
         .checked_sub(1)

@@ -218,3 +218,29 @@ fn missing_variations_moves_and_games_fail_clearly() {
     let out = kifu(&["show", f, "--numbers", "1-5"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ishi_files_are_shown_through_their_sgf_conversion() {
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/ishi/testspec.go");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+        .args(["show", spec.to_str().unwrap(), "--move", "20"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Game 1, variation 0, move 20 "), "{text}");
+    assert!(
+        text.contains(" 4 . . X + X(O). . . + . . . . . + . . . 4\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("Move 20: White F4\nBlack to play\n"),
+        "{text}"
+    );
+}

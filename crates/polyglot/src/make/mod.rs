@@ -394,12 +394,21 @@ fn make_in_pool(
 
     // Positions where some move reached COUNT_MAX: halving happened, replay them exactly.
     let mut hot: HashMap<u64, Vec<(u16, u64, u64)>> = HashMap::new();
-    runs.for_each_merged(&map, |key, moves| {
-        if moves.iter().any(|(_, a)| a.n >= u64::from(COUNT_MAX)) {
-            hot.insert(key, Vec::new());
+    if runs.len() == 0 {
+        // Everything is in memory: no merge (and no sort) is needed to find them.
+        for (&(key, _), a) in &map {
+            if a.n >= u64::from(COUNT_MAX) {
+                hot.insert(key, Vec::new());
+            }
         }
-        Ok(())
-    })?;
+    } else {
+        runs.for_each_merged(&map, |key, moves| {
+            if moves.iter().any(|(_, a)| a.n >= u64::from(COUNT_MAX)) {
+                hot.insert(key, Vec::new());
+            }
+            Ok(())
+        })?;
+    }
     report.halved_keys = hot.len();
     if !hot.is_empty() {
         simulate_halving(inputs, opts, &mut hot, pool)?;
@@ -407,9 +416,20 @@ fn make_in_pool(
 
     let min_score = opts.min_score / 100.0;
     let mut pairs = 0u64;
+    if runs.len() == 0 {
+        // Most pairs are seen once or twice and fail -min-game: drop them before the
+        // sort, which then orders only what can be written. Their counts are final
+        // (no run holds more of them); hot keys are recounted, so they stay.
+        pairs = map.len() as u64;
+        let min_game = u64::from(opts.min_game);
+        map.retain(|(key, _), a| a.n >= min_game || hot.contains_key(key));
+    }
+    let counted_already = runs.len() == 0;
     let mut group: Vec<(Entry, u64)> = Vec::new();
     runs.for_each_merged(&map, |key, moves| {
-        pairs += moves.len() as u64;
+        if !counted_already {
+            pairs += moves.len() as u64;
+        }
         group.clear();
         let exact = hot.get(&key);
         for (mv, a) in moves {

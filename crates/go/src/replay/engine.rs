@@ -56,6 +56,9 @@ pub struct Replayer<S> {
     rectangles: bool,
     game: usize,
     games_started: usize,
+    /// The current game has been given its number (at its first node: game trees
+    /// without a node are not games, as in kifu-sgf's Collection).
+    numbered: bool,
     /// The game errored (or is not Go): its events are ignored.
     dead: bool,
     pos: Option<Position>,
@@ -98,6 +101,7 @@ impl<S: ReplaySink> Replayer<S> {
             rectangles: false,
             game: 0,
             games_started: 0,
+            numbered: false,
             dead: false,
             pos: None,
             spare: None,
@@ -151,8 +155,7 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     fn start_game(&mut self) {
-        self.game = self.games_started;
-        self.games_started += 1;
+        self.numbered = false;
         self.dead = false;
         self.pos = None;
         self.depth = 0;
@@ -173,6 +176,11 @@ impl<S: ReplaySink> Replayer<S> {
         }
         if self.dead {
             return;
+        }
+        if !self.numbered {
+            self.game = self.games_started;
+            self.games_started += 1;
+            self.numbered = true;
         }
         self.is_root = self.pos.is_none();
         if !self.is_root {
@@ -673,6 +681,7 @@ impl<S: ReplaySink> Replayer<S> {
     pub(crate) fn replay_line(&mut self, game: usize, line: &[kifu_sgf::Node<'_>]) {
         self.start_game();
         self.game = game;
+        self.numbered = true;
         for node in line {
             self.feed(*node);
         }
@@ -692,6 +701,7 @@ impl<S: ReplaySink> Replayer<S> {
     pub fn replay_tree(&mut self, game: GameTree<'_>) {
         self.start_game();
         self.game = game.index();
+        self.numbered = true;
         match self.opts.scope {
             Scope::MainLineOnly => {
                 for node in game.main_line() {

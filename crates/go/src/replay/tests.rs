@@ -345,9 +345,9 @@ fn large_setup_findings_name_ten_points() {
 
 #[test]
 fn game_trees_without_nodes_are_not_games() {
-    // Found by fuzzing: streaming replay counted `()` as a game, the tree did not.
+    // Found by fuzzing: streaming replay counted "(()" (a tree with no node) as a game, the tree did not.
     let r = both(
-        "()(;SZ[5];B[aa])( )(;SZ[5];W[bb])",
+        "(()(;SZ[5];B[aa])(( )(;SZ[5];W[bb])",
         &ReplayOptions::default(),
     );
     let games: Vec<usize> = r.steps.iter().map(|s| s.game).collect();

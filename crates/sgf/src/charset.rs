@@ -211,33 +211,51 @@ fn sniff_utf16(bytes: &[u8]) -> Option<&'static Encoding> {
 /// that is exactly `CA`, outside any value, followed by optional white space
 /// and `[`. Values are skipped as SGF delimits them (up to an unescaped `]`),
 /// so text such as `C[set CA[UTF-8] in the root]` is not taken for the property.
+///
+/// Candidates are found with a substring search (most files have none, or one
+/// in the root), and the structure is followed only as far as each candidate.
 fn find_ca(bytes: &[u8]) -> Option<&[u8]> {
     let n = bytes.len();
-    let mut i = 0;
-    while let Some(k) = memchr::memchr2(b'[', b'C', &bytes[i..]) {
-        let at = i + k;
-        if bytes[at] == b'[' {
-            // Skip the value.
-            let mut j = at + 1;
-            loop {
-                match memchr::memchr2(b']', b'\\', &bytes[j.min(n)..]) {
-                    None => return None,
-                    Some(e) if bytes[j + e] == b'\\' => j += e + 2,
-                    Some(e) => {
-                        j += e + 1;
+    // How far the structure has been followed, and whether that point is inside a value.
+    let (mut pos, mut in_value) = (0usize, false);
+    for at in memchr::memmem::find_iter(bytes, b"CA") {
+        // Follow the structure up to `at`.
+        let mut inside = false;
+        while pos <= at {
+            if !in_value {
+                match memchr::memchr(b'[', &bytes[pos..at]) {
+                    None => {
+                        pos = at;
                         break;
                     }
+                    Some(k) => {
+                        pos += k + 1;
+                        in_value = true;
+                    }
+                }
+            } else {
+                // The end of the value that began before `at`.
+                let mut j = pos;
+                let end = loop {
+                    match memchr::memchr2(b']', b'\\', &bytes[j.min(n)..]) {
+                        None => break n,
+                        Some(e) if bytes[j + e] == b'\\' => j += e + 2,
+                        Some(e) => break j + e,
+                    }
+                };
+                pos = (end + 1).min(n);
+                in_value = end >= n;
+                if end > at {
+                    inside = true;
+                    break;
                 }
             }
-            i = j;
+        }
+        if inside || in_value {
             continue;
         }
-        i = at + 1;
         let alone_before = at == 0 || !bytes[at - 1].is_ascii_alphabetic();
-        if !alone_before
-            || bytes.get(at + 1) != Some(&b'A')
-            || bytes.get(at + 2).is_some_and(|b| b.is_ascii_alphabetic())
-        {
+        if !alone_before || bytes.get(at + 2).is_some_and(|b| b.is_ascii_alphabetic()) {
             continue;
         }
         let mut j = at + 2;

@@ -620,9 +620,10 @@ impl<'a> Reader<'a> {
 
     /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
     /// they were clean (see [`RawProperty::clean`]).
-    /// `id` is the property's identifier (`None` for values without one); it
-    /// is looked up only when a `]` is followed by something implausible.
+    /// `id` is the property's identifier (`None` for values without one).
     fn read_values(&mut self, id: Option<&[u8]>) -> (bool, Option<usize>) {
+        // Only text-like values may keep an unescaped ']' (a table lookup).
+        let texty = id.is_some_and(props::is_texty);
         self.spans.clear();
         let mut clean = true;
         let mut literal = None;
@@ -647,7 +648,7 @@ impl<'a> Reader<'a> {
                                 i = j + 1;
                             }
                             _ => {
-                                if !self.plausible_after(j + 1) && id.is_some_and(props::is_texty) {
+                                if texty && !self.plausible_after(j + 1) {
                                     // A ']' inside a bracketed aside, or one
                                     // after which the value plainly goes on.
                                     let keep = if open_brackets > 0 {

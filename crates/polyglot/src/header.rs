@@ -222,7 +222,9 @@ pub(crate) fn parse_strict(text: &[u8]) -> Result<Header, HeaderError> {
     if predefs == 0 || predefs <= nvariants {
         return Err(bad);
     }
-    let mut variants = Vec::with_capacity(nvariants);
+    // The count comes from the file: each variant needs a field of at least one byte,
+    // so the text bounds how many there can be (no allocation from a hostile count).
+    let mut variants = Vec::with_capacity(nvariants.min(text.len() / 2 + 1));
     for _ in 0..nvariants {
         let v = it.next().filter(|v| is_variant(v)).ok_or(bad.clone())?;
         variants.push(String::from_utf8_lossy(v).into_owned());
@@ -325,6 +327,12 @@ mod tests {
             Header::parse(b"@PG@\n1.0\n0\n0\n"),
             Err(HeaderError::BadHeader)
         );
+    }
+
+    #[test]
+    fn a_huge_declared_count_allocates_nothing_big() {
+        // Found by fuzzing: "@PG@\n0.0\n808518888\n188888518" asked for 4.5 GB.
+        assert!(parse_strict(b"@PG@\n0.0\n808518888\n188888518").is_err());
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod inputs;
 mod ishi;
 mod output;
 mod pos;
+mod report;
 mod sgf;
 mod show;
 

@@ -2,10 +2,11 @@
 
 use crate::inputs::{self, Input};
 use crate::output::{progress, write_atomically};
+use crate::report::{check_files, CheckOptions, Finding};
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use kifu_sgf::{convert, Collection, Diagnostic, Severity};
+use kifu_sgf::{convert, Collection, Diagnostic};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::io::Write;
@@ -43,10 +44,7 @@ pub struct Many {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     #[command(flatten)]
-    many: Many,
-    /// Print errors only, not warnings.
-    #[arg(long)]
-    errors_only: bool,
+    options: CheckOptions,
 }
 
 /// `kifu sgf convert`.
@@ -90,17 +88,6 @@ pub fn with_jobs<T: Send>(jobs: Option<usize>, f: impl FnOnce() -> T + Send) -> 
     Ok(pool.install(f))
 }
 
-#[derive(Serialize)]
-struct JsonDiag<'a> {
-    file: &'a str,
-    line: u32,
-    column: u32,
-    severity: String,
-    code: String,
-    sgfc: Option<u16>,
-    message: &'a str,
-}
-
 /// Everything `check` finds in one file: syntax and values (kifu-sgf), then the rules of Go
 /// replayed through every variation (kifu-go: moves onto stones, suicide, ko, setup without effect
 /// or replacing stones, `PL` contradicted).
@@ -114,59 +101,8 @@ pub fn check_bytes(bytes: Vec<u8>) -> Vec<Diagnostic> {
 }
 
 fn check(a: CheckArgs) -> Result<Outcome> {
-    let files = inputs::collect(&a.many.files, &["sgf"])?;
-    let bar = progress(files.len() as u64, "checking");
-    let results: Vec<(String, Result<Vec<Diagnostic>>)> = with_jobs(a.many.jobs, || {
-        files
-            .par_iter()
-            .map(|f| {
-                let r = f.read().map(check_bytes);
-                bar.inc(1);
-                (f.display(), r)
-            })
-            .collect()
-    })?;
-    bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    let mut failed = false;
-    let mut json = Vec::new();
-    for (name, r) in &results {
-        match r {
-            Err(e) => {
-                failed = true;
-                eprintln!("kifu: {e:#}");
-            }
-            Ok(diags) => {
-                for d in diags {
-                    failed |= d.is_error();
-                    if a.errors_only && d.severity == Severity::Warning {
-                        continue;
-                    }
-                    if a.many.json {
-                        json.push(JsonDiag {
-                            file: name,
-                            line: d.line,
-                            column: d.column,
-                            severity: d.severity.to_string(),
-                            code: d.code.to_string(),
-                            sgfc: d.code.sgfc(),
-                            message: &d.message,
-                        });
-                    } else {
-                        writeln!(out, "{name}:{d}")?;
-                    }
-                }
-            }
-        }
-    }
-    if a.many.json {
-        serde_json::to_writer_pretty(&mut out, &json)?;
-        writeln!(out)?;
-    }
-    Ok(if failed {
-        Outcome::Findings
-    } else {
-        Outcome::Ok
+    check_files(&a.options, &["sgf"], |b| {
+        check_bytes(b).iter().map(Finding::from).collect()
     })
 }
 

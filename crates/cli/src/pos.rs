@@ -20,9 +20,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod extract;
+
 /// The `kifu pos` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum PosCommand {
+    /// Extract the distinct positions of game collections (SGF, ASCII positions) into a position
+    /// file: de-duplicated under the 8 symmetries by key and board, in input order, the same
+    /// bytes for any number of threads, in bounded memory (external sort).
+    Extract(extract::ExtractArgs),
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
     ///
     /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
@@ -121,6 +127,7 @@ pub struct MergeArgs {
 /// Runs a `kifu pos` subcommand.
 pub fn run(cmd: PosCommand) -> Result<Outcome> {
     match cmd {
+        PosCommand::Extract(a) => extract::run(a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),

@@ -60,9 +60,13 @@
 //! - [`record`]: [`PositionRecord`], [`ExtraInfo`], [`ScoredPosition`], [`score_byte`].
 //! - [`io`]: the readers and writers, [`ReadError`].
 
+pub mod ascii;
+pub mod extract;
 pub mod id;
 pub mod io;
+pub mod masterlist;
 pub mod record;
+pub mod sort;
 
 pub use id::{canonical_hash, canonical_rows, IdError, KeyError, Keyer, PositionId, ID_BYTES};
 pub use io::{

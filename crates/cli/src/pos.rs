@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod extract;
+mod view;
 
 /// The `kifu pos` subcommands.
 #[derive(Subcommand, Debug)]
@@ -29,6 +30,13 @@ pub enum PosCommand {
     /// file: de-duplicated under the 8 symmetries by key and board, in input order, the same
     /// bytes for any number of threads, in bounded memory (external sort).
     Extract(extract::ExtractArgs),
+    /// Show positions as ASCII boards (or SVG), filtered by index, stone count or key, with the
+    /// scores of any number of scored files side by side.
+    View(view::ViewArgs),
+    /// Positions by number of stones: a table, and an SVG bar chart with --svg.
+    Histogram(view::HistogramArgs),
+    /// Counts of a position file: records, sizes, side to play, extra info, duplicates.
+    Stats(view::HistogramArgs),
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
     ///
     /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
@@ -128,10 +136,18 @@ pub struct MergeArgs {
 pub fn run(cmd: PosCommand) -> Result<Outcome> {
     match cmd {
         PosCommand::Extract(a) => extract::run(a),
+        PosCommand::View(a) => view::view(a),
+        PosCommand::Histogram(a) => view::histogram(a),
+        PosCommand::Stats(a) => view::stats(a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),
     }
+}
+
+/// Writes command output to stdout; a closed pipe (`| head`) ends the output quietly.
+fn emit(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn size_arg(n: u32) -> Result<BoardSize> {

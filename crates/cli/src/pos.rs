@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 mod extract;
+mod index;
 mod view;
 
 /// The `kifu pos` subcommands.
@@ -37,6 +38,11 @@ pub enum PosCommand {
     Histogram(view::HistogramArgs),
     /// Counts of a position file: records, sizes, side to play, extra info, duplicates.
     Stats(view::HistogramArgs),
+    /// Index every main-line position of game collections for full-board search.
+    Index(index::IndexArgs),
+    /// The games that reached a position (any symmetry, optionally colours swapped) and their
+    /// continuations with counts and win rates; scores from scored files.
+    Lookup(index::LookupArgs),
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
     ///
     /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
@@ -139,6 +145,8 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::View(a) => view::view(a),
         PosCommand::Histogram(a) => view::histogram(a),
         PosCommand::Stats(a) => view::stats(a),
+        PosCommand::Index(a) => index::index(a),
+        PosCommand::Lookup(a) => index::lookup(a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),

@@ -63,6 +63,7 @@
 pub mod ascii;
 pub mod extract;
 pub mod id;
+pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod masterlist;

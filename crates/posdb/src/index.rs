@@ -667,6 +667,14 @@ pub struct LookupResult {
     pub continuations: Vec<Continuation>,
 }
 
+/// A next-move code (a point index in the query's orientation, or a pass) as a move.
+fn code_to_move(code: u16, size: BoardSize) -> Move {
+    match Point::from_index(usize::from(code), size) {
+        Some(p) if code != NEXT_PASS => Move::Play(p),
+        _ => Move::Pass,
+    }
+}
+
 /// An opened index.
 #[derive(Debug)]
 pub struct IndexReader {
@@ -887,40 +895,40 @@ impl IndexReader {
             });
         }
         let size = self.size;
-        let (key, qsym) = self.key_of(board, to_play);
-        // The symmetries that leave the canonical board unchanged: moves they map onto each
-        // other are the same continuation.
-        let canonical = board.transform(qsym);
+        // The symmetries that leave the query board unchanged: moves they map onto each other
+        // are the same continuation (the lowest point index represents them).
         let stabilizer: Vec<Symmetry> = Symmetry::ALL
             .into_iter()
-            .filter(|&s| canonical.transform(s) == canonical)
+            .filter(|&s| board.transform(s) == *board)
             .collect();
-        let mut queries = vec![(key, false)];
+        let (key, qsym) = self.key_of(board, to_play);
+        let mut queries = vec![(key, qsym, false)];
         if swap_colors {
             let mut swapped = Board::new(size);
             for (p, c) in board.stones() {
                 let _ = swapped.set(p, Some(c.opponent()));
             }
-            let (k2, _) = self.key_of(&swapped, to_play.opponent());
+            let (k2, s2) = self.key_of(&swapped, to_play.opponent());
             if k2 != key {
-                queries.push((k2, true));
+                queries.push((k2, s2, true));
             }
         }
         let mut occurrences = Vec::new();
         let mut stats: HashMap<u16, (u64, u64, u64)> = HashMap::new();
-        for (k, swapped) in queries {
+        for (k, qsym, swapped) in queries {
             for e in self.entries_with(&k)? {
                 let game = u32_at(&e, 17);
                 let gsym = Symmetry::from_index(usize::from(e[23]))
                     .ok_or(IndexError::Format("bad symmetry byte"))?;
-                let next_code = u16_at(&e, 24);
-                // Canonical point to the representative of its class, then to the query.
-                let next_canon = match next_code {
+                // The stored point is in the canonical orientation; back to the query's, then
+                // to the representative of its class.
+                let next_code = match u16_at(&e, 24) {
                     NEXT_NONE => None,
                     NEXT_PASS => Some(NEXT_PASS),
                     i => {
-                        let p = Point::from_index(usize::from(i), size)
+                        let c = Point::from_index(usize::from(i), size)
                             .ok_or(IndexError::Format("bad next move"))?;
+                        let p = qsym.inverse().apply(c, size);
                         let rep = stabilizer
                             .iter()
                             .map(|s| s.apply(p, size).index(size))
@@ -929,16 +937,7 @@ impl IndexReader {
                         Some(rep as u16)
                     }
                 };
-                let next = next_canon.map(|c| match c {
-                    NEXT_PASS => Move::Pass,
-                    i => Move::Play(qsym.inverse().apply(
-                        Point::from_index(usize::from(i), size).unwrap_or_else(|| {
-                            Point::from_index(0, size).expect("a board has a point")
-                        }),
-                        size,
-                    )),
-                });
-                if let Some(c) = next_canon {
+                if let Some(c) = next_code {
                     let winner = self.winner(game)?;
                     let winner = if swapped { winner.swapped() } else { winner };
                     let s = stats.entry(c).or_default();
@@ -952,7 +951,7 @@ impl IndexReader {
                     // query -> canonical -> game: qsym then gsym's inverse.
                     symmetry: qsym.then(gsym.inverse()),
                     swapped,
-                    next,
+                    next: next_code.map(|c| code_to_move(c, size)),
                 });
             }
         }
@@ -960,16 +959,7 @@ impl IndexReader {
         let mut continuations: Vec<(u16, Continuation)> = stats
             .into_iter()
             .map(|(c, (count, b, w))| {
-                let mv = match c {
-                    NEXT_PASS => Move::Pass,
-                    i => Move::Play(
-                        qsym.inverse().apply(
-                            Point::from_index(usize::from(i), size)
-                                .unwrap_or_else(|| Point::from_index(0, size).expect("a point")),
-                            size,
-                        ),
-                    ),
-                };
+                let mv = code_to_move(c, size);
                 (
                     c,
                     Continuation {

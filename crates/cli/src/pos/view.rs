@@ -141,7 +141,10 @@ pub fn view(a: ViewArgs) -> Result<Outcome> {
             return Ok(true);
         }
         let id = r.id.to_string();
-        if key.as_deref().is_some_and(|k| !id.starts_with(k)) {
+        if key
+            .as_deref()
+            .is_some_and(|k| !id.to_ascii_lowercase().starts_with(k))
+        {
             return Ok(true);
         }
         shown += 1;

@@ -42,7 +42,7 @@ use std::sync::Arc;
 /// The format of a source file.
 ///
 /// Extension point: Ishi `.go` files become one more variant here and one more branch in
-/// `occurrences_of` (replaying their moves into the same [`Occurrences`] collector), once a
+/// `occurrences_of` (replaying their moves into the same `Occurrences` collector), once a
 /// kifu-ishi crate exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {

@@ -225,18 +225,48 @@ pub fn canonical_rows(board: &Board) -> Vec<u8> {
     crate::id::canonical_rows(board)
 }
 
-/// Layout of the first sort's records: hash, canonical rows, side, place, rows, extra.
+/// Layout of the first sort's records: hash, canonical rows (packed), side, place, rows (packed),
+/// extra. Boards are packed 2 bits a point (a 19x19 record is 207 bytes instead of 747), which
+/// is what keeps the sort's temporary files small.
 struct Layout {
-    n2: usize,
+    /// Packed board bytes.
+    p: usize,
 }
 
 impl Layout {
-    fn len1(&self) -> usize {
-        8 + self.n2 + 1 + 8 + self.n2 + 8
+    fn new(n2: usize) -> Layout {
+        Layout { p: n2.div_ceil(4) }
     }
-    /// Second sort: place, id, rows, extra.
+    fn len1(&self) -> usize {
+        8 + self.p + 1 + 8 + self.p + 8
+    }
+    /// Second sort: place, id, rows (packed), extra.
     fn len2(&self) -> usize {
-        8 + ID_BYTES + self.n2 + 8
+        8 + ID_BYTES + self.p + 8
+    }
+}
+
+/// Packs PositionDB rows 2 bits a point into `out` (`p` bytes).
+fn pack(rows: &[u8], out: &mut [u8]) {
+    out.fill(0);
+    for (i, &b) in rows.iter().enumerate() {
+        let v = match b {
+            b'#' => 1u8,
+            b'O' => 2,
+            _ => 0,
+        };
+        out[i / 4] |= v << ((i % 4) * 2);
+    }
+}
+
+/// Unpacks `n2` points.
+fn unpack(packed: &[u8], n2: usize, out: &mut Vec<u8>) {
+    for i in 0..n2 {
+        out.push(match (packed[i / 4] >> ((i % 4) * 2)) & 3 {
+            1 => b'#',
+            2 => b'O',
+            _ => b'.',
+        });
     }
 }
 
@@ -248,6 +278,7 @@ struct Occurrences<'a> {
     file_id: u32,
     ordinal: u32,
     rows: Vec<u8>,
+    scratch: Vec<u8>,
     out: Vec<u8>,
     summary: ExtractSummary,
     last_game_other: Option<usize>,
@@ -256,16 +287,18 @@ struct Occurrences<'a> {
 
 impl Occurrences<'_> {
     fn push(&mut self, hash: u64, to_play: Color, variation: u32, move_number: u32) {
-        let n2 = self.rows.len();
+        let p = self.rows.len().div_ceil(4);
         let start = self.out.len();
         self.out.extend_from_slice(&hash.to_be_bytes());
-        self.out.resize(start + 8 + n2, 0);
-        self.canon
-            .canonical_into(&self.rows, &mut self.out[start + 8..start + 8 + n2]);
+        self.canon.canonical_into(&self.rows, &mut self.scratch);
+        self.out.resize(start + 8 + p, 0);
+        pack(&self.scratch, &mut self.out[start + 8..]);
         self.out.push(to_play.letter() as u8);
         let place = u64::from(self.file_index) << 32 | u64::from(self.ordinal);
         self.out.extend_from_slice(&place.to_be_bytes());
-        self.out.extend_from_slice(&self.rows);
+        let at = self.out.len();
+        self.out.resize(at + p, 0);
+        pack(&self.rows, &mut self.out[at..]);
         let extra = ExtraInfo {
             file_id: self.file_id,
             variation: variation.min(u32::from(u16::MAX)) as u16,
@@ -334,6 +367,7 @@ fn occurrences_of(
         file_id,
         ordinal: 0,
         rows: vec![0; opts.size.points()],
+        scratch: vec![0; opts.size.points()],
         out: Vec::new(),
         summary: ExtractSummary {
             files: 1,
@@ -417,9 +451,14 @@ pub fn extract(
         }
     }
     let n2 = opts.size.points();
-    let layout = Layout { n2 };
+    let layout = Layout::new(n2);
+    let p = layout.p;
     let canon = Canonicalizer::new(opts.size);
     let mut sorter = ExternalSorter::new(layout.len1(), opts.memory_limit, opts.temp_dir.clone());
+    if !opts.all_occurrences {
+        // Only the first occurrence of a position is written: drop the others run by run.
+        sorter = sorter.unique_prefix(8 + p + 1);
+    }
     let mut summary = ExtractSummary::default();
     let batch = opts.batch.max(1);
     for (b, chunk) in sources.chunks(batch).enumerate() {
@@ -467,8 +506,8 @@ pub fn extract(
         };
         while m.next_into(&mut rec)? {
             let hash = u64::from_be_bytes(rec[..8].try_into().expect("8 bytes"));
-            let form = &rec[8..8 + n2];
-            let place = u64::from_be_bytes(rec[9 + n2..17 + n2].try_into().expect("8 bytes"));
+            let form = &rec[8..8 + p];
+            let place = u64::from_be_bytes(rec[9 + p..17 + p].try_into().expect("8 bytes"));
             if group_hash != Some(hash) {
                 flush(group_hash, &mut group)?;
                 group_hash = Some(hash);
@@ -488,7 +527,7 @@ pub fn extract(
         let mut m = runs.merge()?;
         let mut rec = Vec::new();
         let mut prev: Vec<u8> = Vec::new();
-        let key_len = 8 + n2 + 1;
+        let key_len = 8 + p + 1;
         let mut out_rec = Vec::with_capacity(layout.len2());
         while m.next_into(&mut rec)? {
             let new_position = prev.len() != key_len || prev[..] != rec[..key_len];
@@ -504,11 +543,11 @@ pub fn extract(
                 0
             } else {
                 tiebreaks
-                    .get(&(hash, rec[8..8 + n2].to_vec()))
+                    .get(&(hash, rec[8..8 + p].to_vec()))
                     .copied()
                     .unwrap_or(0)
             };
-            let to_play = if rec[8 + n2] == b'B' {
+            let to_play = if rec[8 + p] == b'B' {
                 Color::Black
             } else {
                 Color::White
@@ -519,9 +558,9 @@ pub fn extract(
                 to_play,
             };
             out_rec.clear();
-            out_rec.extend_from_slice(&rec[9 + n2..17 + n2]);
+            out_rec.extend_from_slice(&rec[9 + p..17 + p]);
             out_rec.extend_from_slice(&id.to_bytes());
-            out_rec.extend_from_slice(&rec[17 + n2..]);
+            out_rec.extend_from_slice(&rec[17 + p..]);
             by_place.push(&out_rec)?;
         }
     }
@@ -532,13 +571,14 @@ pub fn extract(
     // Pass 3: write in input order.
     let mut m = sorted.merge()?;
     let mut rec = Vec::new();
-    let mut buf = Vec::with_capacity(layout.len2());
+    let mut buf = Vec::with_capacity(ID_BYTES + n2 + 9);
     while m.next_into(&mut rec)? {
         buf.clear();
-        buf.extend_from_slice(&rec[8..8 + ID_BYTES + n2]);
+        buf.extend_from_slice(&rec[8..8 + ID_BYTES]);
+        unpack(&rec[8 + ID_BYTES..8 + ID_BYTES + p], n2, &mut buf);
         if opts.file_ids.is_some() {
             buf.push(1);
-            buf.extend_from_slice(&rec[8 + ID_BYTES + n2..]);
+            buf.extend_from_slice(&rec[8 + ID_BYTES + p..]);
         } else {
             buf.push(0);
         }

@@ -32,7 +32,7 @@ use crate::id::{PositionId, ID_BYTES};
 use crate::record::ExtraInfo;
 use crate::sort::ExternalSorter;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
-use kifu_go::{Board, BoardSize, Color, Point, Symmetry, ZobristKeys};
+use kifu_go::{Board, BoardSize, Color, Symmetry, ZobristKeys};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -246,28 +246,59 @@ impl Layout {
     }
 }
 
+/// The 2-bit code of a PositionDB byte.
+const fn code(b: u8) -> u8 {
+    match b {
+        b'#' => 1,
+        b'O' => 2,
+        _ => 0,
+    }
+}
+
+/// The 4 PositionDB bytes of each packed byte.
+const UNPACK: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 4 {
+            t[i][j] = match (i >> (j * 2)) & 3 {
+                1 => b'#',
+                2 => b'O',
+                _ => b'.',
+            };
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Packs PositionDB rows 2 bits a point into `out` (`p` bytes).
 fn pack(rows: &[u8], out: &mut [u8]) {
-    out.fill(0);
-    for (i, &b) in rows.iter().enumerate() {
-        let v = match b {
-            b'#' => 1u8,
-            b'O' => 2,
-            _ => 0,
-        };
-        out[i / 4] |= v << ((i % 4) * 2);
+    let mut chunks = rows.chunks_exact(4);
+    for (o, c) in out.iter_mut().zip(&mut chunks) {
+        *o = code(c[0]) | code(c[1]) << 2 | code(c[2]) << 4 | code(c[3]) << 6;
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut v = 0u8;
+        for (k, &b) in rest.iter().enumerate() {
+            v |= code(b) << (k * 2);
+        }
+        if let Some(o) = out.get_mut(rows.len() / 4) {
+            *o = v;
+        }
     }
 }
 
 /// Unpacks `n2` points.
 fn unpack(packed: &[u8], n2: usize, out: &mut Vec<u8>) {
-    for i in 0..n2 {
-        out.push(match (packed[i / 4] >> ((i % 4) * 2)) & 3 {
-            1 => b'#',
-            2 => b'O',
-            _ => b'.',
-        });
+    let start = out.len();
+    for &b in packed {
+        out.extend_from_slice(&UNPACK[usize::from(b)]);
     }
+    out.truncate(start + n2);
 }
 
 /// The occurrences of one file, encoded as first-sort records.
@@ -334,14 +365,7 @@ impl ReplaySink for Occurrences<'_> {
             self.summary.positions_out_of_range += 1;
             return;
         }
-        let size = self.opts.size;
-        for (i, r) in self.rows.iter_mut().enumerate() {
-            *r = match Point::from_index(i, size).and_then(|p| pos.stone_at(p)) {
-                Some(Color::Black) => b'#',
-                Some(Color::White) => b'O',
-                None => b'.',
-            };
-        }
+        pos.write_rows(&mut self.rows);
         let hash = pos.canonical().hash;
         self.push(hash, step.to_play, step.variation, step.move_number);
     }
@@ -609,6 +633,11 @@ mod tests {
                 let mut out = vec![0; size.points()];
                 c.canonical_into(&rows, &mut out);
                 assert_eq!(out, canonical_rows(&board));
+                let mut packed = vec![0; size.points().div_ceil(4)];
+                pack(&rows, &mut packed);
+                let mut back = Vec::new();
+                unpack(&packed, size.points(), &mut back);
+                assert_eq!(back, rows);
             }
         }
     }

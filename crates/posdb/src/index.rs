@@ -915,8 +915,31 @@ impl IndexReader {
         }
         let mut occurrences = Vec::new();
         let mut stats: HashMap<u16, (u64, u64, u64)> = HashMap::new();
-        for (k, qsym, swapped) in queries {
-            for e in self.entries_with(&k)? {
+        let found: Vec<(Vec<[u8; ENTRY_BYTES]>, Symmetry, bool)> = queries
+            .into_iter()
+            .map(|(k, qsym, swapped)| Ok((self.entries_with(&k)?, qsym, swapped)))
+            .collect::<Result<_, IndexError>>()?;
+        // Many matches (an opening position): read the whole game table once rather than one
+        // record per game.
+        let total: usize = found.iter().map(|f| f.0.len()).sum();
+        let table = if total > 256 {
+            let mut t = vec![0u8; (self.f_off - self.g_off) as usize];
+            self.read_at(self.g_off, &mut t)?;
+            Some(t)
+        } else {
+            None
+        };
+        let winner_of = |game: u32| -> Result<Winner, IndexError> {
+            match &table {
+                Some(t) => t
+                    .get(game as usize * GAME_BYTES + 12)
+                    .map(|&b| Winner::from_byte(b))
+                    .ok_or(IndexError::Format("game number out of range")),
+                None => self.winner(game),
+            }
+        };
+        for (entries, qsym, swapped) in found {
+            for e in entries {
                 let game = u32_at(&e, 17);
                 let gsym = Symmetry::from_index(usize::from(e[23]))
                     .ok_or(IndexError::Format("bad symmetry byte"))?;
@@ -938,7 +961,7 @@ impl IndexReader {
                     }
                 };
                 if let Some(c) = next_code {
-                    let winner = self.winner(game)?;
+                    let winner = winner_of(game)?;
                     let winner = if swapped { winner.swapped() } else { winner };
                     let s = stats.entry(c).or_default();
                     s.0 += 1;

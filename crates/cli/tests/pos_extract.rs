@@ -143,6 +143,46 @@ fn extract_counts_dedups_and_writes_the_table() {
     assert_eq!(p["stones"], 3);
     assert_eq!(p["to_play"], "W");
 
+    // The same bytes with one thread, or two and a tiny sort memory (spilled runs).
+    ok(&kifu(
+        &[
+            "pos",
+            "extract",
+            "games",
+            "-o",
+            "j1.dat",
+            "-j",
+            "1",
+            "--variations",
+        ],
+        d,
+    ));
+    let v = json(&kifu(
+        &[
+            "pos",
+            "extract",
+            "games",
+            "-o",
+            "j2.dat",
+            "-j",
+            "2",
+            "--variations",
+            "--memory",
+            "100",
+            "--json",
+        ],
+        d,
+    ));
+    assert!(v["spilled_runs"].as_u64().unwrap() > 2);
+    assert_eq!(
+        std::fs::read(d.join("j1.dat")).unwrap(),
+        std::fs::read(d.join("var.dat")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(d.join("j2.dat")).unwrap(),
+        std::fs::read(d.join("var.dat")).unwrap()
+    );
+
     // A move range; every occurrence.
     let v = json(&kifu(
         &[

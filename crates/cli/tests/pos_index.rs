@@ -262,27 +262,39 @@ fn lookup_shows_scores_and_index_is_thread_independent() {
     let mut rec = u64::from_str_radix(&h, 16).unwrap().to_be_bytes().to_vec();
     rec.extend_from_slice(&[0, b'W', 5, 100]);
     std::fs::write(d.join("gnugo_chinese.dat"), &rec).unwrap();
-    let out = ok(&kifu(
-        &[
-            "pos",
-            "lookup",
-            "one.idx",
-            "--sgf",
-            "g/a.sgf",
-            "--move",
-            "1",
-            "--scores",
-            "gnugo_chinese.dat",
-            "--limit",
-            "0",
-        ],
-        d,
-    ));
+    std::fs::write(d.join("fuego_japanese.dat"), b"").unwrap();
+    let args = [
+        "pos",
+        "lookup",
+        "one.idx",
+        "--sgf",
+        "g/a.sgf",
+        "--move",
+        "1",
+        "--scores",
+        "gnugo_chinese.dat",
+        "--scores",
+        "fuego_japanese.dat",
+    ];
+    let mut text_args = args.to_vec();
+    text_args.extend(["--limit", "0"]);
+    let out = ok(&kifu(&text_args, d));
     assert!(
-        out.ends_with(&format!(
-            "... 2 more (--limit)\nscore gnugo x chinese: 5 (100%) [{h}-00-W]\n"
-        )),
+        out.ends_with(
+            "... 2 more (--limit)\nscores: gnugo x chinese: 5 (100%)  fuego x japanese: -\n"
+        ),
         "{out}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let v: Value = serde_json::from_str(&ok(&kifu(&json_args, d))).unwrap();
+    let s = &v["scores"];
+    assert_eq!(s.as_array().unwrap().len(), 1);
+    assert_eq!(s[0]["id"], format!("{h}-00-W").as_str());
+    assert_eq!(s[0]["scorer"], "gnugo x chinese");
+    assert_eq!(
+        (s[0]["score"].as_u64(), s[0]["confidence"].as_u64()),
+        (Some(5), Some(100))
     );
     // The extracted file holds that id.
     let view = ok(&kifu(

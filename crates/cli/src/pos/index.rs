@@ -262,11 +262,32 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
                 r.occurrences.len() - listed.len()
             ));
         }
-        for (l, s) in &scores {
-            o.push_str(&format!(
-                "score {l}: {} ({}%) [{}]\n",
-                s.score, s.confidence, s.id
-            ));
+        if !tables.is_empty() {
+            // One column per scored file, side by side; a tiebreaker above 0 is named.
+            let cols: Vec<String> = tables
+                .iter()
+                .map(|t| {
+                    let found: Vec<String> = scores
+                        .iter()
+                        .filter(|(l, _)| *l == t.label())
+                        .map(|(_, s)| {
+                            let tb = if s.id.tiebreak > 0 {
+                                format!(" [tiebreaker {}]", s.id.tiebreak)
+                            } else {
+                                String::new()
+                            };
+                            format!("{} ({}%){tb}", s.score, s.confidence)
+                        })
+                        .collect();
+                    let text = if found.is_empty() {
+                        "-".to_string()
+                    } else {
+                        found.join(", ")
+                    };
+                    format!("{}: {text}", t.label())
+                })
+                .collect();
+            o.push_str(&format!("scores: {}\n", cols.join("  ")));
         }
         super::emit(&o);
     }

@@ -32,6 +32,13 @@ $kifu pos extract "$corpus" -o "$work/p19v.dat" --size 19 --variations --json > 
 report "extract 19x19, all variations, -j 2" "$work/e19v.json"
 $kifu pos extract "$corpus" -o "$work/p9.dat" --size 9 --variations --json > "$work/e9.json"
 report "extract 9x9, all variations, -j 2" "$work/e9.json"
+# 9x9, the size of the study: the corpus's 9x9 games (selected by SZ) listed 50 times.
+tr '\n' '\0' < "$work/files" | xargs -0 grep -l 'SZ\[9\]' | sort > "$work/nine"
+nine=(); for _ in $(seq 1 50); do while read -r f; do nine+=("$f"); done < "$work/nine"; done
+$kifu pos extract "${nine[@]}" -o "$work/n.dat" --size 9 --json > "$work/e9x50.json"
+report "extract 9x9, 9x9 games x50, first occurrences" "$work/e9x50.json"
+$kifu pos extract "${nine[@]}" -o "$work/n.dat" --size 9 --all-occurrences --json > "$work/e9x50a.json"
+report "extract 9x9, 9x9 games x50, every occurrence" "$work/e9x50a.json"
 $kifu pos extract "$corpus" -o "$work/p19s.dat" --size 19 --memory 4M --json > "$work/e19s.json"
 report "extract 19x19, 4 MB sort memory (spilling)" "$work/e19s.json"
 echo "  spilled runs: $(field "$work/e19s.json" spilled_runs); output identical: $(cmp -s "$work/p19.dat" "$work/p19s.dat" && echo yes || echo NO)"

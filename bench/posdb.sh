@@ -32,13 +32,16 @@ $kifu pos extract "$corpus" -o "$work/p19v.dat" --size 19 --variations --json > 
 report "extract 19x19, all variations, -j 2" "$work/e19v.json"
 $kifu pos extract "$corpus" -o "$work/p9.dat" --size 9 --variations --json > "$work/e9.json"
 report "extract 9x9, all variations, -j 2" "$work/e9.json"
-# 9x9, the size of the study: the corpus's 9x9 games (selected by SZ) listed 50 times.
-tr '\n' '\0' < "$work/files" | xargs -0 grep -l 'SZ\[9\]' | sort > "$work/nine"
-nine=(); for _ in $(seq 1 50); do while read -r f; do nine+=("$f"); done < "$work/nine"; done
-$kifu pos extract "${nine[@]}" -o "$work/n.dat" --size 9 --json > "$work/e9x50.json"
-report "extract 9x9, 9x9 games x50, first occurrences" "$work/e9x50.json"
-$kifu pos extract "${nine[@]}" -o "$work/n.dat" --size 9 --all-occurrences --json > "$work/e9x50a.json"
-report "extract 9x9, 9x9 games x50, every occurrence" "$work/e9x50a.json"
+# 9x9, the size of the study: the corpus's 9x9 files (selected by SZ), 50 copies (symlinks).
+{ tr '\n' '\0' < "$work/files" | xargs -0 grep -l 'SZ\[9\]' || true; } | sort > "$work/nine"
+for c in $(seq -w 1 50); do
+  mkdir -p "$work/nine_dir/$c"
+  n=0; while read -r f; do n=$((n + 1)); ln -s "$(realpath "$f")" "$work/nine_dir/$c/$n.sgf"; done < "$work/nine"
+done
+$kifu pos extract "$work/nine_dir" -o "$work/n.dat" --size 9 --json > "$work/e9x50.json"
+report "extract 9x9, 9x9 files x50, first occurrences" "$work/e9x50.json"
+$kifu pos extract "$work/nine_dir" -o "$work/n.dat" --size 9 --all-occurrences --json > "$work/e9x50a.json"
+report "extract 9x9, 9x9 files x50, every occurrence" "$work/e9x50a.json"
 $kifu pos extract "$corpus" -o "$work/p19s.dat" --size 19 --memory 4M --json > "$work/e19s.json"
 report "extract 19x19, 4 MB sort memory (spilling)" "$work/e19s.json"
 echo "  spilled runs: $(field "$work/e19s.json" spilled_runs); output identical: $(cmp -s "$work/p19.dat" "$work/p19s.dat" && echo yes || echo NO)"

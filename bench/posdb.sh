@@ -38,6 +38,8 @@ for c in $(seq -w 1 50); do
   mkdir -p "$work/nine_dir/$c"
   n=0; while read -r f; do n=$((n + 1)); ln -s "$(realpath "$f")" "$work/nine_dir/$c/$n.sgf"; done < "$work/nine"
 done
+# The first pass over fresh symlinks is slow (cold directory entries): a warm-up run first.
+$kifu pos extract "$work/nine_dir" -o "$work/n.dat" --size 9 > /dev/null 2>&1
 $kifu pos extract "$work/nine_dir" -o "$work/n.dat" --size 9 --json > "$work/e9x50.json"
 report "extract 9x9, 9x9 files x50, first occurrences" "$work/e9x50.json"
 $kifu pos extract "$work/nine_dir" -o "$work/n.dat" --size 9 --all-occurrences --json > "$work/e9x50a.json"

@@ -34,7 +34,7 @@ enum Command {
     /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
     #[command(subcommand)]
     Book(book::BookCommand),
-    /// Position databases: score with GTP engines, merge, compare.
+    /// Position databases: extract, view, histogram, stats, index, lookup, score, merge, compare.
     #[command(subcommand)]
     Pos(pos::PosCommand),
     /// Send GTP commands to an engine and print the answers (a debugging aid).

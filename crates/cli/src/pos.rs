@@ -20,9 +20,29 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod extract;
+mod index;
+mod view;
+
 /// The `kifu pos` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum PosCommand {
+    /// Extract the distinct positions of game collections (SGF, ASCII positions) into a position
+    /// file: de-duplicated under the 8 symmetries by key and board, in input order, the same
+    /// bytes for any number of threads, in bounded memory (external sort).
+    Extract(extract::ExtractArgs),
+    /// Show positions as ASCII boards (or SVG), filtered by index, stone count or key, with the
+    /// scores of any number of scored files side by side.
+    View(view::ViewArgs),
+    /// Positions by number of stones: a table, and an SVG bar chart with --svg.
+    Histogram(view::HistogramArgs),
+    /// Counts of a position file: records, sizes, side to play, extra info, duplicates.
+    Stats(view::HistogramArgs),
+    /// Index every main-line position of game collections for full-board search.
+    Index(index::IndexArgs),
+    /// The games that reached a position (any symmetry, optionally colours swapped) and their
+    /// continuations with counts and win rates; scores from scored files.
+    Lookup(index::LookupArgs),
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
     ///
     /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
@@ -121,10 +141,21 @@ pub struct MergeArgs {
 /// Runs a `kifu pos` subcommand.
 pub fn run(cmd: PosCommand) -> Result<Outcome> {
     match cmd {
+        PosCommand::Extract(a) => extract::run(a),
+        PosCommand::View(a) => view::view(a),
+        PosCommand::Histogram(a) => view::histogram(a),
+        PosCommand::Stats(a) => view::stats(a),
+        PosCommand::Index(a) => index::index(a),
+        PosCommand::Lookup(a) => index::lookup(a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),
     }
+}
+
+/// Writes command output to stdout; a closed pipe (`| head`) ends the output quietly.
+fn emit(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn size_arg(n: u32) -> Result<BoardSize> {

@@ -281,6 +281,23 @@ impl Position {
         b
     }
 
+    /// Writes the PositionDB rows (`#` black, `O` white, `.` empty, row by row from the top-left;
+    /// what [`Board::to_rows`] gives for [`Position::board`]) into `out` without allocating: the
+    /// first `n * n` bytes, or as many whole rows as `out` holds.
+    pub fn write_rows(&self, out: &mut [u8]) {
+        let n = usize::from(self.size.get());
+        for (row, line) in out.chunks_exact_mut(n).take(n).enumerate() {
+            let base = (row + 1) * self.stride + 1;
+            for (o, &c) in line.iter_mut().zip(&self.cell[base..base + n]) {
+                *o = match c {
+                    BLACK => b'#',
+                    WHITE => b'O',
+                    _ => b'.',
+                };
+            }
+        }
+    }
+
     /// The prisoners `color` holds: opponent stones it captured, plus opponent stones removed by the
     /// opponent's own suicide.
     #[inline]

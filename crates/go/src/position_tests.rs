@@ -437,3 +437,16 @@ fn clone_is_independent_for_variations() {
 
 use crate::symmetry::Symmetry;
 use crate::zobrist::ZobristTable;
+
+#[test]
+fn write_rows_matches_board_rows() {
+    let mut p = pos(".....\n..#..\n.#O..\n..#..\n.....\n", Rules::default());
+    let _ = play(&mut p, W, "A1");
+    let mut out = vec![0u8; 25];
+    p.write_rows(&mut out);
+    assert_eq!(out, p.board().to_rows());
+    // A short buffer gets the whole rows it holds.
+    let mut short = vec![b'x'; 7];
+    p.write_rows(&mut short);
+    assert_eq!(&short, b".....xx");
+}

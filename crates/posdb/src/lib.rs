@@ -21,6 +21,19 @@
 //!   table enter it), and two different boards (under all 8 symmetries) with the same hash get
 //!   different tiebreakers, in order of first appearance.
 //!
+//! - **Extraction** ([`extract`]): game collections (SGF, ASCII positions; Ishi is the marked
+//!   extension point) to a position file: every distinct position (by key and board, under the 8
+//!   symmetries), first occurrence kept in input order, collisions given tiebreakers, replayed in
+//!   parallel but the same bytes for any thread count, in bounded memory through an external
+//!   sort ([`sort`]) that spills to temporary files. [`masterlist`] keeps
+//!   `master_game_file_list.dat` append-only and repairs a torn last line.
+//! - **Inspection** ([`inspect`]): statistics, the histogram by stones (with an SVG chart),
+//!   scored files named `program_ruleset.dat` shown side by side.
+//! - **Search** ([`index`]): a sorted key file of every main-line position of a collection (key,
+//!   game, move, symmetry, next move) plus a game table; lookups by binary search give the games
+//!   that reached a position in any symmetry (optionally colours swapped) and the continuations
+//!   with counts and win rates. Why not SQLite is argued in the module docs.
+//!
 //! # Example
 //!
 //! ```
@@ -55,14 +68,44 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! Extracting a position file from SGF files:
+//!
+//! ```
+//! use kifu_go::BoardSize;
+//! use kifu_posdb::extract::{extract, ExtractOptions, Source, SourceKind};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let game = dir.path().join("g.sgf");
+//! std::fs::write(&game, "(;GM[1]SZ[9];B[ee];W[cc];B[gg])")?;
+//! let turned = dir.path().join("h.sgf"); // the same game turned a quarter
+//! std::fs::write(&turned, "(;GM[1]SZ[9];B[ee];W[gc];B[cg])")?;
+//! let sources: Vec<Source> = [game, turned]
+//!     .into_iter()
+//!     .map(|path| Source { path, kind: SourceKind::Sgf })
+//!     .collect();
+//! let mut out = Vec::new();
+//! let summary = extract(&sources, &ExtractOptions::new(BoardSize::NINE), &mut out, &|| {})?;
+//! assert_eq!((summary.occurrences, summary.distinct), (8, 4));
+//! assert_eq!(out.len(), 4 * 92);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! # Modules
 //! - [`id`]: [`PositionId`], [`Keyer`], [`canonical_hash`], [`canonical_rows`].
+//! - [`extract`], [`ascii`], [`masterlist`], [`sort`]: building position files.
+//! - [`inspect`]: stats, histogram, score tables; [`index`]: full-board search.
 //! - [`record`]: [`PositionRecord`], [`ExtraInfo`], [`ScoredPosition`], [`score_byte`].
 //! - [`io`]: the readers and writers, [`ReadError`].
 
+pub mod ascii;
+pub mod extract;
 pub mod id;
+pub mod index;
+pub mod inspect;
 pub mod io;
+pub mod masterlist;
 pub mod record;
+pub mod sort;
 
 pub use id::{canonical_hash, canonical_rows, IdError, KeyError, Keyer, PositionId, ID_BYTES};
 pub use io::{

@@ -1,0 +1,266 @@
+//! `kifu pos extract`: game collections to a position file (the work is kifu-posdb's
+//! `extract`); this module finds the inputs, the Zobrist table and the master list.
+
+use crate::inputs::{collect, has_ext, Input};
+use crate::output::{progress, write_atomically, write_atomically_with};
+use crate::Outcome;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use kifu_go::replay::Scope;
+use kifu_go::{BoardSize, ZobristKeys, ZobristTable};
+use kifu_posdb::extract::{extract, ExtractOptions, Source, SourceKind};
+use kifu_posdb::masterlist::{MasterList, MASTER_LIST_NAME};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// `kifu pos extract` arguments.
+#[derive(Args, Debug)]
+pub struct ExtractArgs {
+    /// SGF files and folders (searched recursively for .sgf; with --ascii also .txt and .pos).
+    /// Files ending in .txt or .pos are ASCII positions (81 characters then B or W).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The position file to write (replaced safely).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Positions of all variations, not only the main lines.
+    #[arg(long)]
+    variations: bool,
+    /// First move number kept (0 = the position before the first move).
+    #[arg(long, default_value_t = 0)]
+    from: u32,
+    /// Last move number kept.
+    #[arg(long)]
+    to: Option<u32>,
+    /// Board size kept (games of other sizes are skipped and counted).
+    #[arg(long, default_value_t = 9)]
+    size: u32,
+    /// Write PositionExtraInfo (file id, variation, move) and list the files in
+    /// master_game_file_list.dat next to the output.
+    #[arg(long)]
+    extra: bool,
+    /// The zobrist_board_N.dat table to key with. Default: the one next to the output if there is
+    /// one, else kifu's own table (written next to the output).
+    #[arg(long)]
+    zobrist: Option<PathBuf>,
+    /// Write every occurrence of each position, not only the first.
+    #[arg(long)]
+    all_occurrences: bool,
+    /// Read every file given (and .txt/.pos files in folders) as ASCII positions.
+    #[arg(long)]
+    ascii: bool,
+    /// Threads (0: one per core). The output is the same for any number.
+    #[arg(short = 'j', long, default_value_t = 0)]
+    jobs: usize,
+    /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
+    #[arg(long, default_value = "256M")]
+    memory: String,
+    /// JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses `256M`, `64K`, `1G` or plain bytes.
+pub fn parse_bytes(text: &str) -> Result<usize> {
+    let t = text.trim();
+    let (num, mult) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1usize << 10),
+        Some('M') => (&t[..t.len() - 1], 1 << 20),
+        Some('G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    let n: usize = num
+        .trim()
+        .parse()
+        .with_context(|| format!("{text:?} is not a number of bytes"))?;
+    n.checked_mul(mult)
+        .with_context(|| format!("{text:?} is too large"))
+}
+
+/// The kind of an input file, by extension (`--ascii` forces ASCII).
+///
+/// Extension point: when a kifu-ishi crate exists, `.go` maps to its `SourceKind` variant here.
+fn kind_of(path: &Path, ascii: bool) -> Result<SourceKind> {
+    if ascii || has_ext(path, &["txt", "pos"]) {
+        Ok(SourceKind::Ascii)
+    } else if has_ext(path, &["go"]) {
+        bail!(
+            "{}: Ishi .go files are not supported by kifu pos yet",
+            path.display()
+        )
+    } else {
+        Ok(SourceKind::Sgf)
+    }
+}
+
+/// The input files of a command, as kifu-posdb sources.
+pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
+    let exts: &[&str] = if ascii {
+        &["sgf", "txt", "pos"]
+    } else {
+        &["sgf"]
+    };
+    let mut out = Vec::new();
+    for input in collect(paths, exts)? {
+        match input {
+            Input::Stdin => bail!("`-` (stdin) is not supported here: give files or folders"),
+            Input::File { path, .. } => {
+                let kind = kind_of(&path, ascii)?;
+                out.push(Source { path, kind });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The Zobrist keys: `--zobrist`, else the table next to `output`, else kifu's own (written next
+/// to `output` unless it goes to stdout). Returns the keys and the table file used or written.
+pub fn zobrist_keys(
+    given: Option<&Path>,
+    output: &Path,
+    size: BoardSize,
+) -> Result<(Arc<ZobristKeys>, Option<PathBuf>, bool)> {
+    let load = |p: &Path| -> Result<Arc<ZobristKeys>> {
+        let table = ZobristTable::load(p)?;
+        if table.size() != size {
+            bail!(
+                "{}: the table is for {} boards, not {size}",
+                p.display(),
+                table.size()
+            );
+        }
+        Ok(Arc::new(ZobristKeys::new(table)))
+    };
+    if let Some(p) = given {
+        return Ok((load(p)?, Some(p.to_path_buf()), false));
+    }
+    if output.as_os_str() == "-" {
+        return Ok((ZobristKeys::default_for(size), None, false));
+    }
+    let beside = folder_of(output).join(format!("zobrist_board_{}.dat", size.points()));
+    if beside.exists() {
+        return Ok((load(&beside)?, Some(beside), false));
+    }
+    let keys = ZobristKeys::default_for(size);
+    write_atomically(&beside, keys.table().to_text().as_bytes())?;
+    Ok((keys, Some(beside), true))
+}
+
+/// Sizes rayon's global pool (0: one thread per core). A process runs one command, so the global
+/// pool is the command's pool.
+pub fn set_threads(jobs: usize) {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build_global();
+}
+
+/// Runs `kifu pos extract`.
+pub fn run(a: ExtractArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let size = super::size_arg(a.size)?;
+    let to = a.to.unwrap_or(u32::MAX);
+    if a.from > to {
+        bail!("--from {} is after --to {to}", a.from);
+    }
+    let memory = parse_bytes(&a.memory)?;
+    let sources = sources(&a.games, a.ascii)?;
+    let (keys, zobrist_path, zobrist_written) =
+        zobrist_keys(a.zobrist.as_deref(), &a.output, size)?;
+    let mut opts = ExtractOptions::new(size);
+    opts.scope = if a.variations {
+        Scope::AllVariations
+    } else {
+        Scope::MainLineOnly
+    };
+    opts.from = a.from;
+    opts.to = to;
+    opts.keys = keys;
+    opts.all_occurrences = a.all_occurrences;
+    opts.memory_limit = memory;
+    if a.output.as_os_str() != "-" {
+        opts.temp_dir = Some(folder_of(&a.output));
+    }
+    let mut master_repaired = None;
+    let mut master_path = None;
+    if a.extra {
+        if a.output.as_os_str() == "-" {
+            bail!("--extra needs an output file (the master list goes next to it)");
+        }
+        let path = folder_of(&a.output).join(MASTER_LIST_NAME);
+        let mut list = MasterList::open(&path)?;
+        master_repaired = list.repaired();
+        if let Some(n) = master_repaired {
+            eprintln!(
+                "{}: repaired: a torn last line ({n} bytes) was cut off",
+                path.display()
+            );
+        }
+        let names = sources
+            .iter()
+            .map(|s| {
+                std::fs::canonicalize(&s.path)
+                    .unwrap_or_else(|_| s.path.clone())
+                    .display()
+                    .to_string()
+            })
+            .collect::<Vec<_>>();
+        opts.file_ids = Some(list.ids_for(&names)?);
+        master_path = Some(path);
+    }
+    set_threads(a.jobs);
+    let bar = progress(sources.len() as u64, "extracting");
+    let mut summary = None;
+    write_atomically_with(&a.output, |w| {
+        let s = extract(&sources, &opts, w, &|| bar.inc(1))?;
+        summary = Some(s);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let s = summary.context("extraction produced no summary")?;
+    for e in &s.errors {
+        eprintln!("kifu: {e}");
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    let v = json!({
+        "output": a.output.display().to_string(),
+        "files": s.files, "files_failed": s.files_failed,
+        "games": s.games, "games_failed": s.games_failed,
+        "games_other_size": s.games_other_size,
+        "positions_other_size": s.positions_other_size,
+        "positions_out_of_range": s.positions_out_of_range,
+        "occurrences": s.occurrences, "distinct": s.distinct, "written": s.written,
+        "collisions": s.collisions, "spilled_runs": s.spilled_runs,
+        "zobrist": zobrist_path.map(|p| p.display().to_string()),
+        "zobrist_written": zobrist_written,
+        "master_list": master_path.map(|p| p.display().to_string()),
+        "master_list_repaired_bytes": master_repaired,
+        "errors": s.errors,
+        "seconds": secs,
+        "games_per_second": rate(s.games),
+        "positions_per_second": rate(s.occurrences),
+    });
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        eprintln!(
+            "{} files, {} games: {} positions, {} distinct, {} written to {} ({} games of other sizes skipped, {} failed files, {} failed games) in {secs:.2}s",
+            s.files, s.games, s.occurrences, s.distinct, s.written, a.output.display(),
+            s.games_other_size, s.files_failed, s.games_failed
+        );
+    }
+    Ok(if s.files_failed > 0 || s.games_failed > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}

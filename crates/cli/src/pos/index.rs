@@ -1,0 +1,295 @@
+//! `kifu pos index` and `kifu pos lookup`: full-board search over game collections (the index
+//! format and the search are kifu-posdb's `index` module).
+
+use crate::output::{progress, write_atomically_with};
+use crate::Outcome;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
+use kifu_go::{Board, Color, Move};
+use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `kifu pos index` arguments.
+#[derive(Args, Debug)]
+pub struct IndexArgs {
+    /// SGF files and folders (searched recursively for .sgf).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The index file to write (replaced safely).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Board size indexed (games of other sizes are skipped and counted).
+    #[arg(long, default_value_t = 19)]
+    size: u32,
+    /// A zobrist_board_N.dat table, so keys match position files made with it (default: kifu's own).
+    #[arg(long)]
+    zobrist: Option<PathBuf>,
+    /// Threads (0: one per core). The index is the same for any number.
+    #[arg(short = 'j', long, default_value_t = 0)]
+    jobs: usize,
+    /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
+    #[arg(long, default_value = "256M")]
+    memory: String,
+    /// JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `kifu pos lookup` arguments.
+#[derive(Args, Debug)]
+pub struct LookupArgs {
+    /// The index (from kifu pos index).
+    db: PathBuf,
+    /// Take the position from this SGF file (main line)...
+    #[arg(long, requires = "move", conflicts_with = "board")]
+    sgf: Option<PathBuf>,
+    /// ...after this many moves.
+    #[arg(long = "move")]
+    r#move: Option<u32>,
+    /// The game of the SGF file (1 = the first).
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// Or give the board: N*N characters `#` black, `O` white, `.` empty, row by row from the
+    /// top-left (spaces, line breaks and `/` between rows are ignored)...
+    #[arg(long, requires = "to_play")]
+    board: Option<String>,
+    /// ...and the side to play, B or W.
+    #[arg(long)]
+    to_play: Option<String>,
+    /// Also find the position with the colours swapped (and the other side to play); their
+    /// continuations and results count from the query's point of view.
+    #[arg(long)]
+    swap_colors: bool,
+    /// Scored files whose scores of the position to show (program x ruleset from the name).
+    #[arg(long, num_args = 1)]
+    scores: Vec<PathBuf>,
+    /// Games listed at most.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// JSON output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `kifu pos index`.
+pub fn index(a: IndexArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let size = super::size_arg(a.size)?;
+    let sources = super::extract::sources(&a.games, false)?;
+    let paths: Vec<PathBuf> = sources.into_iter().map(|s| s.path).collect();
+    let mut opts = IndexOptions::new(size);
+    if let Some(z) = &a.zobrist {
+        let (keys, _, _) = super::extract::zobrist_keys(Some(z), &a.output, size)?;
+        opts.keys = keys;
+    }
+    opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
+    super::extract::set_threads(a.jobs);
+    let bar = progress(paths.len() as u64, "indexing");
+    let mut summary = None;
+    write_atomically_with(&a.output, |w| {
+        summary = Some(build_index(&paths, &opts, w, &|| bar.inc(1))?);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let s = summary.context("indexing produced no summary")?;
+    for e in &s.errors {
+        eprintln!("kifu: {e}");
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
+    let v = json!({
+        "output": a.output.display().to_string(),
+        "files": s.files, "files_failed": s.files_failed, "games": s.games,
+        "games_other_size": s.games_other_size, "games_failed": s.games_failed,
+        "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,
+        "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.entries),
+    });
+    if a.json {
+        super::emit(&format!("{}\n", serde_json::to_string_pretty(&v)?));
+    } else {
+        eprintln!(
+            "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} failed games",
+            s.games, s.entries, s.files, s.games_other_size, s.files_failed, s.games_failed
+        );
+    }
+    Ok(if s.files_failed > 0 || s.games_failed > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
+fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
+    if let (Some(path), Some(n)) = (&a.sgf, a.r#move) {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let want = a.game.checked_sub(1).context("--game counts from 1")?;
+        let opts = ReplayOptions {
+            scope: Scope::MainLineOnly,
+            ..Default::default()
+        };
+        let mut found = None;
+        let _ = replay_bytes(&bytes, &opts, |s: &Step<'_>| {
+            if s.game == want && s.move_number == n {
+                found = Some((s.position.board(), s.to_play));
+            }
+        });
+        return found.with_context(|| {
+            format!(
+                "{}: game {} has no move {n} on its main line",
+                path.display(),
+                a.game
+            )
+        });
+    }
+    let (Some(rows), Some(tp)) = (&a.board, &a.to_play) else {
+        bail!("give --sgf FILE --move N, or --board ROWS --to-play B|W");
+    };
+    let rows: Vec<u8> = rows.bytes().filter(|&b| b != b'/').collect();
+    let board = Board::from_rows(&rows, None).context("--board")?;
+    let to_play = match tp.as_str() {
+        "B" | "b" => Color::Black,
+        "W" | "w" => Color::White,
+        other => bail!("--to-play {other:?}: B or W"),
+    };
+    Ok((board, to_play))
+}
+
+fn move_text(m: Option<Move>, size: kifu_go::BoardSize) -> String {
+    match m {
+        Some(m) => m.to_human(size),
+        None => "-".to_string(),
+    }
+}
+
+/// Runs `kifu pos lookup`.
+pub fn lookup(a: LookupArgs) -> Result<Outcome> {
+    let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let tables = super::view::load_scores(&a.scores)?;
+    let (board, to_play) = query_position(&a)?;
+    let size = db.size();
+    let r = db.lookup(&board, to_play, a.swap_colors)?;
+    let mut games: Vec<u32> = r.occurrences.iter().map(|o| o.game).collect();
+    games.dedup();
+    let swapped = r.occurrences.iter().filter(|o| o.swapped).count();
+    let pct = |n: u64, d: u64| {
+        if d > 0 {
+            n as f64 * 100.0 / d as f64
+        } else {
+            0.0
+        }
+    };
+    let mut scores = Vec::new();
+    for t in &tables {
+        for s in t.by_hash(r.hash, to_play) {
+            scores.push((t.label(), s));
+        }
+    }
+    let mut listed = Vec::new();
+    for o in r.occurrences.iter().take(a.limit) {
+        listed.push((o, db.game(o.game)?));
+    }
+    if a.json {
+        let v = json!({
+            "hash": format!("{:016x}", r.hash),
+            "to_play": to_play.letter().to_string(),
+            "occurrences": r.occurrences.len(),
+            "games": games.len(),
+            "swapped": swapped,
+            "continuations": r.continuations.iter().map(|c| json!({
+                "move": move_text(Some(c.mv), size), "count": c.count,
+                "black_wins": c.black_wins, "white_wins": c.white_wins,
+                "black_win_rate": pct(c.black_wins, c.count) / 100.0,
+                "white_win_rate": pct(c.white_wins, c.count) / 100.0,
+            })).collect::<Vec<_>>(),
+            "matches": listed.iter().map(|(o, g)| json!({
+                "game": o.game, "move": o.move_number, "symmetry": o.symmetry.index(),
+                "symmetry_name": o.symmetry.to_string(), "swapped": o.swapped,
+                "next": move_text(o.next, size),
+                "black": g.black, "white": g.white, "date": g.date, "result": g.result,
+                "file": g.file, "game_in_file": g.game_in_file + 1,
+            })).collect::<Vec<_>>(),
+            "scores": scores.iter().map(|(l, s)| json!({
+                "scorer": l, "id": s.id.to_string(), "score": s.score, "confidence": s.confidence,
+            })).collect::<Vec<Value>>(),
+        });
+        super::emit(&format!("{}\n", serde_json::to_string_pretty(&v)?));
+    } else {
+        let mut o = format!(
+            "position {:016x}, {} to play: {} occurrences in {} games ({} with colours swapped)\n",
+            r.hash,
+            to_play,
+            r.occurrences.len(),
+            games.len(),
+            swapped
+        );
+        if !r.continuations.is_empty() {
+            o.push_str("move   games  Black wins  White wins  Black %  White %\n");
+            for c in &r.continuations {
+                o.push_str(&format!(
+                    "{:<5} {:>6}  {:>10}  {:>10}  {:>6.1}%  {:>6.1}%\n",
+                    move_text(Some(c.mv), size),
+                    c.count,
+                    c.black_wins,
+                    c.white_wins,
+                    pct(c.black_wins, c.count),
+                    pct(c.white_wins, c.count)
+                ));
+            }
+        }
+        for (m, g) in &listed {
+            o.push_str(&format!(
+                "game {} move {} ({}{}) next {}: {} - {} {} {} [{} game {}]\n",
+                m.game,
+                m.move_number,
+                m.symmetry,
+                if m.swapped { ", colours swapped" } else { "" },
+                move_text(m.next, size),
+                g.black,
+                g.white,
+                g.date,
+                g.result,
+                g.file,
+                g.game_in_file + 1
+            ));
+        }
+        if r.occurrences.len() > listed.len() {
+            o.push_str(&format!(
+                "... {} more (--limit)\n",
+                r.occurrences.len() - listed.len()
+            ));
+        }
+        if !tables.is_empty() {
+            // One column per scored file, side by side; a tiebreaker above 0 is named.
+            let cols: Vec<String> = tables
+                .iter()
+                .map(|t| {
+                    let found: Vec<String> = scores
+                        .iter()
+                        .filter(|(l, _)| *l == t.label())
+                        .map(|(_, s)| {
+                            let tb = if s.id.tiebreak > 0 {
+                                format!(" [tiebreaker {}]", s.id.tiebreak)
+                            } else {
+                                String::new()
+                            };
+                            format!("{} ({}%){tb}", s.score, s.confidence)
+                        })
+                        .collect();
+                    let text = if found.is_empty() {
+                        "-".to_string()
+                    } else {
+                        found.join(", ")
+                    };
+                    format!("{}: {text}", t.label())
+                })
+                .collect();
+            o.push_str(&format!("scores: {}\n", cols.join("  ")));
+        }
+        super::emit(&o);
+    }
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,716 @@
+//! A position index of a game collection for full-board search: which games reached a position
+//! (in any of the 8 symmetries, optionally with colours swapped), and what was played next, with
+//! counts and win rates, as Kombilo's full-board search gives.
+//!
+//! # Why a sorted key file and not SQLite
+//! Every query is one exact-match range on the position key, and the data is written once and
+//! read many times. A single file of fixed-size entries sorted by key answers a query with one
+//! binary search (about 25 reads of 26 bytes at 30 million entries; microseconds once cached),
+//! is built by one external sort in bounded memory (the same [`ExternalSorter`] as extraction),
+//! and holds 26 bytes per position instead of a B-tree row plus a secondary index. SQLite would
+//! add a C library to the build (rusqlite `bundled`), and a B-tree lookup plus row fetches for
+//! nothing the queries need; ad-hoc SQL over games is not a goal here.
+//!
+//! # The file (all integers big-endian)
+//! - Header, 80 bytes: magic `KIFUPIX1`, board size (1 byte), 7 bytes zero, then u64 each:
+//!   entries, games, files, offset of the Zobrist table text, its length, offset of the entries,
+//!   offset of the game table, offset of the file table.
+//!   Strings (after the file table) run to the end of the file.
+//! - The Zobrist table text (`zobrist_board_N.dat` format) the keys were made with.
+//! - Entries, 26 bytes, sorted by their bytes: canonical hash `h1` (8; the PositionId hash with
+//!   that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes with a
+//!   second, fixed table, so two boards are confused only if both 64-bit hashes collide), side to
+//!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), the symmetry that
+//!   maps the game's board to the canonical orientation (1), the next move in the canonical
+//!   orientation (u16: point index row by row from the top-left, `0xFFFE` a pass, `0xFFFF` none:
+//!   the game ends, or the next node has no move).
+//! - Game table, 32 bytes a game: file number (u32), game in the file (u32, from 0), moves (u32),
+//!   winner (1: `B`, `W`, `0` draw, `?` unknown), 3 zero bytes, strings offset (u64, relative to
+//!   the strings), strings length (u32), 4 zero bytes. The strings are `PB`, `PW`, `DT`, `RE`
+//!   separated by tabs (tabs and line breaks inside values become spaces).
+//! - File table, 12 bytes a file: strings offset (u64), length (u32): the path as given.
+//!
+//! Only main lines are indexed. A position is indexed at each node of the main line from which a
+//! move is played, and at the last node; a node without a move replaces the entry of the node
+//! before it (setup changes the board; a comment node repeats it).
+
+use crate::sort::ExternalSorter;
+use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Replayer, Scope, Step};
+use kifu_go::{BoardSize, Color, Move, Symmetry, ZobristKeys, ZobristTable};
+use kifu_sgf::{Diagnostic, RawProperty, Skip, Value, Visitor};
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+const MAGIC: &[u8; 8] = b"KIFUPIX1";
+const HEADER: usize = 80;
+/// Bytes of one entry.
+pub const ENTRY_BYTES: usize = 26;
+const KEY_BYTES: usize = 17;
+const GAME_BYTES: usize = 32;
+const FILE_BYTES: usize = 12;
+/// Next-move code of a pass.
+pub const NEXT_PASS: u16 = 0xFFFE;
+/// Next-move code of "no next move".
+pub const NEXT_NONE: u16 = 0xFFFF;
+
+/// The second table: splitmix64 from a fixed seed different from kifu-go's.
+fn second_table(size: BoardSize) -> ZobristTable {
+    let mut state = 0x6b69_6675_2d68_3200u64 | u64::from(size.get());
+    let mut draw = || loop {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        if z != 0 {
+            break z;
+        }
+    };
+    let values = (0..size.points())
+        .map(|_| [draw(), draw(), draw()])
+        .collect();
+    ZobristTable::from_values(values).expect("n*n values make a table")
+}
+
+/// The second hash's per-point values for all 8 symmetries.
+#[derive(Debug, Clone)]
+struct SecondHash {
+    // [point * 2 + colour][symmetry]
+    values: Vec<[u64; 8]>,
+}
+
+impl SecondHash {
+    fn new(size: BoardSize) -> SecondHash {
+        let t = second_table(size);
+        let mut values = vec![[0u64; 8]; size.points() * 2];
+        for p in size.all_points() {
+            for c in Color::ALL {
+                for s in Symmetry::ALL {
+                    values[p.index(size) * 2 + c.index()][s.index()] = t.value(c, s.apply(p, size));
+                }
+            }
+        }
+        SecondHash { values }
+    }
+
+    fn of(&self, stones: impl Iterator<Item = (usize, Color)>) -> u64 {
+        let mut h = [0u64; 8];
+        for (i, c) in stones {
+            let v = &self.values[i * 2 + c.index()];
+            for s in 0..8 {
+                h[s] ^= v[s];
+            }
+        }
+        h.into_iter().min().unwrap_or(0)
+    }
+}
+
+/// Who won a game, from `RE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Winner {
+    /// `RE[B+...]`.
+    Black,
+    /// `RE[W+...]`.
+    White,
+    /// `RE[0]`, `RE[Draw]`, `RE[Jigo]`.
+    Draw,
+    /// No `RE` or anything else (`Void`, `?`).
+    Unknown,
+}
+
+impl Winner {
+    /// From the text of `RE`.
+    pub fn from_result(re: &str) -> Winner {
+        let t = re.trim();
+        let u = t.to_ascii_uppercase();
+        if u.starts_with("B+") {
+            Winner::Black
+        } else if u.starts_with("W+") {
+            Winner::White
+        } else if u == "0" || u == "DRAW" || u == "JIGO" {
+            Winner::Draw
+        } else {
+            Winner::Unknown
+        }
+    }
+
+    fn byte(self) -> u8 {
+        match self {
+            Winner::Black => b'B',
+            Winner::White => b'W',
+            Winner::Draw => b'0',
+            Winner::Unknown => b'?',
+        }
+    }
+
+    fn from_byte(b: u8) -> Winner {
+        match b {
+            b'B' => Winner::Black,
+            b'W' => Winner::White,
+            b'0' => Winner::Draw,
+            _ => Winner::Unknown,
+        }
+    }
+
+    /// The same result seen with colours swapped.
+    pub fn swapped(self) -> Winner {
+        match self {
+            Winner::Black => Winner::White,
+            Winner::White => Winner::Black,
+            w => w,
+        }
+    }
+}
+
+/// A game of the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The game's number in the index (from 0).
+    pub id: u32,
+    /// The file's path as given when indexing.
+    pub file: String,
+    /// The game within its file (from 0).
+    pub game_in_file: u32,
+    /// Moves of the main line.
+    pub moves: u32,
+    /// `PB`.
+    pub black: String,
+    /// `PW`.
+    pub white: String,
+    /// `DT`.
+    pub date: String,
+    /// `RE`.
+    pub result: String,
+    /// The winner, from `RE`.
+    pub winner: Winner,
+}
+
+/// Options of [`build_index`].
+#[derive(Debug, Clone)]
+pub struct IndexOptions {
+    /// The board size indexed (other games are skipped and counted).
+    pub size: BoardSize,
+    /// The keys for `h1` (so it equals the PositionId hash of position files made with them).
+    pub keys: Arc<ZobristKeys>,
+    /// Bytes of entries buffered before spilling a sorted run.
+    pub memory_limit: usize,
+    /// Folder for spilled runs.
+    pub temp_dir: Option<PathBuf>,
+    /// Files per parallel batch.
+    pub batch: usize,
+}
+
+impl IndexOptions {
+    /// Defaults for `size`: kifu's own keys, 256 MiB.
+    pub fn new(size: BoardSize) -> IndexOptions {
+        IndexOptions {
+            size,
+            keys: ZobristKeys::default_for(size),
+            memory_limit: 256 << 20,
+            temp_dir: None,
+            batch: 256,
+        }
+    }
+}
+
+/// Counts of an index build.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexSummary {
+    /// Files read.
+    pub files: u64,
+    /// Files that could not be read.
+    pub files_failed: u64,
+    /// Games indexed.
+    pub games: u64,
+    /// Games of another size (skipped).
+    pub games_other_size: u64,
+    /// Games that could not be replayed.
+    pub games_failed: u64,
+    /// Entries (positions) written.
+    pub entries: u64,
+    /// Sorted runs spilled to disk.
+    pub spilled_runs: u64,
+    /// The first 100 error messages.
+    pub errors: Vec<String>,
+}
+
+/// Why an index could not be built or read.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// Reading or writing failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// Not an index file, or a damaged one.
+    #[error("not a kifu position index, or a damaged one: {0}")]
+    Format(&'static str),
+    /// The table is not for the board size.
+    #[error("the Zobrist table is for {table} boards, not {size}")]
+    KeysSize {
+        /// The table's size.
+        table: BoardSize,
+        /// The size.
+        size: BoardSize,
+    },
+    /// The query board is not the index's size.
+    #[error("the board is {board}, the index is {index}")]
+    BoardSize {
+        /// The board's size.
+        board: BoardSize,
+        /// The index's size.
+        index: BoardSize,
+    },
+    /// Too many games or files for the u32 numbers.
+    #[error("more than 4,294,967,295 games or files")]
+    TooMany,
+}
+
+struct FileGame {
+    game_in_file: u32,
+    moves: u32,
+    winner: Winner,
+    strings: String,
+}
+
+#[derive(Clone, Copy)]
+struct LocalEntry {
+    h1: u64,
+    h2: u64,
+    to_play: Color,
+    game: u32,
+    move_number: u16,
+    sym: u8,
+    next: u16,
+}
+
+/// Collects one file's games and entries; root properties come through the wrapping visitor.
+struct FileIndexer<'a> {
+    size: BoardSize,
+    second: &'a SecondHash,
+    games: Vec<FileGame>,
+    entries: Vec<LocalEntry>,
+    pending: Option<LocalEntry>,
+    current_game: Option<usize>,
+    other_size_game: Option<usize>,
+    games_other_size: u64,
+    games_failed: u64,
+    errors: Vec<String>,
+    root: [String; 4],
+}
+
+impl FileIndexer<'_> {
+    fn flush(&mut self) {
+        if let Some(e) = self.pending.take() {
+            self.entries.push(e);
+        }
+    }
+}
+
+impl ReplaySink for FileIndexer<'_> {
+    fn position(&mut self, step: &Step<'_>) {
+        let pos = step.position;
+        if pos.size() != self.size {
+            if self.other_size_game != Some(step.game) {
+                self.other_size_game = Some(step.game);
+                self.games_other_size += 1;
+            }
+            return;
+        }
+        if self.current_game != Some(step.game) {
+            self.flush();
+            self.current_game = Some(step.game);
+            let [pb, pw, dt, re] = std::mem::take(&mut self.root);
+            let winner = Winner::from_result(&re);
+            self.games.push(FileGame {
+                game_in_file: step.game as u32,
+                moves: 0,
+                winner,
+                strings: [pb, pw, dt, re].join("\t"),
+            });
+        }
+        let local = (self.games.len() - 1) as u32;
+        if let Some(g) = self.games.last_mut() {
+            g.moves = step.move_number;
+        }
+        match (step.mv, self.pending.as_mut()) {
+            (Some(m), Some(p)) => {
+                let sym = Symmetry::ALL[usize::from(p.sym)];
+                p.next = match m.mv {
+                    Move::Pass => NEXT_PASS,
+                    Move::Play(pt) => sym.apply(pt, self.size).index(self.size) as u16,
+                };
+                self.flush();
+            }
+            (None, Some(_)) => self.pending = None,
+            _ => {}
+        }
+        let canon = pos.canonical();
+        let size = self.size;
+        let h2 = self.second.of(size
+            .all_points()
+            .filter_map(|p| pos.stone_at(p).map(|c| (p.index(size), c))));
+        self.pending = Some(LocalEntry {
+            h1: canon.hash,
+            h2,
+            to_play: step.to_play,
+            game: local,
+            move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
+            sym: canon.symmetry.index() as u8,
+            next: NEXT_NONE,
+        });
+    }
+
+    fn game_error(&mut self, error: ReplayError) {
+        self.games_failed += 1;
+        if self.errors.len() < 100 {
+            self.errors.push(error.to_string());
+        }
+    }
+}
+
+/// Forwards everything to the replayer and keeps the root's `PB`, `PW`, `DT`, `RE`.
+struct RootProps<'a> {
+    inner: Replayer<FileIndexer<'a>>,
+    node_in_game: usize,
+}
+
+fn clean(text: String) -> String {
+    text.replace(['\t', '\n', '\r'], " ")
+}
+
+impl Visitor for RootProps<'_> {
+    fn begin_game(&mut self, offset: usize) {
+        self.node_in_game = 0;
+        self.inner.sink_mut().root = Default::default();
+        self.inner.begin_game(offset);
+    }
+    fn end_game(&mut self, offset: usize) {
+        self.inner.end_game(offset);
+    }
+    fn begin_variation(&mut self, offset: usize) -> Skip {
+        self.inner.begin_variation(offset)
+    }
+    fn end_variation(&mut self, offset: usize) {
+        self.inner.end_variation(offset);
+    }
+    fn begin_node(&mut self, offset: usize) {
+        self.node_in_game += 1;
+        self.inner.begin_node(offset);
+    }
+    fn property(&mut self, prop: &RawProperty<'_>) {
+        if self.node_in_game == 1 && !prop.values.is_empty() {
+            let slot = match prop.id {
+                b"PB" => Some(0),
+                b"PW" => Some(1),
+                b"DT" => Some(2),
+                b"RE" => Some(3),
+                _ => None,
+            };
+            if let Some(i) = slot {
+                self.inner.sink_mut().root[i] = clean(Value::from_raw(prop.value(0)).simple_text());
+            }
+        }
+        self.inner.property(prop);
+    }
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.inner.diagnostic(diagnostic);
+    }
+}
+
+struct FileResult {
+    games: Vec<FileGame>,
+    entries: Vec<LocalEntry>,
+    failed: Option<String>,
+    games_other_size: u64,
+    games_failed: u64,
+    errors: Vec<String>,
+}
+
+fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResult {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            return FileResult {
+                games: Vec::new(),
+                entries: Vec::new(),
+                failed: Some(format!("{}: cannot read: {e}", path.display())),
+                games_other_size: 0,
+                games_failed: 0,
+                errors: Vec::new(),
+            }
+        }
+    };
+    let sink = FileIndexer {
+        size: opts.size,
+        second,
+        games: Vec::new(),
+        entries: Vec::new(),
+        pending: None,
+        current_game: None,
+        other_size_game: None,
+        games_other_size: 0,
+        games_failed: 0,
+        errors: Vec::new(),
+        root: Default::default(),
+    };
+    let replay = ReplayOptions {
+        scope: Scope::MainLineOnly,
+        keys: Some(opts.keys.clone()),
+        ..Default::default()
+    };
+    let mut v = RootProps {
+        inner: Replayer::new(replay, sink),
+        node_in_game: 0,
+    };
+    let decoded = kifu_sgf::charset::decode(&bytes);
+    kifu_sgf::read(&decoded.text, &mut v);
+    let mut s = v.inner.into_sink();
+    s.flush();
+    FileResult {
+        games: s.games,
+        entries: s.entries,
+        failed: None,
+        games_other_size: s.games_other_size,
+        games_failed: s.games_failed,
+        errors: s
+            .errors
+            .into_iter()
+            .map(|e| format!("{}: {e}", path.display()))
+            .collect(),
+    }
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_be_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes(b[at..at + 2].try_into().expect("2 bytes"))
+}
+
+/// Indexes the main lines of the SGF files `paths` into `out` (see the [module docs](self)),
+/// calling `progress` after each file.
+pub fn build_index(
+    paths: &[PathBuf],
+    opts: &IndexOptions,
+    out: &mut dyn Write,
+    progress: &(dyn Fn() + Sync),
+) -> Result<IndexSummary, IndexError> {
+    if opts.keys.size() != opts.size {
+        return Err(IndexError::KeysSize {
+            table: opts.keys.size(),
+            size: opts.size,
+        });
+    }
+    let second = SecondHash::new(opts.size);
+    let mut sorter = ExternalSorter::new(ENTRY_BYTES, opts.memory_limit, opts.temp_dir.clone());
+    let tmp = |d: &Option<PathBuf>| match d {
+        Some(d) => tempfile::tempfile_in(d),
+        None => tempfile::tempfile(),
+    };
+    let mut games_file = io::BufWriter::new(tmp(&opts.temp_dir)?);
+    let mut strings_file = io::BufWriter::new(tmp(&opts.temp_dir)?);
+    let mut strings_len = 0u64;
+    let mut summary = IndexSummary::default();
+    let mut file_table: Vec<(u64, u32)> = Vec::new();
+    let batch = opts.batch.max(1);
+    let mut rec = [0u8; ENTRY_BYTES];
+    for chunk in paths.chunks(batch) {
+        let results: Vec<FileResult> = chunk
+            .par_iter()
+            .map(|p| {
+                let r = index_file(p, opts, &second);
+                progress();
+                r
+            })
+            .collect();
+        for (r, path) in results.into_iter().zip(chunk) {
+            let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
+            summary.files += 1;
+            let name = path.display().to_string();
+            file_table.push((strings_len, name.len() as u32));
+            strings_file.write_all(name.as_bytes())?;
+            strings_len += name.len() as u64;
+            if let Some(e) = r.failed {
+                summary.files_failed += 1;
+                if summary.errors.len() < 100 {
+                    summary.errors.push(e);
+                }
+                continue;
+            }
+            summary.games_other_size += r.games_other_size;
+            summary.games_failed += r.games_failed;
+            for e in r.errors {
+                if summary.errors.len() < 100 {
+                    summary.errors.push(e);
+                }
+            }
+            let base = u32::try_from(summary.games).map_err(|_| IndexError::TooMany)?;
+            for g in &r.games {
+                let mut b = [0u8; GAME_BYTES];
+                b[0..4].copy_from_slice(&file_no.to_be_bytes());
+                b[4..8].copy_from_slice(&g.game_in_file.to_be_bytes());
+                b[8..12].copy_from_slice(&g.moves.to_be_bytes());
+                b[12] = g.winner.byte();
+                b[16..24].copy_from_slice(&strings_len.to_be_bytes());
+                b[24..28].copy_from_slice(&(g.strings.len() as u32).to_be_bytes());
+                games_file.write_all(&b)?;
+                strings_file.write_all(g.strings.as_bytes())?;
+                strings_len += g.strings.len() as u64;
+            }
+            summary.games += r.games.len() as u64;
+            for e in &r.entries {
+                rec[0..8].copy_from_slice(&e.h1.to_be_bytes());
+                rec[8..16].copy_from_slice(&e.h2.to_be_bytes());
+                rec[16] = e.to_play.letter() as u8;
+                rec[17..21].copy_from_slice(&(base + e.game).to_be_bytes());
+                rec[21..23].copy_from_slice(&e.move_number.to_be_bytes());
+                rec[23] = e.sym;
+                rec[24..26].copy_from_slice(&e.next.to_be_bytes());
+                sorter.push(&rec)?;
+            }
+            summary.entries += r.entries.len() as u64;
+        }
+    }
+    let mut runs = sorter.finish()?;
+    summary.spilled_runs = runs.spilled_runs() as u64;
+    let zobrist = opts.keys.table().to_text();
+    let z_off = HEADER as u64;
+    let e_off = z_off + zobrist.len() as u64;
+    let g_off = e_off + summary.entries * ENTRY_BYTES as u64;
+    let f_off = g_off + summary.games * GAME_BYTES as u64;
+    let mut h = [0u8; HEADER];
+    h[..8].copy_from_slice(MAGIC);
+    h[8] = opts.size.get();
+    for (i, v) in [
+        summary.entries,
+        summary.games,
+        summary.files,
+        z_off,
+        zobrist.len() as u64,
+        e_off,
+        g_off,
+        f_off,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        h[16 + i * 8..24 + i * 8].copy_from_slice(&v.to_be_bytes());
+    }
+    out.write_all(&h)?;
+    out.write_all(zobrist.as_bytes())?;
+    let mut m = runs.merge()?;
+    let mut e = Vec::new();
+    while m.next_into(&mut e)? {
+        out.write_all(&e)?;
+    }
+    let copy = |w: io::BufWriter<File>, out: &mut dyn Write| -> io::Result<()> {
+        let mut f = w.into_inner().map_err(|e| e.into_error())?;
+        f.seek(SeekFrom::Start(0))?;
+        io::copy(&mut BufReader::new(f), out)?;
+        Ok(())
+    };
+    copy(games_file, out)?;
+    for (off, len) in &file_table {
+        let mut b = [0u8; FILE_BYTES];
+        b[..8].copy_from_slice(&off.to_be_bytes());
+        b[8..].copy_from_slice(&len.to_be_bytes());
+        out.write_all(&b)?;
+    }
+    copy(strings_file, out)?;
+    Ok(summary)
+}
+
+mod reader;
+pub use reader::{Continuation, IndexReader, LookupResult, Occurrence};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_go::Board;
+
+    #[test]
+    fn results_name_winners() {
+        let cases = [
+            ("B+R", Winner::Black),
+            ("w+3.5", Winner::White),
+            ("0", Winner::Draw),
+            ("Jigo", Winner::Draw),
+            ("Void", Winner::Unknown),
+            ("", Winner::Unknown),
+        ];
+        for (re, w) in cases {
+            assert_eq!(Winner::from_result(re), w, "{re}");
+            assert_eq!(Winner::from_byte(w.byte()), w);
+        }
+        assert_eq!(Winner::Black.swapped(), Winner::White);
+    }
+
+    #[test]
+    fn build_open_lookup_and_damaged_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = dir.path().join("g.sgf");
+        std::fs::write(&g, "(;GM[1]SZ[5]PB[x\ty]RE[B+1];B[cc];W[bb];B[])").unwrap();
+        let mut bytes = Vec::new();
+        let size = BoardSize::new(5).unwrap();
+        let s = build_index(
+            std::slice::from_ref(&g),
+            &IndexOptions::new(size),
+            &mut bytes,
+            &|| {},
+        )
+        .unwrap();
+        assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
+        assert_eq!(
+            bytes.len() as u64,
+            80 + ZobristTable::generate(size).to_text().len() as u64
+                + 4 * 26
+                + 32
+                + 12
+                + g.display().to_string().len() as u64
+                + "x y\t\t\tB+1".len() as u64
+        );
+        let p = dir.path().join("db");
+        std::fs::write(&p, &bytes).unwrap();
+        let db = IndexReader::open(&p).unwrap();
+        let game = db.game(0).unwrap();
+        assert_eq!(
+            (
+                game.black.as_str(),
+                game.result.as_str(),
+                game.moves,
+                game.winner
+            ),
+            ("x y", "B+1", 3, Winner::Black)
+        );
+        // After B[cc] W[bb]: Black to play, and Black passed.
+        let board = Board::from_rows(b"......O.....#............", Some(size)).unwrap();
+        let r = db.lookup(&board, Color::Black, false).unwrap();
+        assert_eq!(r.occurrences.len(), 1);
+        assert_eq!(r.occurrences[0].next, Some(Move::Pass));
+        assert_eq!(r.continuations[0].mv, Move::Pass);
+        assert!(db
+            .lookup(&Board::new(BoardSize::NINE), Color::Black, false)
+            .is_err());
+        // Damaged files are errors, never panics.
+        for cut in [0usize, 10, 79, 100, bytes.len() - 50] {
+            std::fs::write(&p, &bytes[..cut]).unwrap();
+            assert!(IndexReader::open(&p).is_err(), "cut {cut}");
+        }
+        // Strings are read when needed: a cut in them fails the game read.
+        std::fs::write(&p, &bytes[..bytes.len() - 1]).unwrap();
+        let db = IndexReader::open(&p).unwrap();
+        assert!(matches!(db.game(0), Err(IndexError::Format(_))));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        std::fs::write(&p, &bad).unwrap();
+        assert!(matches!(
+            IndexReader::open(&p),
+            Err(IndexError::Format("bad magic"))
+        ));
+    }
+}

@@ -1,0 +1,294 @@
+//! An external sort of fixed-size byte records, for bounded memory on collections of millions of
+//! games: records are buffered up to a byte limit, each full buffer is sorted and spilled to an
+//! unnamed temporary file (a run), and the runs are merged with a heap.
+//!
+//! Records are ordered by their bytes (`memcmp`), so callers put the sort key first, big-endian.
+//! Because the order is total on the bytes, the merged output is the same whatever the limit, the
+//! order of pushes or the number of runs (equal records are interchangeable).
+
+use rayon::slice::ParallelSliceMut;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+
+/// Buffers, sorts and spills fixed-size records.
+#[derive(Debug)]
+pub struct ExternalSorter {
+    record_len: usize,
+    limit: usize,
+    buf: Vec<u8>,
+    runs: Vec<File>,
+    dir: Option<PathBuf>,
+    unique_prefix: Option<usize>,
+}
+
+impl ExternalSorter {
+    /// A sorter of `record_len`-byte records that spills when more than `limit_bytes` are
+    /// buffered, into temporary files in `dir` (the system's temporary folder when `None`).
+    pub fn new(record_len: usize, limit_bytes: usize, dir: Option<PathBuf>) -> ExternalSorter {
+        assert!(record_len > 0, "records have at least one byte");
+        ExternalSorter {
+            record_len,
+            // At least one record per run, so a tiny limit still makes progress.
+            limit: limit_bytes.max(record_len),
+            buf: Vec::new(),
+            runs: Vec::new(),
+            dir,
+            unique_prefix: None,
+        }
+    }
+
+    /// Within each run, keeps only the lowest record of each group of records whose first
+    /// `prefix` bytes are equal (a merge pass must still skip repeats across runs). This makes
+    /// runs smaller when callers keep only the first record of each key.
+    pub fn unique_prefix(mut self, prefix: usize) -> ExternalSorter {
+        self.unique_prefix = Some(prefix.min(self.record_len));
+        self
+    }
+
+    /// Adds one record (`record_len` bytes; the caller's encoders guarantee it).
+    pub fn push(&mut self, record: &[u8]) -> io::Result<()> {
+        debug_assert_eq!(record.len(), self.record_len);
+        self.buf.extend_from_slice(record);
+        if self.buf.len() >= self.limit {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    /// Runs spilled to disk so far.
+    pub fn spilled_runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    fn sorted_buffer(&mut self) -> Vec<u8> {
+        let n = self.record_len;
+        let mut idx: Vec<&[u8]> = self.buf.chunks_exact(n).collect();
+        // Runs are sorted on all cores (rayon); the order is total, so the result is the same.
+        idx.par_sort_unstable();
+        let mut out = Vec::with_capacity(self.buf.len());
+        let mut last: Option<&[u8]> = None;
+        for r in idx {
+            if let Some(k) = self.unique_prefix {
+                if last.is_some_and(|l| l[..k] == r[..k]) {
+                    continue;
+                }
+                last = Some(r);
+            }
+            out.extend_from_slice(r);
+        }
+        self.buf.clear();
+        out
+    }
+
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let sorted = self.sorted_buffer();
+        let file = match &self.dir {
+            Some(d) => tempfile::tempfile_in(d)?,
+            None => tempfile::tempfile()?,
+        };
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        w.write_all(&sorted)?;
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        self.runs.push(file);
+        Ok(())
+    }
+
+    /// Ends the input. When nothing was spilled the records stay in memory.
+    pub fn finish(mut self) -> io::Result<SortedRuns> {
+        let mem = if self.runs.is_empty() {
+            self.sorted_buffer()
+        } else {
+            self.spill()?;
+            Vec::new()
+        };
+        Ok(SortedRuns {
+            record_len: self.record_len,
+            mem,
+            runs: self.runs,
+        })
+    }
+}
+
+/// Sorted runs that can be merged (read in order) any number of times, one pass at a time.
+#[derive(Debug)]
+pub struct SortedRuns {
+    record_len: usize,
+    mem: Vec<u8>,
+    runs: Vec<File>,
+}
+
+impl SortedRuns {
+    /// Runs on disk.
+    pub fn spilled_runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// A pass over all records in order. Starting a pass rewinds the run files, so passes must
+    /// not overlap.
+    pub fn merge(&mut self) -> io::Result<Merge<'_>> {
+        let n = self.record_len;
+        let mut sources: Vec<Source<'_>> = Vec::new();
+        if !self.mem.is_empty() {
+            sources.push(Source::Mem(&self.mem, 0));
+        }
+        for f in &mut self.runs {
+            f.seek(SeekFrom::Start(0))?;
+            sources.push(Source::File(BufReader::with_capacity(1 << 18, f)));
+        }
+        let mut heap = BinaryHeap::with_capacity(sources.len());
+        for (i, s) in sources.iter_mut().enumerate() {
+            let mut rec = vec![0u8; n];
+            if s.next_into(&mut rec)? {
+                heap.push(Head { rec, src: i });
+            }
+        }
+        Ok(Merge { sources, heap })
+    }
+}
+
+enum Source<'a> {
+    Mem(&'a [u8], usize),
+    File(BufReader<&'a mut File>),
+}
+
+impl Source<'_> {
+    fn next_into(&mut self, rec: &mut [u8]) -> io::Result<bool> {
+        match self {
+            Source::Mem(bytes, at) => {
+                if *at >= bytes.len() {
+                    return Ok(false);
+                }
+                rec.copy_from_slice(&bytes[*at..*at + rec.len()]);
+                *at += rec.len();
+                Ok(true)
+            }
+            Source::File(r) => match r.read_exact(rec) {
+                Ok(()) => Ok(true),
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+                Err(e) => Err(e),
+            },
+        }
+    }
+}
+
+struct Head {
+    rec: Vec<u8>,
+    src: usize,
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Head {
+    // Reversed: BinaryHeap is a max-heap and the merge wants the lowest record first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .rec
+            .cmp(&self.rec)
+            .then_with(|| other.src.cmp(&self.src))
+    }
+}
+
+/// One pass over sorted runs.
+pub struct Merge<'a> {
+    sources: Vec<Source<'a>>,
+    heap: BinaryHeap<Head>,
+}
+
+impl Merge<'_> {
+    /// Copies the next record into `out` (resized to the record length); `false` at the end.
+    pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<bool> {
+        let Some(mut head) = self.heap.pop() else {
+            return Ok(false);
+        };
+        out.clear();
+        out.extend_from_slice(&head.rec);
+        if self.sources[head.src].next_into(&mut head.rec)? {
+            self.heap.push(head);
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted_with_limit(records: &[[u8; 3]], limit: usize) -> (Vec<Vec<u8>>, usize) {
+        let mut s = ExternalSorter::new(3, limit, None);
+        for r in records {
+            s.push(r).unwrap();
+        }
+        let mut runs = s.finish().unwrap();
+        let spilled = runs.spilled_runs();
+        let mut out = Vec::new();
+        // Two passes give the same records.
+        for pass in 0..2 {
+            let mut m = runs.merge().unwrap();
+            let mut rec = Vec::new();
+            let mut got = Vec::new();
+            while m.next_into(&mut rec).unwrap() {
+                got.push(rec.clone());
+            }
+            if pass == 0 {
+                out = got;
+            } else {
+                assert_eq!(got, out);
+            }
+        }
+        (out, spilled)
+    }
+
+    #[test]
+    fn spilled_and_in_memory_sorts_agree() {
+        let mut x = 12345u32;
+        let records: Vec<[u8; 3]> = (0..1000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                [(x >> 24) as u8, (x >> 16) as u8, (x >> 8) as u8 & 3]
+            })
+            .collect();
+        let mut expected: Vec<Vec<u8>> = records.iter().map(|r| r.to_vec()).collect();
+        expected.sort();
+        let (mem, spilled) = sorted_with_limit(&records, 1 << 20);
+        assert_eq!(spilled, 0);
+        assert_eq!(mem, expected);
+        let (disk, spilled) = sorted_with_limit(&records, 30);
+        assert_eq!(spilled, 100);
+        assert_eq!(disk, expected);
+        let (tiny, spilled) = sorted_with_limit(&records, 1);
+        assert_eq!(spilled, 1000);
+        assert_eq!(tiny, expected);
+        assert_eq!(sorted_with_limit(&[], 1).0, Vec::<Vec<u8>>::new());
+    }
+
+    #[test]
+    fn unique_prefix_keeps_the_lowest_of_each_group_per_run() {
+        let recs: [[u8; 2]; 5] = [[1, 9], [0, 5], [1, 3], [0, 7], [2, 0]];
+        let mut s = ExternalSorter::new(2, 1 << 20, None).unique_prefix(1);
+        for r in &recs {
+            s.push(r).unwrap();
+        }
+        let mut runs = s.finish().unwrap();
+        let mut m = runs.merge().unwrap();
+        let (mut rec, mut got) = (Vec::new(), Vec::new());
+        while m.next_into(&mut rec).unwrap() {
+            got.push(rec.clone());
+        }
+        assert_eq!(got, vec![vec![0, 5], vec![1, 3], vec![2, 0]]);
+    }
+}

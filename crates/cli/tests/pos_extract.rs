@@ -368,3 +368,49 @@ fn ascii_positions_scores_and_svg() {
         "bad.txt:2:3: unexpected character 'x' (expected '#', 'O', '.', or 'B'/'W' after 5 points)"
     );
 }
+
+/// An Ishi file gives the same position file as its SGF conversion (`kifu convert`).
+#[test]
+fn ishi_games_extract_like_their_sgf_conversion() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let spec =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ishi/testspec.go");
+    std::fs::copy(&spec, dir.join("spec.go")).unwrap();
+    ok(&kifu(&["convert", "spec.go", "spec.sgf"], dir));
+    let a = json(&kifu(
+        &[
+            "pos",
+            "extract",
+            "spec.go",
+            "--variations",
+            "--size",
+            "19",
+            "-o",
+            "a.dat",
+            "--json",
+        ],
+        dir,
+    ));
+    ok(&kifu(
+        &[
+            "pos",
+            "extract",
+            "spec.sgf",
+            "--variations",
+            "--size",
+            "19",
+            "-o",
+            "b.dat",
+        ],
+        dir,
+    ));
+    let (a_bytes, b_bytes) = (
+        std::fs::read(dir.join("a.dat")).unwrap(),
+        std::fs::read(dir.join("b.dat")).unwrap(),
+    );
+    assert_eq!(a_bytes, b_bytes);
+    // 19x19 records are 19*19 + 11 bytes; the sample's 19x19 events give 81 distinct positions.
+    assert_eq!(a_bytes.len(), 81 * (19 * 19 + 11));
+    assert_eq!(a["written"], 81, "{a}");
+}

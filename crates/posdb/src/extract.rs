@@ -50,6 +50,8 @@ pub enum SourceKind {
     Sgf,
     /// ASCII positions ([`crate::ascii`]).
     Ascii,
+    /// An Ishi Standard Format file (`.go`), replayed through its SGF conversion.
+    Ishi,
 }
 
 /// One input file.
@@ -416,6 +418,16 @@ fn occurrences_of(
                 ..Default::default()
             };
             occ = kifu_go::replay::replay_bytes(&bytes, &replay, occ);
+        }
+        SourceKind::Ishi => {
+            let replay = ReplayOptions {
+                scope: opts.scope,
+                keys: Some(opts.keys.clone()),
+                ..Default::default()
+            };
+            let doc = kifu_ishi::read(&bytes).document;
+            let coll = kifu_ishi::to_sgf(&doc).collection;
+            occ = kifu_go::replay::replay_collection(&coll, &replay, occ);
         }
         SourceKind::Ascii => match parse_ascii_positions(&bytes, opts.size) {
             Ok(positions) => {

@@ -80,16 +80,11 @@ pub fn parse_bytes(text: &str) -> Result<usize> {
 }
 
 /// The kind of an input file, by extension (`--ascii` forces ASCII).
-///
-/// Extension point: when a kifu-ishi crate exists, `.go` maps to its `SourceKind` variant here.
 fn kind_of(path: &Path, ascii: bool) -> Result<SourceKind> {
     if ascii || has_ext(path, &["txt", "pos"]) {
         Ok(SourceKind::Ascii)
     } else if has_ext(path, &["go"]) {
-        bail!(
-            "{}: Ishi .go files are not supported by kifu pos yet",
-            path.display()
-        )
+        Ok(SourceKind::Ishi)
     } else {
         Ok(SourceKind::Sgf)
     }
@@ -98,9 +93,9 @@ fn kind_of(path: &Path, ascii: bool) -> Result<SourceKind> {
 /// The input files of a command, as kifu-posdb sources.
 pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
     let exts: &[&str] = if ascii {
-        &["sgf", "txt", "pos"]
+        &["sgf", "go", "txt", "pos"]
     } else {
-        &["sgf"]
+        &["sgf", "go"]
     };
     let mut out = Vec::new();
     for input in collect(paths, exts)? {

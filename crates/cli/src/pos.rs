@@ -27,7 +27,7 @@ mod view;
 /// The `kifu pos` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum PosCommand {
-    /// Extract the distinct positions of game collections (SGF, ASCII positions) into a position
+    /// Extract the distinct positions of game collections (SGF, Ishi .go, ASCII positions) into a position
     /// file: de-duplicated under the 8 symmetries by key and board, in input order, the same
     /// bytes for any number of threads, in bounded memory (external sort).
     Extract(extract::ExtractArgs),

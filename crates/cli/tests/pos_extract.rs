@@ -1,28 +1,13 @@
 //! `kifu pos extract`, `view`, `histogram`, `stats` on a small hand-made collection, with exact
 //! expected output.
 
+mod common;
+use common::{kifu_in as kifu, ok};
+
 use kifu_go::{Board, BoardSize, ZobristKeys};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn kifu(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("kifu runs")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}, stderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
+use std::process::Output;
 
 fn json(out: &Output) -> Value {
     serde_json::from_str(&ok(out)).unwrap()

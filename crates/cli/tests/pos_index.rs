@@ -1,28 +1,12 @@
 //! `kifu pos index` and `kifu pos lookup` on a hand-made collection: a game, the same game turned
 //! a quarter, the same game with colours swapped, and an unrelated game. Exact answers.
 
+mod common;
+use common::{kifu_in as kifu, ok};
+
 use kifu_go::{Board, BoardSize, Symmetry, ZobristKeys};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn kifu(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("kifu runs")
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}, stderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
 
 fn setup(d: &Path) {
     std::fs::create_dir_all(d.join("g")).unwrap();

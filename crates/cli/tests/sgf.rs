@@ -1,31 +1,9 @@
 //! `kifu sgf ...` run as a user runs it.
 
-use std::io::Write;
+mod common;
+use common::{kifu, kifu_stdin, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn kifu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn kifu_stdin(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
-}
 
 fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
     let p = dir.join(name);

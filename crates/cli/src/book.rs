@@ -550,7 +550,7 @@ fn header_cmd(args: &[String]) -> Result<Outcome> {
         Ok(a) => a,
         Err(e) => {
             eprint!("{}", pgheader::usage_message(PROG, &e));
-            std::process::exit(2);
+            return Ok(Outcome::Usage);
         }
     };
     let book = match &parsed.file {

@@ -69,7 +69,7 @@ pub fn run(a: ConvertArgs) -> Result<Outcome> {
         Err(e) => {
             // A usage error: exit 2 as clap does.
             eprintln!("kifu: {e:#}");
-            std::process::exit(2);
+            return Ok(Outcome::Usage);
         }
     };
     let input = if a.input.as_os_str() == "-" {

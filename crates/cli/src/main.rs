@@ -62,6 +62,8 @@ pub enum Outcome {
     Ok,
     /// The command ran but found problems (errors in files, failed items).
     Findings,
+    /// The command line made no sense; the command has said why (exit code 2).
+    Usage,
 }
 
 fn main() -> ExitCode {
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
+        Ok(Outcome::Usage) => ExitCode::from(2),
         Err(e) => {
             eprintln!("kifu: {e:#}");
             ExitCode::from(1)

@@ -147,7 +147,8 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     if a.output.as_os_str() == "-" {
-        bail!("a folder converts into a folder: give -o FOLDER");
+        eprintln!("kifu: a folder converts into a folder: give -o FOLDER, not -o -");
+        return Ok(Outcome::Usage);
     }
     let files = inputs::collect(std::slice::from_ref(&a.input), &["sgf"])?;
     let bar = progress(files.len() as u64, "converting");

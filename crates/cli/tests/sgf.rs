@@ -147,6 +147,13 @@ fn stats_counts_exactly() {
 fn usage_errors_exit_2_and_missing_files_exit_1() {
     assert_eq!(kifu(&["sgf", "frobnicate"]).status.code(), Some(2));
     assert_eq!(kifu(&["sgf", "convert", "x.sgf"]).status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        kifu(&["sgf", "convert", dir.path().to_str().unwrap(), "-o", "-"])
+            .status
+            .code(),
+        Some(2)
+    );
     let out = kifu(&["sgf", "check", "/no/such/file.sgf"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

@@ -57,6 +57,25 @@ pub fn write_atomically_with(
     Ok(())
 }
 
+/// Runs `job`, which writes `path` (atomically, as [`write_atomically_with`]) while
+/// it works through `len` items, calling its tick once per item for a progress bar.
+/// Returns what `job` returns.
+pub fn write_with_progress<T>(
+    path: &Path,
+    len: u64,
+    what: &str,
+    job: impl FnOnce(&mut dyn Write, &(dyn Fn() + Sync)) -> Result<T>,
+) -> Result<T> {
+    let bar = progress(len, what);
+    let mut result = None;
+    write_atomically_with(path, |w| {
+        result = Some(job(w, &|| bar.inc(1))?);
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    result.context("the job wrote nothing")
+}
+
 /// A progress bar over `len` items, drawn only when stderr is a terminal.
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() {

@@ -456,9 +456,8 @@ impl Position {
         Some(pos)
     }
 
-    /// Empties the board and resets the game state (Black to play, no moves, no prisoners), keeping
-    /// the size, rules and keys: a new game without building a new position.
-    pub(crate) fn clear(&mut self) {
+    /// Empties every point (borders stay) and zeroes the hashes and stone counts.
+    fn empty_board(&mut self) {
         let n = usize::from(self.size.get());
         for row in 0..n {
             let start = (row + 1) * self.stride + 1;
@@ -470,6 +469,12 @@ impl Position {
         }
         self.hashes = [0; 8];
         self.stones = [0; 2];
+    }
+
+    /// Empties the board and resets the game state (Black to play, no moves, no prisoners), keeping
+    /// the size, rules and keys: a new game without building a new position.
+    pub(crate) fn clear(&mut self) {
+        self.empty_board();
         self.to_play = Color::Black;
         self.ko = 0;
         self.prisoners = [0; 2];
@@ -503,16 +508,7 @@ impl Position {
     /// rules. The superko history, if any, restarts empty.
     pub(crate) fn restore(&mut self, snap: &Snapshot) {
         let n = usize::from(self.size.get());
-        for row in 0..n {
-            let start = (row + 1) * self.stride + 1;
-            for c in &mut self.cell[start..start + n] {
-                if *c != BORDER {
-                    *c = EMPTY;
-                }
-            }
-        }
-        self.hashes = [0; 8];
-        self.stones = [0; 2];
+        self.empty_board();
         for row in 0..n {
             for col in 0..n {
                 let c = snap.cells[row * n + col];

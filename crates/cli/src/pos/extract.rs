@@ -2,7 +2,7 @@
 //! `extract`); this module finds the inputs, the Zobrist table and the master list.
 
 use crate::inputs::{collect, has_ext, Input};
-use crate::output::{progress, write_atomically, write_atomically_with};
+use crate::output::{write_atomically, write_with_progress};
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -212,15 +212,9 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         master_path = Some(path);
     }
     set_threads(a.jobs);
-    let bar = progress(sources.len() as u64, "extracting");
-    let mut summary = None;
-    write_atomically_with(&a.output, |w| {
-        let s = extract(&sources, &opts, w, &|| bar.inc(1))?;
-        summary = Some(s);
-        Ok(())
+    let s = write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
+        Ok(extract(&sources, &opts, w, tick)?)
     })?;
-    bar.finish_and_clear();
-    let s = summary.context("extraction produced no summary")?;
     for e in &s.errors {
         eprintln!("kifu: {e}");
     }

@@ -1,7 +1,7 @@
 //! `kifu pos index` and `kifu pos lookup`: full-board search over game collections (the index
 //! format and the search are kifu-posdb's `index` module).
 
-use crate::output::{progress, write_atomically_with};
+use crate::output::write_with_progress;
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -87,14 +87,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     super::extract::set_threads(a.jobs);
-    let bar = progress(paths.len() as u64, "indexing");
-    let mut summary = None;
-    write_atomically_with(&a.output, |w| {
-        summary = Some(build_index(&paths, &opts, w, &|| bar.inc(1))?);
-        Ok(())
+    let s = write_with_progress(&a.output, paths.len() as u64, "indexing", |w, tick| {
+        Ok(build_index(&paths, &opts, w, tick)?)
     })?;
-    bar.finish_and_clear();
-    let s = summary.context("indexing produced no summary")?;
     for e in &s.errors {
         eprintln!("kifu: {e}");
     }

@@ -185,9 +185,12 @@ proptest! {
             let mv = Point::from_index(idx, size).map_or(Move::Pass, Move::Play);
             let expected = reference.play(color, mv, suicide_allowed, force);
             if force {
+                // The forced path finds violations its own way; they must be what `check` says.
+                let broken = pos.check(color, mv).err();
                 let out = pos.play_forced(color, mv).unwrap();
                 let (c, s) = expected.unwrap();
                 prop_assert_eq!((out.captured, out.suicided), (c, s));
+                prop_assert_eq!(out.violation, broken);
             } else {
                 match (pos.play(color, mv), expected) {
                     (Ok(out), Ok((c, s))) => prop_assert_eq!((out.captured, out.suicided), (c, s)),

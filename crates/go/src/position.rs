@@ -684,10 +684,13 @@ impl Position {
 
     #[inline(always)]
     fn xor_keys(&mut self, pad: usize, color: Color) {
-        let k = self.keys.at(pad, color);
-        for (h, k) in self.hashes.iter_mut().zip(k) {
-            *h ^= k;
+        // On copies, so that the compiler sees no aliasing and uses vector XORs.
+        let k = *self.keys.at(pad, color);
+        let mut h = self.hashes;
+        for i in 0..8 {
+            h[i] ^= k[i];
         }
+        self.hashes = h;
     }
 
     /// Puts a stone on the empty `pad`, merging strings and updating liberties and hashes; no captures.
@@ -705,20 +708,22 @@ impl Position {
         // neighbour cost more than the arithmetic. `head` of an empty or border point is stale but
         // always a valid index, and such a point subtracts 0.
         let mut libs = 0;
-        for n in nb {
+        let mut friends = 0u32;
+        for (i, &n) in nb.iter().enumerate() {
             let c = self.cell[n];
             libs += u16::from(c == EMPTY);
+            friends |= u32::from(c == own) << i;
             let h = usize::from(self.head[n]);
             self.libs[h] -= u16::from(is_stone(c));
         }
         self.libs[pad] = libs;
-        for n in nb {
-            if self.cell[n] == own {
-                let a = usize::from(self.head[pad]);
-                let b = usize::from(self.head[n]);
-                if a != b {
-                    self.merge(a, b);
-                }
+        while friends != 0 {
+            let i = friends.trailing_zeros() as usize;
+            friends &= friends - 1;
+            let a = usize::from(self.head[pad]);
+            let b = usize::from(self.head[nb[i]]);
+            if a != b {
+                self.merge(a, b);
             }
         }
     }
@@ -798,10 +803,21 @@ impl Position {
         let opp = cell_of(color.opponent());
         let mut captured = 0;
         let mut last_captured = 0;
-        for n in self.neighbours(pad) {
-            // One rarely taken branch instead of two unpredictable ones.
+        // Which neighbours are opponent strings left without liberties, as a bit mask built without
+        // branches: the mask is almost always 0, so the one branch on it is predictable, where a
+        // test per neighbour is not.
+        let nb = self.neighbours(pad);
+        let mut dead = 0u32;
+        for (i, &n) in nb.iter().enumerate() {
             let h = usize::from(self.head[n]);
-            if (self.cell[n] == opp) & (self.libs[h] == 0) {
+            dead |= (u32::from(self.cell[n] == opp) & u32::from(self.libs[h] == 0)) << i;
+        }
+        while dead != 0 {
+            let i = dead.trailing_zeros() as usize;
+            dead &= dead - 1;
+            let h = usize::from(self.head[nb[i]]);
+            // Two neighbours of one string: the second finds its points already empty.
+            if self.cell[nb[i]] == opp {
                 captured += self.remove_string(h);
                 last_captured = h;
             }

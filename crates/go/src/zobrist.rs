@@ -371,8 +371,14 @@ pub struct ZobristKeys {
     table: ZobristTable,
     // Indexed by `padded_index * 2 + colour` in the layout of `crate::position` (a border of one
     // point around the board, stride n + 2); border entries are zero.
-    keys: Vec<[u64; 8]>,
+    keys: Vec<Keys8>,
 }
+
+/// The 8 values of one point and colour, on one cache line (not two, as an 8-byte-aligned array
+/// would often straddle).
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
+struct Keys8([u64; 8]);
 
 impl ZobristKeys {
     /// Prepares `table`.
@@ -380,7 +386,7 @@ impl ZobristKeys {
         let size = table.size;
         let n = usize::from(size.get());
         let stride = n + 2;
-        let mut keys = vec![[0u64; 8]; stride * stride * 2];
+        let mut keys = vec![Keys8::default(); stride * stride * 2];
         for p in size.all_points() {
             let pad = (usize::from(p.row()) + 1) * stride + usize::from(p.col()) + 1;
             for c in Color::ALL {
@@ -388,7 +394,7 @@ impl ZobristKeys {
                 for s in Symmetry::ALL {
                     k[s.index()] = table.value(c, s.apply(p, size));
                 }
-                keys[pad * 2 + c.index()] = k;
+                keys[pad * 2 + c.index()] = Keys8(k);
             }
         }
         ZobristKeys { table, keys }
@@ -416,7 +422,7 @@ impl ZobristKeys {
     /// The 8 values to XOR when a stone of `color` is added or removed at padded index `pad`.
     #[inline(always)]
     pub(crate) fn at(&self, pad: usize, color: Color) -> &[u64; 8] {
-        &self.keys[pad * 2 + color.index()]
+        &self.keys[pad * 2 + color.index()].0
     }
 }
 

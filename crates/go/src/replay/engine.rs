@@ -305,6 +305,10 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     /// Sets up the board once the root's properties are known; false if the game cannot be replayed.
+    // Once per game, and it builds a whole position on the stack: kept out of `finish_node`, whose
+    // frame would otherwise be tens of kilobytes on every node.
+    #[cold]
+    #[inline(never)]
     fn begin_board(&mut self) -> bool {
         let offset = self.node_offset;
         let game = self.game;
@@ -408,7 +412,9 @@ impl<S: ReplaySink> Replayer<S> {
             self.dead = true;
             return;
         }
-        self.apply_setup();
+        if !self.setup.is_empty() {
+            self.apply_setup();
+        }
         let mut handicap_white = false;
         if let Some(c) = self.pl {
             self.pl_pending = true;
@@ -457,10 +463,8 @@ impl<S: ReplaySink> Replayer<S> {
             .expect("the board is set up before any node is applied")
     }
 
+    #[inline(never)]
     fn apply_setup(&mut self) {
-        if self.setup.is_empty() {
-            return;
-        }
         let mut i = 0;
         while i < self.setup.len() {
             // One property at a time, so that its findings make one diagnostic each.
@@ -541,30 +545,49 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     fn apply_move(&mut self, m: MoveItem) -> Option<PlayedMove> {
-        let mv = match m.len {
-            0 => Move::Pass,
-            2 if &m.text == b"tt" && self.cols <= 19 && self.rows <= 19 => Move::Pass,
+        let [c, r] = m.text;
+        // The common case first: two lowercase letters naming a point of this board.
+        let on_board = m.len == 2
+            && c.is_ascii_lowercase()
+            && r.is_ascii_lowercase()
+            && c - b'a' < self.cols
+            && r - b'a' < self.rows;
+        let mv = if on_board {
+            Move::Play(Point::from_raw(c - b'a', r - b'a'))
+        } else {
+            self.unusual_move(m)?
+        };
+        let pl_pending = std::mem::replace(&mut self.pl_pending, false);
+        if pl_pending && Some(m.color) != self.pos.as_ref().map(Position::to_play) {
+            self.color_surprise(m);
+        }
+        let out = self.pos.as_mut()?.play_forced(m.color, mv).ok()?;
+        if let (Some(v), false) = (out.violation, self.ko_decree) {
+            self.report_violation(m, v);
+        }
+        Some(PlayedMove { color: m.color, mv })
+    }
+
+    /// A move value that is not a point of the board: a pass (empty, or `tt` on boards up to
+    /// 19x19), or a finding and `None` (not played).
+    #[cold]
+    #[inline(never)]
+    fn unusual_move(&mut self, m: MoveItem) -> Option<Move> {
+        match m.len {
+            0 => Some(Move::Pass),
+            2 if &m.text == b"tt" && self.cols <= 19 && self.rows <= 19 => Some(Move::Pass),
             2 => {
-                let [c, r] = m.text;
-                let p = (c.is_ascii_lowercase() && r.is_ascii_lowercase())
-                    .then(|| self.point(c - b'a', r - b'a'))
-                    .flatten();
-                match p {
-                    Some(p) => Move::Play(p),
-                    None => {
-                        self.diags.push(Diagnostic::new(
-                            Code::OffBoard,
-                            m.offset as usize,
-                            format!(
-                                "move {} is not on the {}x{} board (not played)",
-                                String::from_utf8_lossy(&m.text),
-                                self.cols,
-                                self.rows
-                            ),
-                        ));
-                        return None;
-                    }
-                }
+                self.diags.push(Diagnostic::new(
+                    Code::OffBoard,
+                    m.offset as usize,
+                    format!(
+                        "move {} is not on the {}x{} board (not played)",
+                        String::from_utf8_lossy(&m.text),
+                        self.cols,
+                        self.rows
+                    ),
+                ));
+                None
             }
             _ => {
                 self.diags.push(Diagnostic::new(
@@ -572,50 +595,56 @@ impl<S: ReplaySink> Replayer<S> {
                     m.offset as usize,
                     "move value is not a point (not played)",
                 ));
-                return None;
+                None
             }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn color_surprise(&mut self, m: MoveItem) {
+        let Some(expected) = self.pos.as_ref().map(Position::to_play) else {
+            return;
         };
-        let pl_pending = std::mem::replace(&mut self.pl_pending, false);
-        let pos = self.pos.as_mut()?;
-        if pl_pending && m.color != pos.to_play() {
-            let expected = pos.to_play();
-            self.diags.push(Diagnostic::new(
-                Code::ColorSurprise,
-                m.offset as usize,
-                format!("PL says {expected} is to play, but {} plays", m.color),
-            ));
-        }
-        let out = pos.play_forced(m.color, mv).ok()?;
-        if let (Some(v), false) = (out.violation, self.ko_decree) {
-            let size = pos.size();
-            let at = v.point().to_human(size);
-            let (code, msg) = match v {
-                IllegalMove::Occupied { by, .. } => (
-                    Code::MoveOnOccupied,
-                    format!(
-                        "{} {at} is played onto a {} stone (the stone is replaced)",
-                        m.color,
-                        by.to_string().to_lowercase()
-                    ),
+        self.diags.push(Diagnostic::new(
+            Code::ColorSurprise,
+            m.offset as usize,
+            format!("PL says {expected} is to play, but {} plays", m.color),
+        ));
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_violation(&mut self, m: MoveItem, v: IllegalMove) {
+        let Some(size) = self.pos.as_ref().map(Position::size) else {
+            return;
+        };
+        let at = v.point().to_human(size);
+        let (code, msg) = match v {
+            IllegalMove::Occupied { by, .. } => (
+                Code::MoveOnOccupied,
+                format!(
+                    "{} {at} is played onto a {} stone (the stone is replaced)",
+                    m.color,
+                    by.to_string().to_lowercase()
                 ),
-                IllegalMove::Ko { .. } => (
-                    Code::KoViolation,
-                    format!("{} {at} retakes the ko at once", m.color),
-                ),
-                IllegalMove::Superko { .. } => (
-                    Code::KoViolation,
-                    format!("{} {at} repeats an earlier position (superko)", m.color),
-                ),
-                IllegalMove::Suicide { .. } => (
-                    Code::Suicide,
-                    format!("{} {at} is suicide (the string is removed)", m.color),
-                ),
-                IllegalMove::OffBoard { .. } => (Code::OffBoard, format!("{at} is off the board")),
-            };
-            self.diags
-                .push(Diagnostic::new(code, m.offset as usize, msg));
-        }
-        Some(PlayedMove { color: m.color, mv })
+            ),
+            IllegalMove::Ko { .. } => (
+                Code::KoViolation,
+                format!("{} {at} retakes the ko at once", m.color),
+            ),
+            IllegalMove::Superko { .. } => (
+                Code::KoViolation,
+                format!("{} {at} repeats an earlier position (superko)", m.color),
+            ),
+            IllegalMove::Suicide { .. } => (
+                Code::Suicide,
+                format!("{} {at} is suicide (the string is removed)", m.color),
+            ),
+            IllegalMove::OffBoard { .. } => (Code::OffBoard, format!("{at} is off the board")),
+        };
+        self.diags
+            .push(Diagnostic::new(code, m.offset as usize, msg));
     }
 
     fn begin_var(&mut self) -> Skip {

@@ -153,6 +153,8 @@ pub struct Position {
     move_number: u32,
     passes: u32,
     history: Option<Box<History>>,
+    /// A rectangle inside the square (see `rectangular`): some points inside the square are border.
+    rect: bool,
 }
 
 impl Position {
@@ -197,6 +199,7 @@ impl Position {
             move_number: 0,
             passes: 0,
             history: rules.positional_superko.then(Default::default),
+            rect: false,
         }
     }
 
@@ -472,6 +475,7 @@ impl Position {
     pub(crate) fn rectangular(cols: u8, rows: u8, rules: Rules) -> Option<Position> {
         let size = BoardSize::new(u32::from(cols.max(rows))).ok()?;
         let mut pos = Position::with_rules(size, rules);
+        pos.rect = true;
         for row in 0..usize::from(size.get()) {
             for col in 0..usize::from(size.get()) {
                 if col >= usize::from(cols) || row >= usize::from(rows) {
@@ -487,10 +491,13 @@ impl Position {
         let n = usize::from(self.size.get());
         for row in 0..n {
             let start = (row + 1) * self.stride + 1;
-            for c in &mut self.cell[start..start + n] {
-                if *c != BORDER {
-                    *c = EMPTY;
-                }
+            let line = &mut self.cell[start..start + n];
+            if self.rect {
+                line.iter_mut()
+                    .filter(|c| **c != BORDER)
+                    .for_each(|c| *c = EMPTY);
+            } else {
+                line.fill(EMPTY);
             }
         }
         self.hashes = [0; 8];

@@ -61,9 +61,10 @@ pub struct Replayer<S> {
     numbered: bool,
     /// The game errored (or is not Go): its events are ignored.
     dead: bool,
-    pos: Option<Position>,
+    // Boxed: a position is several kilobytes, and it moves between `pos` and `spare` every game.
+    pos: Option<Box<Position>>,
     /// The last game's position, for reuse by the next game.
-    spare: Option<Position>,
+    spare: Option<Box<Position>>,
     /// The spare is a rectangular board (never reused).
     spare_rect: bool,
     cols: u8,
@@ -362,7 +363,7 @@ impl<S: ReplaySink> Replayer<S> {
                         return true;
                     }
                 }
-                Position::with_keys(keys, rules)
+                Box::new(Position::with_keys(keys, rules))
             }
             Err(source) => {
                 let rect = if self.rectangles && cols != rows {
@@ -371,6 +372,7 @@ impl<S: ReplaySink> Replayer<S> {
                         .zip(u8::try_from(rows).ok())
                         .filter(|&(c, r)| c >= BoardSize::MIN && r >= BoardSize::MIN)
                         .and_then(|(c, r)| Position::rectangular(c, r, rules))
+                        .map(Box::new)
                 } else {
                     None
                 };
@@ -558,7 +560,7 @@ impl<S: ReplaySink> Replayer<S> {
             self.unusual_move(m)?
         };
         let pl_pending = std::mem::replace(&mut self.pl_pending, false);
-        if pl_pending && Some(m.color) != self.pos.as_ref().map(Position::to_play) {
+        if pl_pending && Some(m.color) != self.pos.as_ref().map(|p| p.to_play()) {
             self.color_surprise(m);
         }
         let out = self.pos.as_mut()?.play_forced(m.color, mv).ok()?;
@@ -603,7 +605,7 @@ impl<S: ReplaySink> Replayer<S> {
     #[cold]
     #[inline(never)]
     fn color_surprise(&mut self, m: MoveItem) {
-        let Some(expected) = self.pos.as_ref().map(Position::to_play) else {
+        let Some(expected) = self.pos.as_ref().map(|p| p.to_play()) else {
             return;
         };
         self.diags.push(Diagnostic::new(
@@ -616,7 +618,7 @@ impl<S: ReplaySink> Replayer<S> {
     #[cold]
     #[inline(never)]
     fn report_violation(&mut self, m: MoveItem, v: IllegalMove) {
-        let Some(size) = self.pos.as_ref().map(Position::size) else {
+        let Some(size) = self.pos.as_ref().map(|p| p.size()) else {
             return;
         };
         let at = v.point().to_human(size);

@@ -701,7 +701,7 @@ impl Position {
     }
 
     /// Puts a stone on the empty `pad`, merging strings and updating liberties and hashes; no captures.
-    #[inline]
+    #[inline(always)]
     fn place_stone(&mut self, color: Color, pad: usize) {
         let own = cell_of(color);
         self.cell[pad] = own;
@@ -804,7 +804,7 @@ impl Position {
     }
 
     /// Places a stone on the empty `pad` and resolves captures, then suicide; sets the ko.
-    #[inline]
+    #[inline(always)]
     fn resolve(&mut self, color: Color, pad: usize) -> (u32, u32) {
         self.place_stone(color, pad);
         let opp = cell_of(color.opponent());

@@ -4,8 +4,8 @@ use crate::inputs::Input;
 use crate::output::write_atomically;
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
-use clap::{Args, ValueEnum};
-use kifu_go::diagram::{ascii_diagram, svg_diagram, SvgOptions};
+use clap::{ArgGroup, Args, ValueEnum};
+use kifu_go::diagram::{ascii_diagram, render_png, svg_diagram, SvgOptions};
 use kifu_go::navigate::{self, NodePosition};
 use kifu_go::replay::ReplayOptions;
 use kifu_go::Color;
@@ -25,6 +25,7 @@ pub enum Format {
 
 /// `kifu show`.
 #[derive(Args, Debug)]
+#[command(group(ArgGroup::new("picture").args(["svg", "png"]).multiple(true)))]
 pub struct ShowArgs {
     /// An SGF file, or `-` for stdin.
     file: PathBuf,
@@ -46,8 +47,14 @@ pub struct ShowArgs {
     /// Write an SVG diagram to this file (`-` for stdout) instead of printing text.
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
-    /// Number the moves FROM-TO on the SVG diagram (e.g. `1-50`).
-    #[arg(long, value_name = "FROM-TO", requires = "svg")]
+    /// Write a PNG diagram (the SVG diagram rasterised) to this file (`-` for stdout).
+    #[arg(long, value_name = "OUT.png")]
+    png: Option<PathBuf>,
+    /// Pixels per SVG unit for `--png` (1 gives 24 pixels between lines).
+    #[arg(long, default_value_t = 2.0, requires = "png", value_parser = parse_scale)]
+    scale: f32,
+    /// Number the moves FROM-TO on the SVG or PNG diagram (e.g. `1-50`).
+    #[arg(long, value_name = "FROM-TO", requires = "picture")]
     numbers: Option<String>,
     /// Print JSON: board rows, hash, canonical hash and its symmetry, to-play, move number.
     #[arg(long)]
@@ -70,6 +77,14 @@ struct Json {
     canonical_hash: String,
     canonical_symmetry: usize,
     canonical_symmetry_name: String,
+}
+
+/// A scale for `--png`: positive, and small enough for [`kifu_go::diagram::MAX_SIDE`] on 25x25.
+fn parse_scale(text: &str) -> std::result::Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 16.0 => Ok(s),
+        _ => Err(format!("{text}: expected a number above 0 and at most 16")),
+    }
 }
 
 fn parse_path(text: &str) -> Result<Vec<usize>> {
@@ -158,7 +173,7 @@ pub fn run(a: ShowArgs) -> Result<Outcome> {
     };
     let at = navigate::position_at(game, node, &ReplayOptions::default())
         .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    if let Some(svg) = &a.svg {
+    if a.svg.is_some() || a.png.is_some() {
         let size = at.position.size();
         let mut markup = navigate::markup(node, size);
         markup.last_move = at.position.last_move().and_then(|m| m.mv.point());
@@ -166,7 +181,19 @@ pub fn run(a: ShowArgs) -> Result<Outcome> {
             markup.move_numbers = navigate::move_numbers(&at.moves, from, to);
         }
         let text = svg_diagram(&at.position.board(), &markup, &SvgOptions::default());
-        write_atomically(svg, text.as_bytes())?;
+        if let Some(svg) = &a.svg {
+            write_atomically(svg, text.as_bytes())?;
+        }
+        if let Some(png) = &a.png {
+            let picture = render_png(&text, a.scale)?;
+            if picture.text_dropped {
+                eprintln!(
+                    "kifu: warning: no font is installed, so the PNG has no coordinates, labels or \
+                     numbers (install e.g. fonts-dejavu-core)"
+                );
+            }
+            write_atomically(png, &picture.bytes)?;
+        }
         return Ok(Outcome::Ok);
     }
     let mut out = std::io::stdout().lock();

@@ -3,7 +3,9 @@
 use kifu_go::diagram::{svg_diagram, Label, Markup, MoveNumber, SvgOptions};
 use kifu_go::{Board, BoardSize, Point, ZobristTable};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+mod common;
+use common::{kifu, text};
 
 const GAME: &str = "(;FF[4]GM[1]SZ[9]
 ;B[cd];W[dd];B[de];W[gg];B[ed];W[gc];B[dc]TR[gg]LB[dd:a]
@@ -11,21 +13,10 @@ const GAME: &str = "(;FF[4]GM[1]SZ[9]
 (;W[ce]SQ[aa:bb]MA[ii]))
 ";
 
-fn kifu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifu"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
 fn game_file(dir: &Path) -> PathBuf {
     let p = dir.join("game.sgf");
     std::fs::write(&p, GAME).unwrap();
     p
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8(b.to_vec()).unwrap()
 }
 
 #[test]
@@ -243,4 +234,87 @@ fn ishi_files_are_shown_through_their_sgf_conversion() {
         text.ends_with("Move 20: White F4\nBlack to play\n"),
         "{text}"
     );
+}
+
+/// Decodes a PNG into (width, height, RGBA pixels).
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn png_draws_the_stones_and_the_coordinates() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = game_file(dir.path());
+    let out = dir.path().join("out.png");
+    let o = kifu(&[
+        "show",
+        game.to_str().unwrap(),
+        "--move",
+        "4",
+        "--png",
+        out.to_str().unwrap(),
+        "--scale",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let (w, h, px) = decode_png(&std::fs::read(&out).unwrap());
+    // The SVG is 8 spacings of 24 plus two margins of 1.6 spacings: 268.8 units, 538 pixels.
+    assert_eq!((w, h), (538, 538));
+    let at = |x: f64, y: f64| {
+        let i = ((y * 2.0) as usize * w as usize + (x * 2.0) as usize) * 4;
+        [px[i], px[i + 1], px[i + 2]]
+    };
+    let point = |col: u32, row: u32| (38.4 + 24.0 * f64::from(col), 38.4 + 24.0 * f64::from(row));
+    // After 4 moves: B cd, W dd, B de, W gg. Stone centres (off the grid lines by a few pixels,
+    // inside the stone).
+    let (x, y) = point(2, 3);
+    assert_eq!(at(x + 4.0, y + 4.0), [0, 0, 0], "black stone at cd");
+    let (x, y) = point(3, 3);
+    assert_eq!(at(x + 4.0, y + 4.0), [255, 255, 255], "white stone at dd");
+    // An empty square of the board between lines is the wood colour #dcb35c.
+    let (x, y) = point(5, 1);
+    assert_eq!(at(x + 12.0, y + 12.0), [0xdc, 0xb3, 0x5c]);
+    // The coordinates: dark text pixels in the top margin, above the grid.
+    let dark_in_margin = (0..(38.4 * 2.0) as usize - 8)
+        .flat_map(|y| (0..w as usize).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let i = (y * w as usize + x) * 4;
+            px[i] < 100 && px[i + 1] < 100 && px[i + 2] < 100
+        })
+        .count();
+    let fonts = !String::from_utf8_lossy(&o.stderr).contains("no font");
+    if fonts || std::env::var_os("CI").is_some() {
+        assert!(fonts, "CI installs fonts-dejavu-core: {}", text(&o.stderr));
+        assert!(
+            dark_in_margin > 200,
+            "coordinate letters drawn: {dark_in_margin}"
+        );
+    } else {
+        eprintln!("no font installed: the PNG's text is not checked");
+        assert_eq!(dark_in_margin, 0);
+    }
+    // The same picture as the SVG written next to it, rasterised at scale 1: half the size.
+    let o = kifu(&["show", game.to_str().unwrap(), "--png", "-", "--scale", "1"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(decode_png(&o.stdout).0, 269);
+    // Bad scales are usage errors; --scale needs --png.
+    for bad in ["0", "-1", "nan", "17"] {
+        let scale = format!("--scale={bad}");
+        let o = kifu(&["show", game.to_str().unwrap(), "--png", "-", &scale]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("at most 16"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let o = kifu(&["show", game.to_str().unwrap(), "--scale", "2"]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -742,12 +742,18 @@ impl Position {
         } else {
             (b, a)
         };
-        let mut s = small;
-        loop {
-            self.head[s] = big as u16;
-            s = usize::from(self.next[s]);
-            if s == small {
-                break;
+        if self.count[small] == 1 {
+            // A lone stone joining a string (most merges): no ring to walk, and no loop exit
+            // to mispredict.
+            self.head[small] = big as u16;
+        } else {
+            let mut s = small;
+            loop {
+                self.head[s] = big as u16;
+                s = usize::from(self.next[s]);
+                if s == small {
+                    break;
+                }
             }
         }
         self.next.swap(big, small);

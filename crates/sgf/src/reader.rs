@@ -47,6 +47,9 @@ pub struct RawProperty<'a> {
     pub raw_id: &'a [u8],
     /// Byte offset of the identifier.
     pub offset: usize,
+    /// The position of `id` in [`crate::props::PROPERTIES`] when kifu knows
+    /// the identifier, so that a visitor need not look it up again.
+    pub known: Option<usize>,
     /// The values, without their brackets, still escaped.
     pub values: &'a [Span],
     /// True when `src[values[0].start - 1 .. values.last().end + 1]` is exactly
@@ -116,19 +119,29 @@ pub trait Visitor {
     }
 }
 
+/// Whether `b` is `[`, `\\` or `]`: they are 0x5B..=0x5D, so one compare.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    b.wrapping_sub(b'[') <= b']' - b'['
+}
+
 /// The first `]`, `\\` or `[` in `s`. Most values are a few bytes long
 /// (points, numbers), where a plain loop beats setting up a vector search.
-#[inline]
+#[inline(always)]
 fn find_special(s: &[u8]) -> Option<usize> {
-    for (i, &b) in s.iter().take(16).enumerate() {
-        if matches!(b, b']' | b'\\' | b'[') {
-            return Some(i);
-        }
+    let head = &s[..s.len().min(16)];
+    if let Some(i) = head.iter().position(|&b| is_special(b)) {
+        return Some(i);
     }
     if s.len() <= 16 {
         return None;
     }
-    memchr::memchr3(b']', b'\\', b'[', &s[16..]).map(|i| i + 16)
+    find_special_long(&s[16..]).map(|i| i + 16)
+}
+
+#[inline(never)]
+fn find_special_long(s: &[u8]) -> Option<usize> {
+    memchr::memchr3(b']', b'\\', b'[', s)
 }
 
 /// The longest identifier kept (SGFC's limit).
@@ -183,9 +196,10 @@ struct Reader<'a> {
     id_buf: Vec<u8>,
 }
 
-#[inline]
+#[inline(always)]
 fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
+    // Every white-space byte is at most b' ': one compare rejects the rest.
+    b <= b' ' && matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
 }
 
 impl<'a> Reader<'a> {
@@ -205,18 +219,25 @@ impl<'a> Reader<'a> {
         self.skip_depth > 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
-        while self.pos < self.src.len() && is_ws(self.src[self.pos]) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if !is_ws(b) {
+                break;
+            }
             self.pos += 1;
         }
     }
 
+    #[inline(always)]
     fn peek_after_ws(&self, mut i: usize) -> Option<(usize, u8)> {
-        while i < self.src.len() && is_ws(self.src[i]) {
+        while let Some(&b) = self.src.get(i) {
+            if !is_ws(b) {
+                return Some((i, b));
+            }
             i += 1;
         }
-        self.src.get(i).map(|&b| (i, b))
+        None
     }
 
     /// Whether an identifier followed by `[` starts at `i`.
@@ -252,7 +273,7 @@ impl<'a> Reader<'a> {
                 }
                 b'[' => {
                     let at = self.pos;
-                    self.read_values(None);
+                    self.read_values(false);
                     self.diag(
                         v,
                         Code::ValuesWithoutId,
@@ -501,50 +522,83 @@ impl<'a> Reader<'a> {
         );
     }
 
+    #[inline(always)]
     fn property<V: Visitor + ?Sized>(&mut self, v: &mut V) {
-        let start = self.pos;
-        while self.pos < self.src.len() && self.src[self.pos].is_ascii_alphabetic() {
-            self.pos += 1;
-        }
-        let raw_id = &self.src[start..self.pos];
-        let next = self.peek_after_ws(self.pos);
-        match next {
-            Some((i, b'[')) => self.pos = i,
-            Some((_, c)) if self.src[self.pos] == c && !matches!(c, b'(' | b')' | b';') => {
-                // Letters run straight into other characters: not an identifier.
-                self.pos = start;
-                self.illegal_run(v);
-                return;
-            }
-            _ => {
-                let id = String::from_utf8_lossy(raw_id).into_owned();
-                self.diag(
-                    v,
-                    Code::NoValues,
-                    start,
-                    format!("property {id} without any value (ignored)"),
-                );
-                return;
-            }
-        }
         let src = self.src;
-        let raw_id: &'a [u8] = &src[start..start + raw_id.len()];
-        let mut id_buf = std::mem::take(&mut self.id_buf);
-        let owned = !raw_id.iter().all(u8::is_ascii_uppercase);
-        if owned {
-            id_buf.clear();
-            id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
+        let start = self.pos;
+        let mut end = start;
+        while end < src.len() && src[end].is_ascii_uppercase() {
+            end += 1;
+        }
+        let upper_end = end;
+        while end < src.len() && src[end].is_ascii_alphabetic() {
+            end += 1;
+        }
+        self.pos = end;
+        let raw_id: &'a [u8] = &src[start..end];
+        if src.get(end) == Some(&b'[') {
+            // The common case: the values follow the identifier directly.
+        } else {
+            match self.peek_after_ws(end) {
+                Some((i, b'[')) => self.pos = i,
+                Some((_, c)) if src[end] == c && !matches!(c, b'(' | b')' | b';') => {
+                    // Letters run straight into other characters: not an identifier.
+                    self.pos = start;
+                    self.illegal_run(v);
+                    return;
+                }
+                _ => {
+                    let id = String::from_utf8_lossy(raw_id).into_owned();
+                    self.diag(
+                        v,
+                        Code::NoValues,
+                        start,
+                        format!("property {id} without any value (ignored)"),
+                    );
+                    return;
+                }
+            }
         }
         let too_long = raw_id.len() > MAX_ID;
-        let (clean, literal_bracket) = {
-            let id: &[u8] = if owned { &id_buf } else { raw_id };
-            self.read_values(Some(id))
-        };
+        if upper_end != end {
+            // Lower-case letters (FF[3] `AddBlack`): the id is the upper-case ones.
+            self.property_lowercase(v, start, raw_id, too_long);
+            return;
+        }
+        let known = props::index_upper(raw_id);
+        let (clean, literal_bracket) = self.read_values(props::texty_at(known));
         self.emit_property(
             v,
             start,
             raw_id,
-            if owned { &id_buf } else { raw_id },
+            raw_id,
+            known,
+            too_long,
+            clean,
+            literal_bracket,
+        );
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn property_lowercase<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        raw_id: &'a [u8],
+        too_long: bool,
+    ) {
+        let mut id_buf = std::mem::take(&mut self.id_buf);
+        id_buf.clear();
+        id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
+        let known = props::index(&id_buf);
+        let (clean, literal_bracket) = self.read_values(props::texty_at(known));
+        self.emit_property(
+            v,
+            start,
+            raw_id,
+            &id_buf,
+            known,
             too_long,
             clean,
             literal_bracket,
@@ -553,12 +607,14 @@ impl<'a> Reader<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn emit_property<V: Visitor + ?Sized>(
         &mut self,
         v: &mut V,
         start: usize,
         raw_id: &[u8],
         id: &[u8],
+        known: Option<usize>,
         too_long: bool,
         clean: bool,
         literal_bracket: Option<usize>,
@@ -612,6 +668,7 @@ impl<'a> Reader<'a> {
             id,
             raw_id,
             offset: start,
+            known,
             values: &self.spans,
             clean,
         };
@@ -619,11 +676,11 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
-    /// they were clean (see [`RawProperty::clean`]).
-    /// `id` is the property's identifier (`None` for values without one).
-    fn read_values(&mut self, id: Option<&[u8]>) -> (bool, Option<usize>) {
-        // Only text-like values may keep an unescaped ']' (a table lookup).
-        let texty = id.is_some_and(props::is_texty);
+    /// they were clean (see [`RawProperty::clean`]) and where the first `]`
+    /// kept as text is. `texty`: the values may keep an unescaped `]` (see
+    /// [`props::texty_at`]).
+    #[inline(always)]
+    fn read_values(&mut self, texty: bool) -> (bool, Option<usize>) {
         self.spans.clear();
         let mut clean = true;
         let mut literal = None;
@@ -631,60 +688,88 @@ impl<'a> Reader<'a> {
         loop {
             // self.pos is at '['.
             let vstart = self.pos + 1;
-            let mut i = vstart;
-            let mut open_brackets = 0usize;
-            let end = loop {
-                match find_special(&src[i..]) {
-                    None => {
-                        clean = false;
-                        break src.len();
-                    }
-                    Some(k) => {
-                        let j = i + k;
-                        match src[j] {
-                            b'\\' => i = j + 2,
-                            b'[' => {
-                                open_brackets += 1;
-                                i = j + 1;
-                            }
-                            _ => {
-                                if texty && !self.plausible_after(j + 1) {
-                                    // A ']' inside a bracketed aside, or one
-                                    // after which the value plainly goes on.
-                                    let keep = if open_brackets > 0 {
-                                        open_brackets -= 1;
-                                        true
-                                    } else {
-                                        self.closes_later(j + 1)
-                                    };
-                                    if keep {
-                                        clean = false;
-                                        literal.get_or_insert(j);
-                                        i = j + 1;
-                                        continue;
-                                    }
-                                }
-                                break j;
-                            }
-                        }
-                        if i >= src.len() {
-                            clean = false;
-                            break src.len();
-                        }
-                    }
+            // Fast path: the first special byte is the closing ']'.
+            let end = match find_special(&src[vstart..]) {
+                Some(k)
+                    if src[vstart + k] == b']'
+                        && (!texty || self.plausible_after(vstart + k + 1)) =>
+                {
+                    vstart + k
                 }
+                _ => self.value_end(vstart, texty, &mut clean, &mut literal),
             };
             self.spans.push(Span {
                 start: vstart as u32,
                 end: end as u32,
             });
-            self.pos = (end + 1).min(src.len());
+            let next = end + 1;
+            if src.get(next) == Some(&b'[') {
+                self.pos = next;
+                continue;
+            }
+            self.pos = next.min(src.len());
             match self.peek_after_ws(self.pos) {
                 Some((i, b'[')) => self.pos = i,
                 _ => break,
             }
         }
         (clean, literal)
+    }
+
+    /// The end of the value that starts at `vstart` when it holds escapes,
+    /// `[`, a `]` kept as text, or runs to the end of the text.
+    #[inline(never)]
+    fn value_end(
+        &self,
+        vstart: usize,
+        texty: bool,
+        clean: &mut bool,
+        literal: &mut Option<usize>,
+    ) -> usize {
+        let src = self.src;
+        let mut i = vstart;
+        let mut open_brackets = 0usize;
+        loop {
+            match find_special(&src[i..]) {
+                None => {
+                    *clean = false;
+                    return src.len();
+                }
+                Some(k) => {
+                    let j = i + k;
+                    match src[j] {
+                        b'\\' => i = j + 2,
+                        b'[' => {
+                            open_brackets += 1;
+                            i = j + 1;
+                        }
+                        _ => {
+                            if texty && !self.plausible_after(j + 1) {
+                                // A ']' inside a bracketed aside, or one
+                                // after which the value plainly goes on.
+                                let keep = if open_brackets > 0 {
+                                    open_brackets -= 1;
+                                    true
+                                } else {
+                                    self.closes_later(j + 1)
+                                };
+                                if keep {
+                                    *clean = false;
+                                    literal.get_or_insert(j);
+                                    i = j + 1;
+                                    continue;
+                                }
+                            }
+                            return j;
+                        }
+                    }
+                    if i >= src.len() {
+                        *clean = false;
+                        return src.len();
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the text from `i` reaches another unescaped `]` with no `[`
@@ -704,6 +789,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether what follows a `]` at `i` is a plausible SGF continuation.
+    #[inline]
     fn plausible_after(&self, i: usize) -> bool {
         match self.peek_after_ws(i) {
             None => true,
@@ -738,6 +824,8 @@ mod tests {
             self.0.push(";".into());
         }
         fn property(&mut self, p: &RawProperty<'_>) {
+            // The reader's table position is the one a lookup finds.
+            assert_eq!(p.known, props::index(p.id));
             let vals: Vec<String> = (0..p.values.len())
                 .map(|i| String::from_utf8_lossy(p.value(i)).into_owned())
                 .collect();

@@ -370,20 +370,36 @@ pub fn index(id: &[u8]) -> Option<usize> {
     }
 }
 
-/// [`index`] for an identifier the reader has seen to be upper-case letters
-/// only: no letter checks (anything else just finds nothing).
+/// For an identifier the reader has seen to be upper-case letters only (no
+/// letter checks; anything else finds nothing): its position in
+/// [`PROPERTIES`] and [`texty_at`] of it, in one table load.
 #[inline(always)]
-pub(crate) fn index_upper(id: &[u8]) -> Option<usize> {
+pub(crate) fn lookup_upper(id: &[u8]) -> (Option<usize>, bool) {
     let k = match *id {
         [a] => (a.wrapping_sub(b'@') as usize) * 27,
         [a, b] => (a.wrapping_sub(b'@') as usize) * 27 + b.wrapping_sub(b'@') as usize,
-        _ => return None,
+        _ => return (None, true),
     };
-    match INDEX.get(k) {
-        Some(&i) if i != u8::MAX => Some(i as usize),
-        _ => None,
+    match INDEX_TEXTY.get(k) {
+        Some(&i) if i != u8::MAX => (Some((i & 0x7f) as usize), i & 0x80 != 0),
+        _ => (None, true),
     }
 }
+
+/// [`INDEX`] with bit 7 set for the properties [`texty_at`] accepts.
+static INDEX_TEXTY: [u8; 27 * 27] = {
+    let mut t = build_index();
+    let mut k = 0;
+    while k < t.len() {
+        if t[k] != u8::MAX && TEXTY[t[k] as usize] {
+            t[k] |= 0x80;
+        }
+        k += 1;
+    }
+    t
+};
+
+const _: () = assert!(TABLE.len() < 0x7f, "INDEX_TEXTY keeps the index in 7 bits");
 
 /// Looks up a property by its (upper-case) identifier.
 #[inline]

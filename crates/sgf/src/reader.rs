@@ -144,6 +144,16 @@ fn find_special_long(s: &[u8]) -> Option<usize> {
     memchr::memchr3(b']', b'\\', b'[', s)
 }
 
+/// What [`Reader::read_values`] found (with `Reader::clean` and
+/// `Reader::literal`, kept in the reader so that this stays in registers).
+#[derive(Clone, Copy)]
+struct ValuesRead {
+    /// The first value (the only one unless `multi`).
+    first: Span,
+    /// There are several values, in `Reader::spans`.
+    multi: bool,
+}
+
 /// The longest identifier kept (SGFC's limit).
 const MAX_ID: usize = 100;
 
@@ -172,6 +182,8 @@ pub fn read<V: Visitor + ?Sized>(text: &[u8], visitor: &mut V) {
         games: 0,
         spans: Vec::with_capacity(16),
         id_buf: Vec::with_capacity(8),
+        clean: true,
+        literal: None,
     }
     .run(visitor);
 }
@@ -194,6 +206,10 @@ struct Reader<'a> {
     games: usize,
     spans: Vec<Span>,
     id_buf: Vec<u8>,
+    /// The values just read are clean (see [`RawProperty::clean`]).
+    clean: bool,
+    /// Where the first `]` kept as text in the values just read is.
+    literal: Option<usize>,
 }
 
 #[inline(always)]
@@ -262,8 +278,14 @@ impl<'a> Reader<'a> {
                 continue;
             }
             match b {
-                b'(' => self.open_variation(v),
-                b')' => self.close(v),
+                b'(' => {
+                    self.open_variation(v);
+                    continue;
+                }
+                b')' => {
+                    self.close(v);
+                    continue;
+                }
                 b';' => {
                     if self.after_close {
                         self.implicit_variation(v, self.pos);
@@ -280,9 +302,23 @@ impl<'a> Reader<'a> {
                         at,
                         "values without a property identifier (deleted)",
                     );
+                    continue;
                 }
-                b if b.is_ascii_alphabetic() => self.property(v),
-                _ => self.illegal_run(v),
+                b if b.is_ascii_alphabetic() => {}
+                _ => {
+                    self.illegal_run(v);
+                    continue;
+                }
+            }
+            // The properties of a node follow its ';': read them here rather
+            // than going round the loop above for each. (A property never
+            // closes the game tree, so `depth` stays above 0.)
+            loop {
+                self.skip_ws();
+                match self.src.get(self.pos) {
+                    Some(b) if b.is_ascii_alphabetic() => self.property(v),
+                    _ => break,
+                }
             }
         }
         if self.depth > 0 {
@@ -565,18 +601,9 @@ impl<'a> Reader<'a> {
             self.property_lowercase(v, start, raw_id, too_long);
             return;
         }
-        let known = props::index_upper(raw_id);
-        let (clean, literal_bracket) = self.read_values(props::texty_at(known));
-        self.emit_property(
-            v,
-            start,
-            raw_id,
-            raw_id,
-            known,
-            too_long,
-            clean,
-            literal_bracket,
-        );
+        let (known, texty) = props::lookup_upper(raw_id);
+        let values = self.read_values(texty);
+        self.emit_property(v, start, raw_id, raw_id, known, too_long, values);
     }
 
     #[cold]
@@ -592,17 +619,8 @@ impl<'a> Reader<'a> {
         id_buf.clear();
         id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
         let known = props::index(&id_buf);
-        let (clean, literal_bracket) = self.read_values(props::texty_at(known));
-        self.emit_property(
-            v,
-            start,
-            raw_id,
-            &id_buf,
-            known,
-            too_long,
-            clean,
-            literal_bracket,
-        );
+        let values = self.read_values(props::texty_at(known));
+        self.emit_property(v, start, raw_id, &id_buf, known, too_long, values);
         self.id_buf = id_buf;
     }
 
@@ -616,8 +634,7 @@ impl<'a> Reader<'a> {
         id: &[u8],
         known: Option<usize>,
         too_long: bool,
-        clean: bool,
-        literal_bracket: Option<usize>,
+        values: ValuesRead,
     ) {
         let no_upper = id.is_empty();
         if self.quiet() {
@@ -655,7 +672,7 @@ impl<'a> Reader<'a> {
             }
             self.start_node(v, start);
         }
-        if let Some(at) = literal_bracket {
+        if let Some(at) = self.literal {
             self.diag(
                 v,
                 Code::UnescapedBracket,
@@ -669,70 +686,109 @@ impl<'a> Reader<'a> {
             raw_id,
             offset: start,
             known,
-            values: &self.spans,
-            clean,
+            values: if values.multi {
+                &self.spans
+            } else {
+                std::slice::from_ref(&values.first)
+            },
+            clean: self.clean,
         };
         v.property(&prop);
     }
 
-    /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
-    /// they were clean (see [`RawProperty::clean`]) and where the first `]`
-    /// kept as text is. `texty`: the values may keep an unescaped `]` (see
+    /// Reads the `[..]` values from `self.pos` (at the first `[`). A single
+    /// value is returned in [`ValuesRead::first`]; a list also goes to
+    /// `self.spans`. `texty`: the values may keep an unescaped `]` (see
     /// [`props::texty_at`]).
     #[inline(always)]
-    fn read_values(&mut self, texty: bool) -> (bool, Option<usize>) {
+    fn read_values(&mut self, texty: bool) -> ValuesRead {
+        self.clean = true;
+        self.literal = None;
+        let first = self.read_value(texty);
+        let multi = self.next_value(first.end as usize);
+        if multi {
+            self.read_more_values(texty, first);
+        }
+        ValuesRead { first, multi }
+    }
+
+    /// Values after the first: most properties have one, so lists are read
+    /// out of line.
+    #[inline(never)]
+    fn read_more_values(&mut self, texty: bool, first: Span) {
         self.spans.clear();
-        let mut clean = true;
-        let mut literal = None;
-        let src = self.src;
+        self.spans.push(first);
         loop {
-            // self.pos is at '['.
-            let vstart = self.pos + 1;
-            // Fast path: the first special byte is the closing ']'.
-            let end = match find_special(&src[vstart..]) {
+            let span = self.read_value(texty);
+            self.spans.push(span);
+            if !self.next_value(span.end as usize) {
+                break;
+            }
+        }
+    }
+
+    /// Reads one value: `self.pos` is at its `[`.
+    #[inline(always)]
+    fn read_value(&mut self, texty: bool) -> Span {
+        let src = self.src;
+        let vstart = self.pos + 1;
+        // Moves and points (two letters) are most values: check that shape
+        // first, then scan for the first special byte.
+        let end = match src.get(vstart..vstart + 3) {
+            Some(&[a, b, b']'])
+                if !is_special(a)
+                    && !is_special(b)
+                    && (!texty || self.plausible_after(vstart + 3)) =>
+            {
+                vstart + 2
+            }
+            _ => match find_special(&src[vstart..]) {
                 Some(k)
                     if src[vstart + k] == b']'
                         && (!texty || self.plausible_after(vstart + k + 1)) =>
                 {
                     vstart + k
                 }
-                _ => self.value_end(vstart, texty, &mut clean, &mut literal),
-            };
-            self.spans.push(Span {
-                start: vstart as u32,
-                end: end as u32,
-            });
-            let next = end + 1;
-            if src.get(next) == Some(&b'[') {
-                self.pos = next;
-                continue;
-            }
-            self.pos = next.min(src.len());
-            match self.peek_after_ws(self.pos) {
-                Some((i, b'[')) => self.pos = i,
-                _ => break,
-            }
+                _ => self.value_end(vstart, texty),
+            },
+        };
+        Span {
+            start: vstart as u32,
+            end: end as u32,
         }
-        (clean, literal)
+    }
+
+    /// After a value that ends at `end` (its `]`, or the end of the text):
+    /// moves to the next value's `[` and returns true, or past the `]`.
+    #[inline(always)]
+    fn next_value(&mut self, end: usize) -> bool {
+        let src = self.src;
+        let next = end + 1;
+        if src.get(next) == Some(&b'[') {
+            self.pos = next;
+            return true;
+        }
+        self.pos = next.min(src.len());
+        match self.peek_after_ws(self.pos) {
+            Some((i, b'[')) => {
+                self.pos = i;
+                true
+            }
+            _ => false,
+        }
     }
 
     /// The end of the value that starts at `vstart` when it holds escapes,
     /// `[`, a `]` kept as text, or runs to the end of the text.
     #[inline(never)]
-    fn value_end(
-        &self,
-        vstart: usize,
-        texty: bool,
-        clean: &mut bool,
-        literal: &mut Option<usize>,
-    ) -> usize {
+    fn value_end(&mut self, vstart: usize, texty: bool) -> usize {
         let src = self.src;
         let mut i = vstart;
         let mut open_brackets = 0usize;
         loop {
             match find_special(&src[i..]) {
                 None => {
-                    *clean = false;
+                    self.clean = false;
                     return src.len();
                 }
                 Some(k) => {
@@ -754,8 +810,8 @@ impl<'a> Reader<'a> {
                                     self.closes_later(j + 1)
                                 };
                                 if keep {
-                                    *clean = false;
-                                    literal.get_or_insert(j);
+                                    self.clean = false;
+                                    self.literal.get_or_insert(j);
                                     i = j + 1;
                                     continue;
                                 }
@@ -764,7 +820,7 @@ impl<'a> Reader<'a> {
                         }
                     }
                     if i >= src.len() {
-                        *clean = false;
+                        self.clean = false;
                         return src.len();
                     }
                 }

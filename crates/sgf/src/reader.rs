@@ -180,8 +180,9 @@ pub fn read<V: Visitor + ?Sized>(text: &[u8], visitor: &mut V) {
         after_open: false,
         after_close: false,
         games: 0,
-        spans: Vec::with_capacity(16),
-        id_buf: Vec::with_capacity(8),
+        // Lists and lower-case identifiers are rare: allocate on first use.
+        spans: Vec::new(),
+        id_buf: Vec::new(),
         clean: true,
         literal: None,
     }
@@ -286,13 +287,6 @@ impl<'a> Reader<'a> {
                     self.close(v);
                     continue;
                 }
-                b';' => {
-                    if self.after_close {
-                        self.implicit_variation(v, self.pos);
-                    }
-                    self.start_node(v, self.pos);
-                    self.pos += 1;
-                }
                 b'[' => {
                     let at = self.pos;
                     self.read_values(false);
@@ -304,18 +298,21 @@ impl<'a> Reader<'a> {
                     );
                     continue;
                 }
+                // Read by the loop below.
+                b';' => {}
                 b if b.is_ascii_alphabetic() => {}
                 _ => {
                     self.illegal_run(v);
                     continue;
                 }
             }
-            // The properties of a node follow its ';': read them here rather
-            // than going round the loop above for each. (A property never
+            // Nodes and their properties, the bulk of a file, are read here
+            // rather than going round the loop above for each. (Neither
             // closes the game tree, so `depth` stays above 0.)
             loop {
                 self.skip_ws();
                 match self.src.get(self.pos) {
+                    Some(b';') => self.node(v),
                     Some(b) if b.is_ascii_alphabetic() => self.property(v),
                     _ => break,
                 }
@@ -528,6 +525,16 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A `;` at `self.pos`.
+    #[inline(always)]
+    fn node<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        if self.after_close {
+            self.implicit_variation(v, self.pos);
+        }
+        self.start_node(v, self.pos);
+        self.pos += 1;
+    }
+
     fn start_node<V: Visitor + ?Sized>(&mut self, v: &mut V, at: usize) {
         self.node_open = true;
         self.after_open = false;
@@ -567,8 +574,10 @@ impl<'a> Reader<'a> {
             end += 1;
         }
         let upper_end = end;
-        while end < src.len() && src[end].is_ascii_alphabetic() {
-            end += 1;
+        if src.get(end).is_some_and(u8::is_ascii_lowercase) {
+            while end < src.len() && src[end].is_ascii_alphabetic() {
+                end += 1;
+            }
         }
         self.pos = end;
         let raw_id: &'a [u8] = &src[start..end];

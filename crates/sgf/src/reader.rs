@@ -289,7 +289,7 @@ impl<'a> Reader<'a> {
                 }
                 b'[' => {
                     let at = self.pos;
-                    self.read_values(false);
+                    self.pos = self.read_values(false, at).1;
                     self.diag(
                         v,
                         Code::ValuesWithoutId,
@@ -309,14 +309,7 @@ impl<'a> Reader<'a> {
             // Nodes and their properties, the bulk of a file, are read here
             // rather than going round the loop above for each. (Neither
             // closes the game tree, so `depth` stays above 0.)
-            loop {
-                self.skip_ws();
-                match self.src.get(self.pos) {
-                    Some(b';') => self.node(v),
-                    Some(b) if b.is_ascii_alphabetic() => self.property(v),
-                    _ => break,
-                }
-            }
+            self.nodes(v);
         }
         if self.depth > 0 {
             if !self.implicit {
@@ -525,14 +518,38 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A `;` at `self.pos`.
+    /// Reads nodes and properties from `self.pos` up to anything else.
+    ///
+    /// The position is kept in a local here and handed along: kept in
+    /// `self.pos` it goes through memory at every step, and the store-to-load
+    /// latency lies on the loop's critical path.
     #[inline(always)]
-    fn node<V: Visitor + ?Sized>(&mut self, v: &mut V) {
-        if self.after_close {
-            self.implicit_variation(v, self.pos);
+    fn nodes<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let src = self.src;
+        let mut pos = self.pos;
+        loop {
+            while let Some(&b) = src.get(pos) {
+                if !is_ws(b) {
+                    break;
+                }
+                pos += 1;
+            }
+            match src.get(pos) {
+                Some(b';') => {
+                    if self.after_close {
+                        self.implicit_variation(v, pos);
+                    }
+                    self.start_node(v, pos);
+                    pos += 1;
+                    if let Some(after) = self.short_property(v, pos) {
+                        pos = after;
+                    }
+                }
+                Some(b) if b.is_ascii_alphabetic() => pos = self.property(v, pos),
+                _ => break,
+            }
         }
-        self.start_node(v, self.pos);
-        self.pos += 1;
+        self.pos = pos;
     }
 
     fn start_node<V: Visitor + ?Sized>(&mut self, v: &mut V, at: usize) {
@@ -565,10 +582,44 @@ impl<'a> Reader<'a> {
         );
     }
 
+    /// Most nodes are a move, `;B[pd]`: when one follows the `;` just read
+    /// (a one-letter identifier that takes no text, one two-letter value with
+    /// nothing special in it, and no further value), reads it and returns
+    /// the position after it. It is then exactly what [`Self::property`]
+    /// would report, in a fraction of the steps.
     #[inline(always)]
-    fn property<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+    fn short_property<V: Visitor + ?Sized>(&mut self, v: &mut V, pos: usize) -> Option<usize> {
         let src = self.src;
-        let start = self.pos;
+        let &[id, b'[', a, b, b']', next] = src.get(pos..pos + 6)? else {
+            return None;
+        };
+        if !id.is_ascii_uppercase() || is_special(a) || is_special(b) || next == b'[' || is_ws(next)
+        {
+            return None;
+        }
+        let raw_id: &'a [u8] = &src[pos..pos + 1];
+        let (known, texty) = props::lookup_upper(raw_id);
+        if texty {
+            return None;
+        }
+        self.clean = true;
+        self.literal = None;
+        let values = ValuesRead {
+            first: Span {
+                start: (pos + 2) as u32,
+                end: (pos + 4) as u32,
+            },
+            multi: false,
+        };
+        self.emit_property(v, pos, raw_id, raw_id, known, false, values);
+        Some(pos + 5)
+    }
+
+    /// A property whose identifier starts at `start`; returns the position
+    /// after it.
+    #[inline(always)]
+    fn property<V: Visitor + ?Sized>(&mut self, v: &mut V, start: usize) -> usize {
+        let src = self.src;
         let mut end = start;
         while end < src.len() && src[end].is_ascii_uppercase() {
             end += 1;
@@ -579,18 +630,18 @@ impl<'a> Reader<'a> {
                 end += 1;
             }
         }
-        self.pos = end;
         let raw_id: &'a [u8] = &src[start..end];
-        if src.get(end) == Some(&b'[') {
-            // The common case: the values follow the identifier directly.
+        // The common case: the values follow the identifier directly.
+        let at = if src.get(end) == Some(&b'[') {
+            end
         } else {
             match self.peek_after_ws(end) {
-                Some((i, b'[')) => self.pos = i,
+                Some((i, b'[')) => i,
                 Some((_, c)) if src[end] == c && !matches!(c, b'(' | b')' | b';') => {
                     // Letters run straight into other characters: not an identifier.
                     self.pos = start;
                     self.illegal_run(v);
-                    return;
+                    return self.pos;
                 }
                 _ => {
                     let id = String::from_utf8_lossy(raw_id).into_owned();
@@ -600,19 +651,19 @@ impl<'a> Reader<'a> {
                         start,
                         format!("property {id} without any value (ignored)"),
                     );
-                    return;
+                    return end;
                 }
             }
-        }
+        };
         let too_long = raw_id.len() > MAX_ID;
         if upper_end != end {
             // Lower-case letters (FF[3] `AddBlack`): the id is the upper-case ones.
-            self.property_lowercase(v, start, raw_id, too_long);
-            return;
+            return self.property_lowercase(v, start, raw_id, too_long, at);
         }
         let (known, texty) = props::lookup_upper(raw_id);
-        let values = self.read_values(texty);
+        let (values, after) = self.read_values(texty, at);
         self.emit_property(v, start, raw_id, raw_id, known, too_long, values);
+        after
     }
 
     #[cold]
@@ -623,14 +674,16 @@ impl<'a> Reader<'a> {
         start: usize,
         raw_id: &'a [u8],
         too_long: bool,
-    ) {
+        at: usize,
+    ) -> usize {
         let mut id_buf = std::mem::take(&mut self.id_buf);
         id_buf.clear();
         id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
         let known = props::index(&id_buf);
-        let values = self.read_values(props::texty_at(known));
+        let (values, after) = self.read_values(props::texty_at(known), at);
         self.emit_property(v, start, raw_id, &id_buf, known, too_long, values);
         self.id_buf = id_buf;
+        after
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -705,42 +758,51 @@ impl<'a> Reader<'a> {
         v.property(&prop);
     }
 
-    /// Reads the `[..]` values from `self.pos` (at the first `[`). A single
-    /// value is returned in [`ValuesRead::first`]; a list also goes to
-    /// `self.spans`. `texty`: the values may keep an unescaped `]` (see
-    /// [`props::texty_at`]).
+    /// Reads the `[..]` values from `at` (the first `[`) and returns them
+    /// with the position after the last. A single value is returned in
+    /// [`ValuesRead::first`]; a list also goes to `self.spans`. `texty`: the
+    /// values may keep an unescaped `]` (see [`props::texty_at`]).
     #[inline(always)]
-    fn read_values(&mut self, texty: bool) -> ValuesRead {
+    fn read_values(&mut self, texty: bool, at: usize) -> (ValuesRead, usize) {
         self.clean = true;
         self.literal = None;
-        let first = self.read_value(texty);
-        let multi = self.next_value(first.end as usize);
-        if multi {
-            self.read_more_values(texty, first);
-        }
-        ValuesRead { first, multi }
-    }
-
-    /// Values after the first: most properties have one, so lists are read
-    /// out of line.
-    #[inline(never)]
-    fn read_more_values(&mut self, texty: bool, first: Span) {
-        self.spans.clear();
-        self.spans.push(first);
-        loop {
-            let span = self.read_value(texty);
-            self.spans.push(span);
-            if !self.next_value(span.end as usize) {
-                break;
+        let first = self.read_value(texty, at);
+        match self.next_value(first.end as usize) {
+            Err(after) => (
+                ValuesRead {
+                    first,
+                    multi: false,
+                },
+                after,
+            ),
+            Ok(next) => {
+                let after = self.read_more_values(texty, first, next);
+                (ValuesRead { first, multi: true }, after)
             }
         }
     }
 
-    /// Reads one value: `self.pos` is at its `[`.
+    /// Values after the first, from the `[` at `at`: most properties have
+    /// one, so lists are read out of line.
+    #[inline(never)]
+    fn read_more_values(&mut self, texty: bool, first: Span, mut at: usize) -> usize {
+        self.spans.clear();
+        self.spans.push(first);
+        loop {
+            let span = self.read_value(texty, at);
+            self.spans.push(span);
+            match self.next_value(span.end as usize) {
+                Ok(next) => at = next,
+                Err(after) => return after,
+            }
+        }
+    }
+
+    /// Reads one value whose `[` is at `at`.
     #[inline(always)]
-    fn read_value(&mut self, texty: bool) -> Span {
+    fn read_value(&mut self, texty: bool, at: usize) -> Span {
         let src = self.src;
-        let vstart = self.pos + 1;
+        let vstart = at + 1;
         // Moves and points (two letters) are most values: check that shape
         // first, then scan for the first special byte.
         let end = match src.get(vstart..vstart + 3) {
@@ -768,22 +830,18 @@ impl<'a> Reader<'a> {
     }
 
     /// After a value that ends at `end` (its `]`, or the end of the text):
-    /// moves to the next value's `[` and returns true, or past the `]`.
+    /// `Ok` with the next value's `[`, or `Err` with the position past the `]`.
     #[inline(always)]
-    fn next_value(&mut self, end: usize) -> bool {
+    fn next_value(&self, end: usize) -> Result<usize, usize> {
         let src = self.src;
         let next = end + 1;
         if src.get(next) == Some(&b'[') {
-            self.pos = next;
-            return true;
+            return Ok(next);
         }
-        self.pos = next.min(src.len());
-        match self.peek_after_ws(self.pos) {
-            Some((i, b'[')) => {
-                self.pos = i;
-                true
-            }
-            _ => false,
+        let after = next.min(src.len());
+        match self.peek_after_ws(after) {
+            Some((i, b'[')) => Ok(i),
+            _ => Err(after),
         }
     }
 
@@ -973,6 +1031,33 @@ mod tests {
         let (ev, d) = log("(B[aa])");
         assert_eq!(ev, "( ; B[\"aa\"] )");
         assert_eq!(d, vec![Code::MissingSemicolon]);
+    }
+
+    #[test]
+    fn moves_read_by_the_short_path_are_as_any_property() {
+        let (ev, d) = log("(;B[pd];W[dd]B[qq];C[ab];B[cc]\n;W[tt];B[])");
+        assert_eq!(
+            ev,
+            "( ; B[\"pd\"] ; W[\"dd\"] B[\"qq\"] ; C[\"ab\"] ; B[\"cc\"] ; W[\"tt\"] ; B[\"\"] )"
+        );
+        assert!(d.is_empty());
+        // A second value, directly or after white space, is not missed.
+        for s in ["(;B[pd][qq])", "(;B[pd] [qq])", "(;B[pd]\n[qq])"] {
+            assert_eq!(log(s).0, "( ; B[\"pd\", \"qq\"] )", "{s}");
+        }
+        // Special bytes in the value take the general path.
+        assert_eq!(log("(;B[p\\]])").0, "( ; B[\"p\\\\]\"] )");
+        // A node after a variation's ')' still opens a variation.
+        let (ev, d) = log("(;B[pd]);W[qq])");
+        assert_eq!(ev, "( ; B[\"pd\"] ) ( ; W[\"qq\"] )");
+        assert_eq!(d, vec![Code::NodeOutsideTree]);
+        let (ev, d) = log("(;B[aa](;W[bb]);B[cc]))");
+        assert_eq!(ev, "( ; B[\"aa\"] [( ; W[\"bb\"] )] [( ; B[\"cc\"] )] )");
+        assert_eq!(d, vec![Code::NodeOutsideTree]);
+        // At the end of the text.
+        let (ev, d) = log("(;W[dd];B[pd]");
+        assert_eq!(ev, "( ; W[\"dd\"] ; B[\"pd\"] )");
+        assert_eq!(d, vec![Code::UnexpectedEof]);
     }
 
     #[test]

@@ -182,6 +182,10 @@ fn decode_with<'a>(
 
 /// WHATWG labels plus the names SGF files use that WHATWG lacks.
 fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    // Most files that declare a charset declare this one: skip the label table.
+    if label.eq_ignore_ascii_case(b"UTF-8") {
+        return Some(UTF_8);
+    }
     Encoding::for_label(label).or_else(|| {
         let l = String::from_utf8_lossy(label)
             .to_ascii_lowercase()

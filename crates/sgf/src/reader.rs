@@ -37,6 +37,7 @@ impl Span {
 }
 
 /// One property as read: its identifier and the raw (still escaped) values.
+/// Only the reader makes one.
 #[derive(Debug)]
 pub struct RawProperty<'a> {
     /// The whole text being read; the spans index into it.
@@ -47,9 +48,9 @@ pub struct RawProperty<'a> {
     pub raw_id: &'a [u8],
     /// Byte offset of the identifier.
     pub offset: usize,
-    /// The position of `id` in [`crate::props::PROPERTIES`] when kifu knows
-    /// the identifier, so that a visitor need not look it up again.
-    pub known: Option<usize>,
+    /// See [`RawProperty::known`]. Not public, so that only the reader makes
+    /// a `RawProperty` and a visitor may trust it without a check.
+    pub(crate) known: Option<usize>,
     /// The values, without their brackets, still escaped.
     pub values: &'a [Span],
     /// True when `src[values[0].start - 1 .. values.last().end + 1]` is exactly
@@ -59,6 +60,13 @@ pub struct RawProperty<'a> {
 }
 
 impl<'a> RawProperty<'a> {
+    /// The position of `id` in [`crate::props::PROPERTIES`] when kifu knows
+    /// the identifier (what [`crate::props::index`] returns for `id`), so
+    /// that a visitor need not look it up again.
+    pub fn known(&self) -> Option<usize> {
+        self.known
+    }
+
     /// The raw bytes of value `i`.
     pub fn value(&self, i: usize) -> &'a [u8] {
         &self.src[self.values[i].range()]

@@ -54,7 +54,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
                     || enc.name().starts_with("ISO-8859")
                     || enc.name().starts_with("windows-125");
                 if latin && !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok() {
-                    return finish(bytes, UTF_8, diagnostics);
+                    return finish_valid_utf8(bytes, diagnostics);
                 }
                 // A UTF-16 label on a file that has no NULs cannot be right.
                 let enc = if enc == UTF_16LE || enc == UTF_16BE {
@@ -71,7 +71,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
                         .decode_without_bom_handling_and_without_replacement(bytes)
                         .is_none()
                 {
-                    return finish(bytes, UTF_8, diagnostics);
+                    return finish_valid_utf8(bytes, diagnostics);
                 }
                 return finish(bytes, enc, diagnostics);
             }
@@ -85,7 +85,7 @@ pub fn decode(bytes: &[u8]) -> Decoded<'_> {
         }
     }
     if std::str::from_utf8(bytes).is_ok() {
-        return finish(bytes, UTF_8, diagnostics);
+        return finish_valid_utf8(bytes, diagnostics);
     }
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
     det.feed(bytes, true);
@@ -106,7 +106,20 @@ fn finish<'a>(
     enc: &'static Encoding,
     diagnostics: Vec<Diagnostic>,
 ) -> Decoded<'a> {
-    let mut d = decode_with(bytes, enc, diagnostics);
+    replace_nuls(decode_with(bytes, enc, diagnostics))
+}
+
+/// [`finish`] for bytes already checked to be UTF-8 (not checked again).
+fn finish_valid_utf8(bytes: &[u8], diagnostics: Vec<Diagnostic>) -> Decoded<'_> {
+    replace_nuls(Decoded {
+        text: Cow::Borrowed(bytes),
+        charset: UTF_8.name(),
+        diagnostics,
+    })
+}
+
+/// See [`finish`].
+fn replace_nuls(mut d: Decoded<'_>) -> Decoded<'_> {
     if let Some(at) = memchr::memchr(0, &d.text) {
         let mut owned = std::mem::take(&mut d.text).into_owned();
         for b in owned.iter_mut().filter(|b| **b == 0) {
@@ -169,6 +182,10 @@ fn decode_with<'a>(
 
 /// WHATWG labels plus the names SGF files use that WHATWG lacks.
 fn label_to_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    // Most files that declare a charset declare this one: skip the label table.
+    if label.eq_ignore_ascii_case(b"UTF-8") {
+        return Some(UTF_8);
+    }
     Encoding::for_label(label).or_else(|| {
         let l = String::from_utf8_lossy(label)
             .to_ascii_lowercase()
@@ -218,7 +235,11 @@ fn find_ca(bytes: &[u8]) -> Option<&[u8]> {
     let n = bytes.len();
     // How far the structure has been followed, and whether that point is inside a value.
     let (mut pos, mut in_value) = (0usize, false);
-    for at in memchr::memmem::find_iter(bytes, b"CA") {
+    // Built once: setting up a searcher costs about as much as searching a
+    // small file.
+    static CA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"CA"));
+    for at in CA.find_iter(bytes) {
         // Follow the structure up to `at`.
         let mut inside = false;
         while pos <= at {

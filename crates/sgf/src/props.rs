@@ -370,20 +370,66 @@ pub fn index(id: &[u8]) -> Option<usize> {
     }
 }
 
+/// For an identifier the reader has seen to be upper-case letters only (no
+/// letter checks; anything else finds nothing): its position in
+/// [`PROPERTIES`] and [`texty_at`] of it, in one table load.
+#[inline(always)]
+pub(crate) fn lookup_upper(id: &[u8]) -> (Option<usize>, bool) {
+    let k = match *id {
+        [a] => (a.wrapping_sub(b'@') as usize) * 27,
+        [a, b] => (a.wrapping_sub(b'@') as usize) * 27 + b.wrapping_sub(b'@') as usize,
+        _ => return (None, true),
+    };
+    match INDEX_TEXTY.get(k) {
+        Some(&i) if i != u8::MAX => (Some((i & 0x7f) as usize), i & 0x80 != 0),
+        _ => (None, true),
+    }
+}
+
+/// [`INDEX`] with bit 7 set for the properties [`texty_at`] accepts.
+static INDEX_TEXTY: [u8; 27 * 27] = {
+    let mut t = build_index();
+    let mut k = 0;
+    while k < t.len() {
+        if t[k] != u8::MAX && TEXTY[t[k] as usize] {
+            t[k] |= 0x80;
+        }
+        k += 1;
+    }
+    t
+};
+
+const _: () = assert!(TABLE.len() < 0x7f, "INDEX_TEXTY keeps the index in 7 bits");
+
 /// Looks up a property by its (upper-case) identifier.
 #[inline]
 pub fn info(id: &[u8]) -> Option<&'static PropInfo> {
     index(id).map(|i| &TABLE[i])
 }
 
-/// Whether text-like values of this property may hold an unescaped `]` that
-/// the reader should try to keep as text (never for points, moves or numbers).
-pub(crate) fn is_texty(id: &[u8]) -> bool {
-    match info(id) {
-        Some(p) => matches!(
-            p.value,
+const fn build_texty() -> [bool; TABLE.len()] {
+    let mut t = [false; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        t[i] = matches!(
+            TABLE[i].value,
             V::Text | V::SimpleText | V::PointText | V::TextPair | V::Figure | V::Unknown
-        ),
+        );
+        i += 1;
+    }
+    t
+}
+
+static TEXTY: [bool; TABLE.len()] = build_texty();
+
+/// Whether text-like values of the property at `index` in [`PROPERTIES`]
+/// may hold an unescaped `]` that the reader should try to keep as text
+/// (never for points, moves or numbers). `None` is an unknown identifier,
+/// whose values may be anything.
+#[inline]
+pub(crate) fn texty_at(index: Option<usize>) -> bool {
+    match index {
+        Some(i) => TEXTY[i],
         None => true,
     }
 }

@@ -37,6 +37,7 @@ impl Span {
 }
 
 /// One property as read: its identifier and the raw (still escaped) values.
+/// Only the reader makes one.
 #[derive(Debug)]
 pub struct RawProperty<'a> {
     /// The whole text being read; the spans index into it.
@@ -47,6 +48,9 @@ pub struct RawProperty<'a> {
     pub raw_id: &'a [u8],
     /// Byte offset of the identifier.
     pub offset: usize,
+    /// See [`RawProperty::known`]. Not public, so that only the reader makes
+    /// a `RawProperty` and a visitor may trust it without a check.
+    pub(crate) known: Option<usize>,
     /// The values, without their brackets, still escaped.
     pub values: &'a [Span],
     /// True when `src[values[0].start - 1 .. values.last().end + 1]` is exactly
@@ -56,6 +60,13 @@ pub struct RawProperty<'a> {
 }
 
 impl<'a> RawProperty<'a> {
+    /// The position of `id` in [`crate::props::PROPERTIES`] when kifu knows
+    /// the identifier (what [`crate::props::index`] returns for `id`), so
+    /// that a visitor need not look it up again.
+    pub fn known(&self) -> Option<usize> {
+        self.known
+    }
+
     /// The raw bytes of value `i`.
     pub fn value(&self, i: usize) -> &'a [u8] {
         &self.src[self.values[i].range()]
@@ -116,19 +127,39 @@ pub trait Visitor {
     }
 }
 
+/// Whether `b` is `[`, `\\` or `]`: they are 0x5B..=0x5D, so one compare.
+#[inline(always)]
+fn is_special(b: u8) -> bool {
+    b.wrapping_sub(b'[') <= b']' - b'['
+}
+
 /// The first `]`, `\\` or `[` in `s`. Most values are a few bytes long
 /// (points, numbers), where a plain loop beats setting up a vector search.
-#[inline]
+#[inline(always)]
 fn find_special(s: &[u8]) -> Option<usize> {
-    for (i, &b) in s.iter().take(16).enumerate() {
-        if matches!(b, b']' | b'\\' | b'[') {
-            return Some(i);
-        }
+    let head = &s[..s.len().min(16)];
+    if let Some(i) = head.iter().position(|&b| is_special(b)) {
+        return Some(i);
     }
     if s.len() <= 16 {
         return None;
     }
-    memchr::memchr3(b']', b'\\', b'[', &s[16..]).map(|i| i + 16)
+    find_special_long(&s[16..]).map(|i| i + 16)
+}
+
+#[inline(never)]
+fn find_special_long(s: &[u8]) -> Option<usize> {
+    memchr::memchr3(b']', b'\\', b'[', s)
+}
+
+/// What [`Reader::read_values`] found (with `Reader::clean` and
+/// `Reader::literal`, kept in the reader so that this stays in registers).
+#[derive(Clone, Copy)]
+struct ValuesRead {
+    /// The first value (the only one unless `multi`).
+    first: Span,
+    /// There are several values, in `Reader::spans`.
+    multi: bool,
 }
 
 /// The longest identifier kept (SGFC's limit).
@@ -157,8 +188,11 @@ pub fn read<V: Visitor + ?Sized>(text: &[u8], visitor: &mut V) {
         after_open: false,
         after_close: false,
         games: 0,
-        spans: Vec::with_capacity(16),
-        id_buf: Vec::with_capacity(8),
+        // Lists and lower-case identifiers are rare: allocate on first use.
+        spans: Vec::new(),
+        id_buf: Vec::new(),
+        clean: true,
+        literal: None,
     }
     .run(visitor);
 }
@@ -181,11 +215,16 @@ struct Reader<'a> {
     games: usize,
     spans: Vec<Span>,
     id_buf: Vec<u8>,
+    /// The values just read are clean (see [`RawProperty::clean`]).
+    clean: bool,
+    /// Where the first `]` kept as text in the values just read is.
+    literal: Option<usize>,
 }
 
-#[inline]
+#[inline(always)]
 fn is_ws(b: u8) -> bool {
-    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
+    // Every white-space byte is at most b' ': one compare rejects the rest.
+    b <= b' ' && matches!(b, b' ' | b'\n' | b'\r' | b'\t' | 0x0b | 0x0c)
 }
 
 impl<'a> Reader<'a> {
@@ -205,18 +244,25 @@ impl<'a> Reader<'a> {
         self.skip_depth > 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_ws(&mut self) {
-        while self.pos < self.src.len() && is_ws(self.src[self.pos]) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if !is_ws(b) {
+                break;
+            }
             self.pos += 1;
         }
     }
 
+    #[inline(always)]
     fn peek_after_ws(&self, mut i: usize) -> Option<(usize, u8)> {
-        while i < self.src.len() && is_ws(self.src[i]) {
+        while let Some(&b) = self.src.get(i) {
+            if !is_ws(b) {
+                return Some((i, b));
+            }
             i += 1;
         }
-        self.src.get(i).map(|&b| (i, b))
+        None
     }
 
     /// Whether an identifier followed by `[` starts at `i`.
@@ -241,28 +287,37 @@ impl<'a> Reader<'a> {
                 continue;
             }
             match b {
-                b'(' => self.open_variation(v),
-                b')' => self.close(v),
-                b';' => {
-                    if self.after_close {
-                        self.implicit_variation(v, self.pos);
-                    }
-                    self.start_node(v, self.pos);
-                    self.pos += 1;
+                b'(' => {
+                    self.open_variation(v);
+                    continue;
+                }
+                b')' => {
+                    self.close(v);
+                    continue;
                 }
                 b'[' => {
                     let at = self.pos;
-                    self.read_values(None);
+                    self.pos = self.read_values(false, at).1;
                     self.diag(
                         v,
                         Code::ValuesWithoutId,
                         at,
                         "values without a property identifier (deleted)",
                     );
+                    continue;
                 }
-                b if b.is_ascii_alphabetic() => self.property(v),
-                _ => self.illegal_run(v),
+                // Read by the loop below.
+                b';' => {}
+                b if b.is_ascii_alphabetic() => {}
+                _ => {
+                    self.illegal_run(v);
+                    continue;
+                }
             }
+            // Nodes and their properties, the bulk of a file, are read here
+            // rather than going round the loop above for each. (Neither
+            // closes the game tree, so `depth` stays above 0.)
+            self.nodes(v);
         }
         if self.depth > 0 {
             if !self.implicit {
@@ -471,6 +526,40 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads nodes and properties from `self.pos` up to anything else.
+    ///
+    /// The position is kept in a local here and handed along: kept in
+    /// `self.pos` it goes through memory at every step, and the store-to-load
+    /// latency lies on the loop's critical path.
+    #[inline(always)]
+    fn nodes<V: Visitor + ?Sized>(&mut self, v: &mut V) {
+        let src = self.src;
+        let mut pos = self.pos;
+        loop {
+            while let Some(&b) = src.get(pos) {
+                if !is_ws(b) {
+                    break;
+                }
+                pos += 1;
+            }
+            match src.get(pos) {
+                Some(b';') => {
+                    if self.after_close {
+                        self.implicit_variation(v, pos);
+                    }
+                    self.start_node(v, pos);
+                    pos += 1;
+                    if let Some(after) = self.short_property(v, pos) {
+                        pos = after;
+                    }
+                }
+                Some(b) if b.is_ascii_alphabetic() => pos = self.property(v, pos),
+                _ => break,
+            }
+        }
+        self.pos = pos;
+    }
+
     fn start_node<V: Visitor + ?Sized>(&mut self, v: &mut V, at: usize) {
         self.node_open = true;
         self.after_open = false;
@@ -501,67 +590,121 @@ impl<'a> Reader<'a> {
         );
     }
 
-    fn property<V: Visitor + ?Sized>(&mut self, v: &mut V) {
-        let start = self.pos;
-        while self.pos < self.src.len() && self.src[self.pos].is_ascii_alphabetic() {
-            self.pos += 1;
-        }
-        let raw_id = &self.src[start..self.pos];
-        let next = self.peek_after_ws(self.pos);
-        match next {
-            Some((i, b'[')) => self.pos = i,
-            Some((_, c)) if self.src[self.pos] == c && !matches!(c, b'(' | b')' | b';') => {
-                // Letters run straight into other characters: not an identifier.
-                self.pos = start;
-                self.illegal_run(v);
-                return;
-            }
-            _ => {
-                let id = String::from_utf8_lossy(raw_id).into_owned();
-                self.diag(
-                    v,
-                    Code::NoValues,
-                    start,
-                    format!("property {id} without any value (ignored)"),
-                );
-                return;
-            }
-        }
+    /// Most nodes are a move, `;B[pd]`: when one follows the `;` just read
+    /// (a one-letter identifier that takes no text, one two-letter value with
+    /// nothing special in it, and no further value), reads it and returns
+    /// the position after it. It is then exactly what [`Self::property`]
+    /// would report, in a fraction of the steps.
+    #[inline(always)]
+    fn short_property<V: Visitor + ?Sized>(&mut self, v: &mut V, pos: usize) -> Option<usize> {
         let src = self.src;
-        let raw_id: &'a [u8] = &src[start..start + raw_id.len()];
-        let mut id_buf = std::mem::take(&mut self.id_buf);
-        let owned = !raw_id.iter().all(u8::is_ascii_uppercase);
-        if owned {
-            id_buf.clear();
-            id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
-        }
-        let too_long = raw_id.len() > MAX_ID;
-        let (clean, literal_bracket) = {
-            let id: &[u8] = if owned { &id_buf } else { raw_id };
-            self.read_values(Some(id))
+        let &[id, b'[', a, b, b']', next] = src.get(pos..pos + 6)? else {
+            return None;
         };
-        self.emit_property(
-            v,
-            start,
-            raw_id,
-            if owned { &id_buf } else { raw_id },
-            too_long,
-            clean,
-            literal_bracket,
-        );
+        if !id.is_ascii_uppercase() || is_special(a) || is_special(b) || next == b'[' || is_ws(next)
+        {
+            return None;
+        }
+        let raw_id: &'a [u8] = &src[pos..pos + 1];
+        let (known, texty) = props::lookup_upper(raw_id);
+        if texty {
+            return None;
+        }
+        self.clean = true;
+        self.literal = None;
+        let values = ValuesRead {
+            first: Span {
+                start: (pos + 2) as u32,
+                end: (pos + 4) as u32,
+            },
+            multi: false,
+        };
+        self.emit_property(v, pos, raw_id, raw_id, known, false, values);
+        Some(pos + 5)
+    }
+
+    /// A property whose identifier starts at `start`; returns the position
+    /// after it.
+    #[inline(always)]
+    fn property<V: Visitor + ?Sized>(&mut self, v: &mut V, start: usize) -> usize {
+        let src = self.src;
+        let mut end = start;
+        while end < src.len() && src[end].is_ascii_uppercase() {
+            end += 1;
+        }
+        let upper_end = end;
+        if src.get(end).is_some_and(u8::is_ascii_lowercase) {
+            while end < src.len() && src[end].is_ascii_alphabetic() {
+                end += 1;
+            }
+        }
+        let raw_id: &'a [u8] = &src[start..end];
+        // The common case: the values follow the identifier directly.
+        let at = if src.get(end) == Some(&b'[') {
+            end
+        } else {
+            match self.peek_after_ws(end) {
+                Some((i, b'[')) => i,
+                Some((_, c)) if src[end] == c && !matches!(c, b'(' | b')' | b';') => {
+                    // Letters run straight into other characters: not an identifier.
+                    self.pos = start;
+                    self.illegal_run(v);
+                    return self.pos;
+                }
+                _ => {
+                    let id = String::from_utf8_lossy(raw_id).into_owned();
+                    self.diag(
+                        v,
+                        Code::NoValues,
+                        start,
+                        format!("property {id} without any value (ignored)"),
+                    );
+                    return end;
+                }
+            }
+        };
+        let too_long = raw_id.len() > MAX_ID;
+        if upper_end != end {
+            // Lower-case letters (FF[3] `AddBlack`): the id is the upper-case ones.
+            return self.property_lowercase(v, start, raw_id, too_long, at);
+        }
+        let (known, texty) = props::lookup_upper(raw_id);
+        let (values, after) = self.read_values(texty, at);
+        self.emit_property(v, start, raw_id, raw_id, known, too_long, values);
+        after
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn property_lowercase<V: Visitor + ?Sized>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        raw_id: &'a [u8],
+        too_long: bool,
+        at: usize,
+    ) -> usize {
+        let mut id_buf = std::mem::take(&mut self.id_buf);
+        id_buf.clear();
+        id_buf.extend(raw_id.iter().filter(|b| b.is_ascii_uppercase()));
+        let known = props::index(&id_buf);
+        let (values, after) = self.read_values(props::texty_at(known), at);
+        self.emit_property(v, start, raw_id, &id_buf, known, too_long, values);
         self.id_buf = id_buf;
+        after
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn emit_property<V: Visitor + ?Sized>(
         &mut self,
         v: &mut V,
         start: usize,
         raw_id: &[u8],
         id: &[u8],
+        known: Option<usize>,
         too_long: bool,
-        clean: bool,
-        literal_bracket: Option<usize>,
+        values: ValuesRead,
     ) {
         let no_upper = id.is_empty();
         if self.quiet() {
@@ -599,7 +742,7 @@ impl<'a> Reader<'a> {
             }
             self.start_node(v, start);
         }
-        if let Some(at) = literal_bracket {
+        if let Some(at) = self.literal {
             self.diag(
                 v,
                 Code::UnescapedBracket,
@@ -612,79 +755,152 @@ impl<'a> Reader<'a> {
             id,
             raw_id,
             offset: start,
-            values: &self.spans,
-            clean,
+            known,
+            values: if values.multi {
+                &self.spans
+            } else {
+                std::slice::from_ref(&values.first)
+            },
+            clean: self.clean,
         };
         v.property(&prop);
     }
 
-    /// Reads `[..]` values from `self.pos` into `self.spans`; returns whether
-    /// they were clean (see [`RawProperty::clean`]).
-    /// `id` is the property's identifier (`None` for values without one).
-    fn read_values(&mut self, id: Option<&[u8]>) -> (bool, Option<usize>) {
-        // Only text-like values may keep an unescaped ']' (a table lookup).
-        let texty = id.is_some_and(props::is_texty);
-        self.spans.clear();
-        let mut clean = true;
-        let mut literal = None;
-        let src = self.src;
-        loop {
-            // self.pos is at '['.
-            let vstart = self.pos + 1;
-            let mut i = vstart;
-            let mut open_brackets = 0usize;
-            let end = loop {
-                match find_special(&src[i..]) {
-                    None => {
-                        clean = false;
-                        break src.len();
-                    }
-                    Some(k) => {
-                        let j = i + k;
-                        match src[j] {
-                            b'\\' => i = j + 2,
-                            b'[' => {
-                                open_brackets += 1;
-                                i = j + 1;
-                            }
-                            _ => {
-                                if texty && !self.plausible_after(j + 1) {
-                                    // A ']' inside a bracketed aside, or one
-                                    // after which the value plainly goes on.
-                                    let keep = if open_brackets > 0 {
-                                        open_brackets -= 1;
-                                        true
-                                    } else {
-                                        self.closes_later(j + 1)
-                                    };
-                                    if keep {
-                                        clean = false;
-                                        literal.get_or_insert(j);
-                                        i = j + 1;
-                                        continue;
-                                    }
-                                }
-                                break j;
-                            }
-                        }
-                        if i >= src.len() {
-                            clean = false;
-                            break src.len();
-                        }
-                    }
-                }
-            };
-            self.spans.push(Span {
-                start: vstart as u32,
-                end: end as u32,
-            });
-            self.pos = (end + 1).min(src.len());
-            match self.peek_after_ws(self.pos) {
-                Some((i, b'[')) => self.pos = i,
-                _ => break,
+    /// Reads the `[..]` values from `at` (the first `[`) and returns them
+    /// with the position after the last. A single value is returned in
+    /// [`ValuesRead::first`]; a list also goes to `self.spans`. `texty`: the
+    /// values may keep an unescaped `]` (see [`props::texty_at`]).
+    #[inline(always)]
+    fn read_values(&mut self, texty: bool, at: usize) -> (ValuesRead, usize) {
+        self.clean = true;
+        self.literal = None;
+        let first = self.read_value(texty, at);
+        match self.next_value(first.end as usize) {
+            Err(after) => (
+                ValuesRead {
+                    first,
+                    multi: false,
+                },
+                after,
+            ),
+            Ok(next) => {
+                let after = self.read_more_values(texty, first, next);
+                (ValuesRead { first, multi: true }, after)
             }
         }
-        (clean, literal)
+    }
+
+    /// Values after the first, from the `[` at `at`: most properties have
+    /// one, so lists are read out of line.
+    #[inline(never)]
+    fn read_more_values(&mut self, texty: bool, first: Span, mut at: usize) -> usize {
+        self.spans.clear();
+        self.spans.push(first);
+        loop {
+            let span = self.read_value(texty, at);
+            self.spans.push(span);
+            match self.next_value(span.end as usize) {
+                Ok(next) => at = next,
+                Err(after) => return after,
+            }
+        }
+    }
+
+    /// Reads one value whose `[` is at `at`.
+    #[inline(always)]
+    fn read_value(&mut self, texty: bool, at: usize) -> Span {
+        let src = self.src;
+        let vstart = at + 1;
+        // Moves and points (two letters) are most values: check that shape
+        // first, then scan for the first special byte.
+        let end = match src.get(vstart..vstart + 3) {
+            Some(&[a, b, b']'])
+                if !is_special(a)
+                    && !is_special(b)
+                    && (!texty || self.plausible_after(vstart + 3)) =>
+            {
+                vstart + 2
+            }
+            _ => match find_special(&src[vstart..]) {
+                Some(k)
+                    if src[vstart + k] == b']'
+                        && (!texty || self.plausible_after(vstart + k + 1)) =>
+                {
+                    vstart + k
+                }
+                _ => self.value_end(vstart, texty),
+            },
+        };
+        Span {
+            start: vstart as u32,
+            end: end as u32,
+        }
+    }
+
+    /// After a value that ends at `end` (its `]`, or the end of the text):
+    /// `Ok` with the next value's `[`, or `Err` with the position past the `]`.
+    #[inline(always)]
+    fn next_value(&self, end: usize) -> Result<usize, usize> {
+        let src = self.src;
+        let next = end + 1;
+        if src.get(next) == Some(&b'[') {
+            return Ok(next);
+        }
+        let after = next.min(src.len());
+        match self.peek_after_ws(after) {
+            Some((i, b'[')) => Ok(i),
+            _ => Err(after),
+        }
+    }
+
+    /// The end of the value that starts at `vstart` when it holds escapes,
+    /// `[`, a `]` kept as text, or runs to the end of the text.
+    #[inline(never)]
+    fn value_end(&mut self, vstart: usize, texty: bool) -> usize {
+        let src = self.src;
+        let mut i = vstart;
+        let mut open_brackets = 0usize;
+        loop {
+            match find_special(&src[i..]) {
+                None => {
+                    self.clean = false;
+                    return src.len();
+                }
+                Some(k) => {
+                    let j = i + k;
+                    match src[j] {
+                        b'\\' => i = j + 2,
+                        b'[' => {
+                            open_brackets += 1;
+                            i = j + 1;
+                        }
+                        _ => {
+                            if texty && !self.plausible_after(j + 1) {
+                                // A ']' inside a bracketed aside, or one
+                                // after which the value plainly goes on.
+                                let keep = if open_brackets > 0 {
+                                    open_brackets -= 1;
+                                    true
+                                } else {
+                                    self.closes_later(j + 1)
+                                };
+                                if keep {
+                                    self.clean = false;
+                                    self.literal.get_or_insert(j);
+                                    i = j + 1;
+                                    continue;
+                                }
+                            }
+                            return j;
+                        }
+                    }
+                    if i >= src.len() {
+                        self.clean = false;
+                        return src.len();
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the text from `i` reaches another unescaped `]` with no `[`
@@ -704,6 +920,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether what follows a `]` at `i` is a plausible SGF continuation.
+    #[inline]
     fn plausible_after(&self, i: usize) -> bool {
         match self.peek_after_ws(i) {
             None => true,
@@ -738,6 +955,8 @@ mod tests {
             self.0.push(";".into());
         }
         fn property(&mut self, p: &RawProperty<'_>) {
+            // The reader's table position is the one a lookup finds.
+            assert_eq!(p.known, props::index(p.id));
             let vals: Vec<String> = (0..p.values.len())
                 .map(|i| String::from_utf8_lossy(p.value(i)).into_owned())
                 .collect();
@@ -820,6 +1039,33 @@ mod tests {
         let (ev, d) = log("(B[aa])");
         assert_eq!(ev, "( ; B[\"aa\"] )");
         assert_eq!(d, vec![Code::MissingSemicolon]);
+    }
+
+    #[test]
+    fn moves_read_by_the_short_path_are_as_any_property() {
+        let (ev, d) = log("(;B[pd];W[dd]B[qq];C[ab];B[cc]\n;W[tt];B[])");
+        assert_eq!(
+            ev,
+            "( ; B[\"pd\"] ; W[\"dd\"] B[\"qq\"] ; C[\"ab\"] ; B[\"cc\"] ; W[\"tt\"] ; B[\"\"] )"
+        );
+        assert!(d.is_empty());
+        // A second value, directly or after white space, is not missed.
+        for s in ["(;B[pd][qq])", "(;B[pd] [qq])", "(;B[pd]\n[qq])"] {
+            assert_eq!(log(s).0, "( ; B[\"pd\", \"qq\"] )", "{s}");
+        }
+        // Special bytes in the value take the general path.
+        assert_eq!(log("(;B[p\\]])").0, "( ; B[\"p\\\\]\"] )");
+        // A node after a variation's ')' still opens a variation.
+        let (ev, d) = log("(;B[pd]);W[qq])");
+        assert_eq!(ev, "( ; B[\"pd\"] ) ( ; W[\"qq\"] )");
+        assert_eq!(d, vec![Code::NodeOutsideTree]);
+        let (ev, d) = log("(;B[aa](;W[bb]);B[cc]))");
+        assert_eq!(ev, "( ; B[\"aa\"] [( ; W[\"bb\"] )] [( ; B[\"cc\"] )] )");
+        assert_eq!(d, vec![Code::NodeOutsideTree]);
+        // At the end of the text.
+        let (ev, d) = log("(;W[dd];B[pd]");
+        assert_eq!(ev, "( ; W[\"dd\"] ; B[\"pd\"] )");
+        assert_eq!(d, vec![Code::UnexpectedEof]);
     }
 
     #[test]

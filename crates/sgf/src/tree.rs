@@ -63,10 +63,12 @@ impl Ids {
         self.lookup.get(id).map(|&i| PropId(i))
     }
 
-    #[inline]
-    fn intern(&mut self, id: &[u8]) -> PropId {
-        if let Some(p) = self.get(id) {
-            return p;
+    /// Interns an identifier that is not in the known table.
+    #[inline(never)]
+    fn intern_unknown(&mut self, id: &[u8]) -> PropId {
+        debug_assert!(props::index(id).is_none());
+        if let Some(&i) = self.lookup.get(id) {
+            return PropId(i);
         }
         let known = props::PROPERTIES.len();
         // More than 65,000 distinct identifiers is not a real file: fold the
@@ -699,7 +701,7 @@ impl Builder {
         self.begin_node_at(0);
     }
 
-    #[inline]
+    #[inline(always)]
     fn begin_node_at(&mut self, offset: usize) {
         if !self.in_game {
             self.begin_game();
@@ -734,10 +736,19 @@ impl Builder {
 
     #[inline]
     fn push_region(&mut self, id: &[u8], region: Span) {
+        self.push_region_known(props::index(id), id, region);
+    }
+
+    /// `known`: the position of `id` in the known table, when it is there.
+    #[inline(always)]
+    fn push_region_known(&mut self, known: Option<usize>, id: &[u8], region: Span) {
         if self.current == NONE {
             self.begin_node();
         }
-        let id = self.ids.intern(id);
+        let id = match known {
+            Some(i) => PropId(i as u16),
+            None => self.ids.intern_unknown(id),
+        };
         self.props.push(PropRec { id, region });
     }
 
@@ -819,17 +830,17 @@ impl Visitor for Builder {
     fn end_variation(&mut self, _offset: usize) {
         Builder::end_variation(self);
     }
-    #[inline]
+    #[inline(always)]
     fn begin_node(&mut self, offset: usize) {
         self.begin_node_at(offset);
     }
-    #[inline]
+    #[inline(always)]
     fn property(&mut self, p: &RawProperty<'_>) {
         if p.raw_id.len() != p.id.len() && self.current != NONE {
             self.renamed.push((self.current, p.offset as u32));
         }
         if p.clean {
-            self.push_region(p.id, p.region());
+            self.push_region_known(p.known, p.id, p.region());
         } else {
             let start = self.base + self.extra.len() as u32;
             for s in p.values {
@@ -838,7 +849,7 @@ impl Visitor for Builder {
                 self.extra.push(b']');
             }
             let end = self.base + self.extra.len() as u32;
-            self.push_region(p.id, Span { start, end });
+            self.push_region_known(p.known, p.id, Span { start, end });
         }
     }
     fn diagnostic(&mut self, d: Diagnostic) {

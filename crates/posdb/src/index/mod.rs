@@ -11,24 +11,41 @@
 //! add a C library to the build (rusqlite `bundled`), and a B-tree lookup plus row fetches for
 //! nothing the queries need; ad-hoc SQL over games is not a goal here.
 //!
-//! # The file (all integers big-endian)
-//! - Header, 80 bytes: magic `KIFUPIX1`, board size (1 byte), 7 bytes zero, then u64 each:
+//! # The file (format 2; all integers big-endian)
+//! - Header, 96 bytes: magic `KIFUPIX2`, board size (1 byte), 7 bytes zero, then u64 each:
 //!   entries, games, files, offset of the Zobrist table text, its length, offset of the entries,
-//!   offset of the game table, offset of the file table.
-//!   Strings (after the file table) run to the end of the file.
+//!   offset of the game table, offset of the file table, length of the strings, the summary
+//!   threshold the file was built with (for information).
 //! - The Zobrist table text (`zobrist_board_N.dat` format) the keys were made with.
 //! - Entries, 26 bytes, sorted by their bytes: canonical hash `h1` (8; the PositionId hash with
 //!   that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes with a
 //!   second, fixed table, so two boards are confused only if both 64-bit hashes collide), side to
-//!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), the symmetry that
-//!   maps the game's board to the canonical orientation (1), the next move in the canonical
-//!   orientation (u16: point index row by row from the top-left, `0xFFFE` a pass, `0xFFFF` none:
-//!   the game ends, or the next node has no move).
+//!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), 1 byte: the
+//!   symmetry that maps the game's board to the canonical orientation (low 3 bits) and the game's
+//!   winner (bits 3-4: 0 unknown, 1 Black, 2 White, 3 draw; so continuations need no game
+//!   record), the next move in the canonical orientation (u16: point index row by row from the
+//!   top-left, `0xFFFE` a pass, `0xFFFF` none: the game ends, or the next node has no move).
+//!   The first 17 bytes are the entry's key.
 //! - Game table, 32 bytes a game: file number (u32), game in the file (u32, from 0), moves (u32),
 //!   winner (1: `B`, `W`, `0` draw, `?` unknown), 3 zero bytes, strings offset (u64, relative to
 //!   the strings), strings length (u32), 4 zero bytes. The strings are `PB`, `PW`, `DT`, `RE`
 //!   separated by tabs (tabs and line breaks inside values become spaces).
 //! - File table, 12 bytes a file: strings offset (u64), length (u32): the path as given.
+//! - The strings.
+//! - Summary data, then the summary directory: precomputed answers for the keys with at least
+//!   [`SUMMARY_THRESHOLD`] entries (see [`summary`] for their layout).
+//! - Trailer, 24 bytes: magic `KIFUPIXS`, summaries (u64), offset of the summary directory (u64).
+//!   (The summaries are known only once the entries are written, so they are located from the
+//!   end and the file can still be written in one stream.)
+//!
+//! Files of format 1 (`KIFUPIX1`: no summaries, no winners in the entries) are refused with an
+//! error that says to rebuild them.
+//!
+//! # Lookups
+//! [`IndexReader::lookup_page`] answers what `kifu pos lookup` shows (counts, continuations, the
+//! first games) in well under a millisecond for any position: for a summarized key it reads the
+//! summary and one page of entries; otherwise (fewer than [`SUMMARY_THRESHOLD`] entries) it scans
+//! the entries. [`IndexReader::lookup`] scans every matching entry and gives every occurrence.
 //!
 //! Only main lines are indexed. A position is indexed at each node of the main line from which a
 //! move is played, and at the last node; a node without a move replaces the entry of the node
@@ -44,8 +61,11 @@ use std::io::{self, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MAGIC: &[u8; 8] = b"KIFUPIX1";
-const HEADER: usize = 80;
+const MAGIC: &[u8; 8] = b"KIFUPIX2";
+const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";
+const TRAILER_MAGIC: &[u8; 8] = b"KIFUPIXS";
+const HEADER: usize = 96;
+const TRAILER: usize = 24;
 /// Bytes of one entry.
 pub const ENTRY_BYTES: usize = 26;
 const KEY_BYTES: usize = 17;
@@ -146,6 +166,16 @@ impl Winner {
         }
     }
 
+    /// The 2-bit code kept in entries.
+    fn code(self) -> u8 {
+        match self {
+            Winner::Unknown => 0,
+            Winner::Black => 1,
+            Winner::White => 2,
+            Winner::Draw => 3,
+        }
+    }
+
     fn from_byte(b: u8) -> Winner {
         match b {
             b'B' => Winner::Black,
@@ -201,6 +231,10 @@ pub struct IndexOptions {
     pub temp_dir: Option<PathBuf>,
     /// Files per parallel batch.
     pub batch: usize,
+    /// Keys with at least this many entries get a summary (default [`SUMMARY_THRESHOLD`]; at
+    /// least 1). Lookups give the same answers whatever it is; tests lower it to summarize many
+    /// keys.
+    pub summary_threshold: u64,
 }
 
 impl IndexOptions {
@@ -212,6 +246,7 @@ impl IndexOptions {
             memory_limit: 256 << 20,
             temp_dir: None,
             batch: 256,
+            summary_threshold: SUMMARY_THRESHOLD,
         }
     }
 }
@@ -233,6 +268,8 @@ pub struct IndexSummary {
     pub entries: u64,
     /// Sorted runs spilled to disk.
     pub spilled_runs: u64,
+    /// Keys given a precomputed summary (at least [`SUMMARY_THRESHOLD`] entries).
+    pub summaries: u64,
     /// The first 100 error messages.
     pub errors: Vec<String>,
 }
@@ -265,6 +302,9 @@ pub enum IndexError {
     /// Too many games or files for the u32 numbers.
     #[error("more than 4,294,967,295 games or files")]
     TooMany,
+    /// An index of an older format.
+    #[error("an index of format {0} (from an older kifu): rebuild it with `kifu pos index`")]
+    OldFormat(u32),
 }
 
 struct FileGame {
@@ -331,12 +371,14 @@ impl ReplaySink for FileIndexer<'_> {
             });
         }
         let local = (self.games.len() - 1) as u32;
+        let mut winner = 0;
         if let Some(g) = self.games.last_mut() {
             g.moves = step.move_number;
+            winner = g.winner.code();
         }
         match (step.mv, self.pending.as_mut()) {
             (Some(m), Some(p)) => {
-                let sym = Symmetry::ALL[usize::from(p.sym)];
+                let sym = Symmetry::ALL[usize::from(p.sym & 7)];
                 p.next = match m.mv {
                     Move::Pass => NEXT_PASS,
                     Move::Play(pt) => sym.apply(pt, self.size).index(self.size) as u16,
@@ -357,7 +399,7 @@ impl ReplaySink for FileIndexer<'_> {
             to_play: step.to_play,
             game: local,
             move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
-            sym: canon.symmetry.index() as u8,
+            sym: canon.symmetry.index() as u8 | winner << summary::WIN_SHIFT,
             next: NEXT_NONE,
         });
     }
@@ -583,6 +625,8 @@ pub fn build_index(
     let e_off = z_off + zobrist.len() as u64;
     let g_off = e_off + summary.entries * ENTRY_BYTES as u64;
     let f_off = g_off + summary.games * GAME_BYTES as u64;
+    let s_off = f_off + summary.files * FILE_BYTES as u64;
+    let threshold = opts.summary_threshold.max(1);
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8] = opts.size.get();
@@ -595,6 +639,8 @@ pub fn build_index(
         e_off,
         g_off,
         f_off,
+        strings_len,
+        threshold,
     ]
     .into_iter()
     .enumerate()
@@ -603,11 +649,21 @@ pub fn build_index(
     }
     out.write_all(&h)?;
     out.write_all(zobrist.as_bytes())?;
+    let mut sums = SummaryBuilder::new(
+        threshold,
+        summary.games,
+        io::BufWriter::new(tmp(&opts.temp_dir)?),
+        io::BufWriter::new(tmp(&opts.temp_dir)?),
+    );
     let mut m = runs.merge()?;
     let mut e = Vec::new();
+    let mut i = 0u64;
     while m.next_into(&mut e)? {
         out.write_all(&e)?;
+        sums.push(i, &e)?;
+        i += 1;
     }
+    let (data, dir, data_len, summaries) = sums.finish()?;
     let copy = |w: io::BufWriter<File>, out: &mut dyn Write| -> io::Result<()> {
         let mut f = w.into_inner().map_err(|e| e.into_error())?;
         f.seek(SeekFrom::Start(0))?;
@@ -622,11 +678,22 @@ pub fn build_index(
         out.write_all(&b)?;
     }
     copy(strings_file, out)?;
+    copy(data, out)?;
+    copy(dir, out)?;
+    let mut t = [0u8; TRAILER];
+    t[..8].copy_from_slice(TRAILER_MAGIC);
+    t[8..16].copy_from_slice(&summaries.to_be_bytes());
+    t[16..24].copy_from_slice(&(s_off + strings_len + data_len).to_be_bytes());
+    out.write_all(&t)?;
+    summary.summaries = summaries;
     Ok(summary)
 }
 
 mod reader;
-pub use reader::{Continuation, IndexReader, LookupResult, Occurrence};
+pub mod summary;
+pub use reader::{Continuation, IndexReader, LookupPage, LookupResult, Occurrence};
+use summary::SummaryBuilder;
+pub use summary::SUMMARY_THRESHOLD;
 
 #[cfg(test)]
 mod tests {
@@ -667,12 +734,13 @@ mod tests {
         assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
         assert_eq!(
             bytes.len() as u64,
-            80 + ZobristTable::generate(size).to_text().len() as u64
+            96 + ZobristTable::generate(size).to_text().len() as u64
                 + 4 * 26
                 + 32
                 + 12
                 + g.display().to_string().len() as u64
                 + "x y\t\t\tB+1".len() as u64
+                + 24
         );
         let p = dir.path().join("db");
         std::fs::write(&p, &bytes).unwrap();
@@ -701,10 +769,11 @@ mod tests {
             std::fs::write(&p, &bytes[..cut]).unwrap();
             assert!(IndexReader::open(&p).is_err(), "cut {cut}");
         }
-        // Strings are read when needed: a cut in them fails the game read.
-        std::fs::write(&p, &bytes[..bytes.len() - 1]).unwrap();
-        let db = IndexReader::open(&p).unwrap();
-        assert!(matches!(db.game(0), Err(IndexError::Format(_))));
+        // A torn file (the trailer cut) is refused; so is format 1.
+        for cut in [1, 24, 30] {
+            std::fs::write(&p, &bytes[..bytes.len() - cut]).unwrap();
+            assert!(matches!(IndexReader::open(&p), Err(IndexError::Format(_))));
+        }
         let mut bad = bytes.clone();
         bad[0] = b'X';
         std::fs::write(&p, &bad).unwrap();
@@ -712,5 +781,87 @@ mod tests {
             IndexReader::open(&p),
             Err(IndexError::Format("bad magic"))
         ));
+        bad[..8].copy_from_slice(b"KIFUPIX1");
+        std::fs::write(&p, &bad).unwrap();
+        let e = IndexReader::open(&p).unwrap_err();
+        assert!(matches!(e, IndexError::OldFormat(1)));
+        assert_eq!(
+            e.to_string(),
+            "an index of format 1 (from an older kifu): rebuild it with `kifu pos index`"
+        );
+    }
+
+    /// Every key summarized (threshold 1) or none: the same pages as a full scan, with colours
+    /// swapped too (games found under both keys counted once, through lists and bitmaps).
+    #[test]
+    fn summaries_of_every_key_give_the_scan_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = BoardSize::new(5).unwrap();
+        let games = [
+            "(;GM[1]SZ[5]RE[B+1];B[cc];W[bb];B[dd];W[])",
+            "(;GM[1]SZ[5]RE[W+1];W[cc];B[bb];W[dd])",
+            "(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[];W[ee])",
+            "(;GM[1]SZ[5]RE[0];B[ee];W[aa];B[cc])",
+            "(;GM[1]SZ[5];B[cc];W[dd];B[bb])",
+            "(;GM[1]SZ[5]RE[W+1];B[];W[cc];B[dd])",
+        ];
+        let paths: Vec<PathBuf> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let p = dir.path().join(format!("{i}.sgf"));
+                std::fs::write(&p, g).unwrap();
+                p
+            })
+            .collect();
+        let mut dbs = Vec::new();
+        for threshold in [1, 2, 1000] {
+            let mut opts = IndexOptions::new(size);
+            opts.summary_threshold = threshold;
+            let mut bytes = Vec::new();
+            let s = build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+            assert_eq!(s.summaries > 0, threshold < 1000);
+            let p = dir.path().join(format!("{threshold}.idx"));
+            std::fs::write(&p, &bytes).unwrap();
+            dbs.push(IndexReader::open(&p).unwrap());
+        }
+        // Every position of every game, and the empty board.
+        let mut queries = vec![
+            (Board::new(size), Color::Black),
+            (Board::new(size), Color::White),
+        ];
+        let opts = ReplayOptions {
+            scope: Scope::MainLineOnly,
+            ..Default::default()
+        };
+        for p in &paths {
+            let bytes = std::fs::read(p).unwrap();
+            let _ = kifu_go::replay::replay_bytes(&bytes, &opts, |s: &Step<'_>| {
+                queries.push((s.position.board(), s.to_play));
+            });
+        }
+        for (board, to_play) in &queries {
+            for swap in [false, true] {
+                let full = dbs[2].lookup(board, *to_play, swap).unwrap();
+                for db in &dbs {
+                    assert_eq!(db.lookup(board, *to_play, swap).unwrap(), full);
+                    for limit in [0, 1, 2, 10] {
+                        assert_eq!(
+                            db.lookup_page(board, *to_play, swap, limit).unwrap(),
+                            LookupPage::from_result(&full, limit)
+                        );
+                    }
+                }
+            }
+        }
+        // The empty board, Black to play: every game at its root (game 1's root too: the side to
+        // play at a root is Black); White to play (colours swapped): game 5, after Black's pass.
+        // Game 5 counts once.
+        for db in &dbs {
+            let p = db
+                .lookup_page(&Board::new(size), Color::Black, true, 10)
+                .unwrap();
+            assert_eq!((p.occurrences, p.games, p.swapped), (7, 6, 1));
+        }
     }
 }

@@ -65,6 +65,9 @@ impl ExternalSorter {
 
     fn sorted_buffer(&mut self) -> Vec<u8> {
         let n = self.record_len;
+        if n <= 32 && self.unique_prefix.is_none() {
+            return self.sorted_short_records();
+        }
         let mut idx: Vec<&[u8]> = self.buf.chunks_exact(n).collect();
         // Runs are sorted on all cores (rayon); the order is total, so the result is the same.
         idx.par_sort_unstable();
@@ -78,6 +81,33 @@ impl ExternalSorter {
                 last = Some(r);
             }
             out.extend_from_slice(r);
+        }
+        self.buf.clear();
+        out
+    }
+
+    /// Records of at most 32 bytes (index entries) sorted as pairs of big-endian integers,
+    /// zero-padded: the same order as their bytes, at the cost of integer comparisons instead
+    /// of `memcmp` calls (which took a third of an index build).
+    fn sorted_short_records(&mut self) -> Vec<u8> {
+        let n = self.record_len;
+        let pack = |r: &[u8]| -> (u128, u128) {
+            let mut b = [0u8; 32];
+            b[..n].copy_from_slice(r);
+            let (hi, lo) = b.split_at(16);
+            (
+                u128::from_be_bytes(hi.try_into().expect("16 bytes")),
+                u128::from_be_bytes(lo.try_into().expect("16 bytes")),
+            )
+        };
+        let mut keys: Vec<(u128, u128)> = self.buf.chunks_exact(n).map(pack).collect();
+        keys.par_sort_unstable();
+        let mut out = Vec::with_capacity(self.buf.len());
+        for (hi, lo) in keys {
+            let mut b = [0u8; 32];
+            b[..16].copy_from_slice(&hi.to_be_bytes());
+            b[16..].copy_from_slice(&lo.to_be_bytes());
+            out.extend_from_slice(&b[..n]);
         }
         self.buf.clear();
         out

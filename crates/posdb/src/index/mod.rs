@@ -128,6 +128,15 @@ impl SecondHash {
     }
 }
 
+/// The colour of a row byte (`#` black, `O` white).
+fn row_colour(b: u8) -> Option<Color> {
+    match b {
+        b'#' => Some(Color::Black),
+        b'O' => Some(Color::White),
+        _ => None,
+    }
+}
+
 /// Who won a game, from `RE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Winner {
@@ -329,6 +338,19 @@ struct LocalEntry {
 struct FileIndexer<'a> {
     size: BoardSize,
     second: &'a SecondHash,
+    /// The second hash kept up to date from one position to the next: the rows of the last
+    /// position seen (`#`, `O`, `.`), the game they belong to, and its 8 symmetric hashes. Only
+    /// the points that changed are hashed again (a full hash of every position was half the
+    /// build time).
+    rows: Vec<u8>,
+    next_rows: Vec<u8>,
+    rows_game: Option<usize>,
+    lanes: [u64; 8],
+    /// Stones of each colour in the last position.
+    counts: [u32; 2],
+    /// A setup property or a second move was seen since the last position (set by
+    /// [`RootProps`], which sees the properties).
+    dirty: bool,
     games: Vec<FileGame>,
     entries: Vec<LocalEntry>,
     pending: Option<LocalEntry>,
@@ -341,6 +363,83 @@ struct FileIndexer<'a> {
 }
 
 impl FileIndexer<'_> {
+    /// The second canonical hash of `pos`, from the points that changed since the last call.
+    ///
+    /// Fast path (most positions): no setup property and at most one move since the last
+    /// position, and the move is a play at `p` with the stone counts of a move that captured
+    /// nothing and was no suicide (the mover has one more stone, the opponent as many, `p` was
+    /// empty and holds the mover's stone): then `p` is the only change. Anything else (a new
+    /// game, setup, captures, suicide, two moves in a node) compares the whole board with the
+    /// last one instead.
+    fn second_hash(&mut self, pos: &kifu_go::Position, step: &Step<'_>) -> u64 {
+        let counts = [pos.stone_count(Color::Black), pos.stone_count(Color::White)];
+        let dirty = std::mem::take(&mut self.dirty);
+        let fast = !dirty
+            && self.rows_game == Some(step.game)
+            && match step.mv.map(|m| (m.color, m.mv)) {
+                Some((c, Move::Play(p))) => {
+                    let i = p.index(self.size);
+                    let (me, them) = (c.index(), c.opponent().index());
+                    self.rows.get(i) == Some(&b'.')
+                        && pos.stone_at(p) == Some(c)
+                        && counts[me] == self.counts[me] + 1
+                        && counts[them] == self.counts[them]
+                        && {
+                            self.rows[i] = if c == Color::Black { b'#' } else { b'O' };
+                            let v = &self.second.values[i * 2 + c.index()];
+                            for (l, v) in self.lanes.iter_mut().zip(v) {
+                                *l ^= v;
+                            }
+                            true
+                        }
+                }
+                _ => counts == self.counts,
+            };
+        self.counts = counts;
+        if !fast {
+            self.diff_rows(pos, step.game);
+        }
+        #[cfg(test)]
+        assert_eq!(
+            self.lanes.into_iter().min().unwrap_or(0),
+            self.second
+                .of(pos.board().stones().map(|(p, c)| (p.index(self.size), c))),
+            "the second hash kept up to date differs from a full one"
+        );
+        self.lanes.into_iter().min().unwrap_or(0)
+    }
+
+    /// Brings the rows and lanes to `pos` by comparing all rows.
+    fn diff_rows(&mut self, pos: &kifu_go::Position, game: usize) {
+        if self.rows_game != Some(game) {
+            self.rows_game = Some(game);
+            self.rows.fill(b'.');
+            self.lanes = [0; 8];
+        }
+        pos.write_rows(&mut self.next_rows);
+        let (old, new, lanes) = (&self.rows, &self.next_rows, &mut self.lanes);
+        for (k, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
+            // Whole words compared (a slice comparison would call memcmp for 8 bytes).
+            if let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(a), <[u8; 8]>::try_from(b)) {
+                if u64::from_ne_bytes(x) == u64::from_ne_bytes(y) {
+                    continue;
+                }
+            }
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+                if x == y {
+                    continue;
+                }
+                for colour in [x, y].into_iter().filter_map(row_colour) {
+                    let v = &self.second.values[(k * 8 + i) * 2 + colour.index()];
+                    for (l, v) in lanes.iter_mut().zip(v) {
+                        *l ^= v;
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut self.rows, &mut self.next_rows);
+    }
+
     fn flush(&mut self) {
         if let Some(e) = self.pending.take() {
             self.entries.push(e);
@@ -389,10 +488,7 @@ impl ReplaySink for FileIndexer<'_> {
             _ => {}
         }
         let canon = pos.canonical();
-        let size = self.size;
-        let h2 = self.second.of(size
-            .all_points()
-            .filter_map(|p| pos.stone_at(p).map(|c| (p.index(size), c))));
+        let h2 = self.second_hash(pos, step);
         self.pending = Some(LocalEntry {
             h1: canon.hash,
             h2,
@@ -416,6 +512,7 @@ impl ReplaySink for FileIndexer<'_> {
 struct RootProps<'a> {
     inner: Replayer<FileIndexer<'a>>,
     node_in_game: usize,
+    moves_in_node: u32,
 }
 
 fn clean(text: String) -> String {
@@ -439,9 +536,22 @@ impl Visitor for RootProps<'_> {
     }
     fn begin_node(&mut self, offset: usize) {
         self.node_in_game += 1;
+        self.moves_in_node = 0;
         self.inner.begin_node(offset);
     }
     fn property(&mut self, prop: &RawProperty<'_>) {
+        // What can change the board besides one move: setup, or a second move in the node
+        // (the sink then compares whole boards; see FileIndexer::second_hash).
+        match prop.id {
+            b"AB" | b"AW" | b"AE" => self.inner.sink_mut().dirty = true,
+            b"B" | b"W" => {
+                self.moves_in_node += 1;
+                if self.moves_in_node > 1 {
+                    self.inner.sink_mut().dirty = true;
+                }
+            }
+            _ => {}
+        }
         if self.node_in_game == 1 && !prop.values.is_empty() {
             let slot = match prop.id {
                 b"PB" => Some(0),
@@ -487,6 +597,12 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
     let sink = FileIndexer {
         size: opts.size,
         second,
+        rows: vec![b'.'; opts.size.points()],
+        next_rows: vec![b'.'; opts.size.points()],
+        rows_game: None,
+        lanes: [0; 8],
+        counts: [0; 2],
+        dirty: false,
         games: Vec::new(),
         entries: Vec::new(),
         pending: None,
@@ -505,6 +621,7 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
     let mut v = RootProps {
         inner: Replayer::new(replay, sink),
         node_in_game: 0,
+        moves_in_node: 0,
     };
     let decoded = kifu_sgf::charset::decode(&bytes);
     kifu_sgf::read(&decoded.text, &mut v);
@@ -715,6 +832,60 @@ mod tests {
             assert_eq!(Winner::from_byte(w.byte()), w);
         }
         assert_eq!(Winner::Black.swapped(), Winner::White);
+    }
+
+    /// The second hash kept up to date (fast path and board comparison) equals a full hash at
+    /// every position (the sink asserts it in unit tests): the corpus's 19x19 and 9x9 games, and
+    /// games with setup in move nodes, two moves in a node, captures, a move onto a stone,
+    /// passes and comment nodes. The index is the same for the two paths by construction.
+    #[test]
+    fn second_hash_kept_up_to_date_equals_a_full_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let tricky = [
+            "(;GM[1]SZ[5];B[aa]AB[bb];W[cc]AE[bb];C[x];B[dd]W[ee];W[];AW[ab]AB[ac];B[ad])",
+            "(;GM[1]SZ[5];B[ba];W[aa];B[ab];W[bb];B[aa])(;GM[1]SZ[5]AB[aa][bb];W[aa];B[ab]PL[B])",
+            "(;GM[1]SZ[5];B[cc];W[cc];B[];W[];B[dc];AE[dc];W[dc])",
+            "(;GM[1]SZ[5];B[ab];W[ba];B[bb];W[ca];B[ac];W[aa];B[da];W[ea];B[cb])",
+        ];
+        let mut paths = Vec::new();
+        for (i, t) in tricky.iter().enumerate() {
+            let p = dir.path().join(format!("{i}.sgf"));
+            std::fs::write(&p, t).unwrap();
+            paths.push(p);
+        }
+        let s = build_index(
+            &paths,
+            &IndexOptions::new(BoardSize::new(5).unwrap()),
+            &mut io::sink(),
+            &|| {},
+        )
+        .unwrap();
+        assert_eq!((s.games, s.games_failed), (5, 0));
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games");
+        let mut files = Vec::new();
+        let mut stack = vec![corpus];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() > 9000);
+        for size in [19, 9] {
+            let s = build_index(
+                &files,
+                &IndexOptions::new(BoardSize::new(size).unwrap()),
+                &mut io::sink(),
+                &|| {},
+            )
+            .unwrap();
+            assert!(s.entries > 20_000, "{size}: {}", s.entries);
+        }
     }
 
     #[test]

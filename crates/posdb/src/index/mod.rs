@@ -678,62 +678,77 @@ pub fn build_index(
     let mut file_table: Vec<(u64, u32)> = Vec::new();
     let batch = opts.batch.max(1);
     let mut rec = [0u8; ENTRY_BYTES];
-    for chunk in paths.chunks(batch) {
-        let results: Vec<FileResult> = chunk
+    // Batches are replayed in parallel while the results of the one before are appended (a
+    // serial step) at the same time.
+    let compute = |chunk: &[PathBuf]| -> Vec<FileResult> {
+        chunk
             .par_iter()
             .map(|p| {
                 let r = index_file(p, opts, &second);
                 progress();
                 r
             })
-            .collect();
-        for (r, path) in results.into_iter().zip(chunk) {
-            let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
-            summary.files += 1;
-            let name = path.display().to_string();
-            file_table.push((strings_len, name.len() as u32));
-            strings_file.write_all(name.as_bytes())?;
-            strings_len += name.len() as u64;
-            if let Some(e) = r.failed {
-                summary.files_failed += 1;
-                if summary.errors.len() < 100 {
-                    summary.errors.push(e);
+            .collect()
+    };
+    let mut chunks = paths.chunks(batch);
+    let mut pending = chunks.next().map(|c| (c, compute(c)));
+    while let Some((chunk, results)) = pending.take() {
+        let next = chunks.next();
+        let (done, computed) = rayon::join(
+            || -> Result<(), IndexError> {
+                for (r, path) in results.into_iter().zip(chunk) {
+                    let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
+                    summary.files += 1;
+                    let name = path.display().to_string();
+                    file_table.push((strings_len, name.len() as u32));
+                    strings_file.write_all(name.as_bytes())?;
+                    strings_len += name.len() as u64;
+                    if let Some(e) = r.failed {
+                        summary.files_failed += 1;
+                        if summary.errors.len() < 100 {
+                            summary.errors.push(e);
+                        }
+                        continue;
+                    }
+                    summary.games_other_size += r.games_other_size;
+                    summary.games_failed += r.games_failed;
+                    for e in r.errors {
+                        if summary.errors.len() < 100 {
+                            summary.errors.push(e);
+                        }
+                    }
+                    let base = u32::try_from(summary.games).map_err(|_| IndexError::TooMany)?;
+                    for g in &r.games {
+                        let mut b = [0u8; GAME_BYTES];
+                        b[0..4].copy_from_slice(&file_no.to_be_bytes());
+                        b[4..8].copy_from_slice(&g.game_in_file.to_be_bytes());
+                        b[8..12].copy_from_slice(&g.moves.to_be_bytes());
+                        b[12] = g.winner.byte();
+                        b[16..24].copy_from_slice(&strings_len.to_be_bytes());
+                        b[24..28].copy_from_slice(&(g.strings.len() as u32).to_be_bytes());
+                        games_file.write_all(&b)?;
+                        strings_file.write_all(g.strings.as_bytes())?;
+                        strings_len += g.strings.len() as u64;
+                    }
+                    summary.games += r.games.len() as u64;
+                    for e in &r.entries {
+                        rec[0..8].copy_from_slice(&e.h1.to_be_bytes());
+                        rec[8..16].copy_from_slice(&e.h2.to_be_bytes());
+                        rec[16] = e.to_play.letter() as u8;
+                        rec[17..21].copy_from_slice(&(base + e.game).to_be_bytes());
+                        rec[21..23].copy_from_slice(&e.move_number.to_be_bytes());
+                        rec[23] = e.sym;
+                        rec[24..26].copy_from_slice(&e.next.to_be_bytes());
+                        sorter.push(&rec)?;
+                    }
+                    summary.entries += r.entries.len() as u64;
                 }
-                continue;
-            }
-            summary.games_other_size += r.games_other_size;
-            summary.games_failed += r.games_failed;
-            for e in r.errors {
-                if summary.errors.len() < 100 {
-                    summary.errors.push(e);
-                }
-            }
-            let base = u32::try_from(summary.games).map_err(|_| IndexError::TooMany)?;
-            for g in &r.games {
-                let mut b = [0u8; GAME_BYTES];
-                b[0..4].copy_from_slice(&file_no.to_be_bytes());
-                b[4..8].copy_from_slice(&g.game_in_file.to_be_bytes());
-                b[8..12].copy_from_slice(&g.moves.to_be_bytes());
-                b[12] = g.winner.byte();
-                b[16..24].copy_from_slice(&strings_len.to_be_bytes());
-                b[24..28].copy_from_slice(&(g.strings.len() as u32).to_be_bytes());
-                games_file.write_all(&b)?;
-                strings_file.write_all(g.strings.as_bytes())?;
-                strings_len += g.strings.len() as u64;
-            }
-            summary.games += r.games.len() as u64;
-            for e in &r.entries {
-                rec[0..8].copy_from_slice(&e.h1.to_be_bytes());
-                rec[8..16].copy_from_slice(&e.h2.to_be_bytes());
-                rec[16] = e.to_play.letter() as u8;
-                rec[17..21].copy_from_slice(&(base + e.game).to_be_bytes());
-                rec[21..23].copy_from_slice(&e.move_number.to_be_bytes());
-                rec[23] = e.sym;
-                rec[24..26].copy_from_slice(&e.next.to_be_bytes());
-                sorter.push(&rec)?;
-            }
-            summary.entries += r.entries.len() as u64;
-        }
+                Ok(())
+            },
+            || next.map(|c| (c, compute(c))),
+        );
+        done?;
+        pending = computed;
     }
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64;
@@ -772,13 +787,20 @@ pub fn build_index(
         io::BufWriter::new(tmp(&opts.temp_dir)?),
         io::BufWriter::new(tmp(&opts.temp_dir)?),
     );
-    let mut m = runs.merge()?;
-    let mut e = Vec::new();
-    let mut i = 0u64;
-    while m.next_into(&mut e)? {
-        out.write_all(&e)?;
-        sums.push(i, &e)?;
-        i += 1;
+    if let Some(sorted) = runs.in_memory() {
+        out.write_all(sorted)?;
+        for (i, e) in sorted.chunks_exact(ENTRY_BYTES).enumerate() {
+            sums.push(i as u64, e)?;
+        }
+    } else {
+        let mut m = runs.merge()?;
+        let mut e = Vec::new();
+        let mut i = 0u64;
+        while m.next_into(&mut e)? {
+            out.write_all(&e)?;
+            sums.push(i, &e)?;
+            i += 1;
+        }
     }
     let (data, dir, data_len, summaries) = sums.finish()?;
     let copy = |w: io::BufWriter<File>, out: &mut dyn Write| -> io::Result<()> {

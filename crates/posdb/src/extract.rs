@@ -5,8 +5,10 @@
 //! files ([`crate::ascii`]). Positions of other board sizes are skipped and counted, as are
 //! positions outside the move range. Two positions are the same when their side to move is the same
 //! and their boards are the same under one of the 8 symmetries: the key is the canonical hash,
-//! and boards with the same hash are told apart by their canonical rows ([`canonical_rows`]), so
-//! a hash collision never merges two positions (the later board gets the next tiebreaker, in
+//! and boards with the same hash are told apart by a form that is the same exactly for boards
+//! equal under the symmetries ([`Canonicalizer::form_into`]: the board in its canonical
+//! orientation, or its [`canonical_rows`] when several symmetries give the lowest hash), so a
+//! hash collision never merges two positions (the later board gets the next tiebreaker, in
 //! order of first appearance, as [`crate::Keyer`] does). The first occurrence of each position is
 //! written, in input order (file, then replay order); with [`ExtractOptions::all_occurrences`],
 //! every occurrence is written, still in input order.
@@ -15,7 +17,7 @@
 //! Files are replayed in parallel (rayon) in batches, but every occurrence carries its place in
 //! the input (file number, then ordinal within the file), and the output is defined by sorting on
 //! it, so the bytes do not depend on the number of threads. Occurrences go through an
-//! [`ExternalSorter`] keyed by (hash, canonical rows, side to move, place): past
+//! [`ExternalSorter`] keyed by (hash, form, side to move, place): past
 //! [`ExtractOptions::memory_limit`] bytes they are spilled to temporary files, so memory is
 //! bounded for collections of any size. Three merge passes follow: one finds hash collisions
 //! (only their tiebreakers are kept in memory), one keeps the first occurrence of each position
@@ -32,7 +34,7 @@ use crate::id::{PositionId, ID_BYTES};
 use crate::record::ExtraInfo;
 use crate::sort::ExternalSorter;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
-use kifu_go::{Board, BoardSize, Color, Symmetry, ZobristKeys};
+use kifu_go::{Board, BoardSize, Color, SymmetricHashes, Symmetry, ZobristKeys};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -215,9 +217,30 @@ impl Canonicalizer {
                 best = Some(s);
             }
         }
-        let p = &self.perm[best.unwrap_or(0)];
+        self.transform_into(rows, best.unwrap_or(0), out);
+    }
+
+    /// Writes `rows` transformed by the symmetry numbered `s` into `out`.
+    pub fn transform_into(&self, rows: &[u8], s: usize, out: &mut [u8]) {
+        let p = &self.perm[s];
         for (j, o) in out.iter_mut().enumerate().take(self.n2) {
             *o = rows[p[j] as usize];
+        }
+    }
+
+    /// Writes a form of `rows` that is the same for boards equal under the 8 symmetries, and
+    /// different for others, into `out`: given the 8 symmetric hashes of the board, when one
+    /// symmetry alone gives the lowest hash, the board turned by it (its canonical orientation;
+    /// two boards of one symmetry class have the same 8 hashes, so they turn to the same board);
+    /// when several do (symmetric boards, or a collision among the 8 hashes, a property of the
+    /// class too), the canonical rows. Both are boards of the class, so two classes never share a
+    /// form. The first is one pass over the points instead of eight comparisons.
+    pub fn form_into(&self, rows: &[u8], hashes: &SymmetricHashes, out: &mut [u8]) {
+        let c = hashes.canonical();
+        if hashes.0.iter().filter(|&&h| h == c.hash).count() == 1 {
+            self.transform_into(rows, c.symmetry.index(), out);
+        } else {
+            self.canonical_into(rows, out);
         }
     }
 }
@@ -227,7 +250,7 @@ pub fn canonical_rows(board: &Board) -> Vec<u8> {
     crate::id::canonical_rows(board)
 }
 
-/// Layout of the first sort's records: hash, canonical rows (packed), side, place, rows (packed),
+/// Layout of the first sort's records: hash, form (packed), side, place, rows (packed),
 /// extra. Boards are packed 2 bits a point (a 19x19 record is 207 bytes instead of 747), which
 /// is what keeps the sort's temporary files small.
 struct Layout {
@@ -319,11 +342,12 @@ struct Occurrences<'a> {
 }
 
 impl Occurrences<'_> {
-    fn push(&mut self, hash: u64, to_play: Color, variation: u32, move_number: u32) {
+    fn push(&mut self, hashes: &SymmetricHashes, to_play: Color, variation: u32, move_number: u32) {
         let p = self.rows.len().div_ceil(4);
         let start = self.out.len();
-        self.out.extend_from_slice(&hash.to_be_bytes());
-        self.canon.canonical_into(&self.rows, &mut self.scratch);
+        self.out
+            .extend_from_slice(&hashes.canonical().hash.to_be_bytes());
+        self.canon.form_into(&self.rows, hashes, &mut self.scratch);
         self.out.resize(start + 8 + p, 0);
         pack(&self.scratch, &mut self.out[start + 8..]);
         self.out.push(to_play.letter() as u8);
@@ -368,8 +392,12 @@ impl ReplaySink for Occurrences<'_> {
             return;
         }
         pos.write_rows(&mut self.rows);
-        let hash = pos.canonical().hash;
-        self.push(hash, step.to_play, step.variation, step.move_number);
+        self.push(
+            &pos.hashes(),
+            step.to_play,
+            step.variation,
+            step.move_number,
+        );
     }
 
     fn game_error(&mut self, error: ReplayError) {
@@ -433,8 +461,8 @@ fn occurrences_of(
             Ok(positions) => {
                 for (i, (board, to_play)) in positions.iter().enumerate() {
                     occ.rows.copy_from_slice(&board.to_rows());
-                    let hash = opts.keys.table().symmetric_hashes(board).canonical().hash;
-                    occ.push(hash, *to_play, 0, i as u32);
+                    let hashes = opts.keys.table().symmetric_hashes(board);
+                    occ.push(&hashes, *to_play, 0, i as u32);
                 }
             }
             Err(AsciiError { line, column, kind }) => {
@@ -524,7 +552,7 @@ pub fn extract(
     {
         let mut m = runs.merge()?;
         let mut rec = Vec::new();
-        // The current hash's boards: (canonical rows, first place).
+        // The current hash's boards: (form, first place).
         let mut group: Vec<(Vec<u8>, u64)> = Vec::new();
         let mut group_hash = None;
         let mut flush = |hash: Option<u64>, group: &mut Vec<(Vec<u8>, u64)>| {
@@ -650,6 +678,58 @@ mod tests {
                 let mut back = Vec::new();
                 unpack(&packed, size.points(), &mut back);
                 assert_eq!(back, rows);
+            }
+        }
+    }
+
+    /// The form is the same for the 8 transforms of a board and differs between boards that are
+    /// not symmetric images (compared through canonical rows), symmetric boards included.
+    #[test]
+    fn forms_are_class_invariants() {
+        for n in [2u32, 3, 4, 5, 9] {
+            let size = BoardSize::new(n).unwrap();
+            let c = Canonicalizer::new(size);
+            let keys = ZobristKeys::default_for(size);
+            let mut x = u64::from(n) + 7;
+            let mut boards: Vec<Board> = vec![Board::new(size)];
+            for k in 0..150 {
+                let rows: Vec<u8> = (0..size.points())
+                    .map(|_| {
+                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        [b'.', b'.', b'.', b'#', b'O'][((x >> 33) % 5) as usize]
+                    })
+                    .collect();
+                let b = Board::from_rows(&rows, Some(size)).unwrap();
+                // Every third board made symmetric (mirrored onto itself).
+                let b = if k % 3 == 0 {
+                    let m = b.transform(Symmetry::ALL[k % 8]);
+                    let mut s = b.clone();
+                    for (p, col) in m.stones() {
+                        let _ = s.set(p, Some(col));
+                    }
+                    s
+                } else {
+                    b
+                };
+                boards.push(b);
+            }
+            let form = |b: &Board| {
+                let rows = b.to_rows();
+                let mut out = vec![0; size.points()];
+                c.form_into(&rows, &keys.table().symmetric_hashes(b), &mut out);
+                out
+            };
+            for a in &boards {
+                for s in Symmetry::ALL {
+                    assert_eq!(form(&a.transform(s)), form(a));
+                }
+                for b in &boards {
+                    assert_eq!(
+                        form(a) == form(b),
+                        canonical_rows(a) == canonical_rows(b),
+                        "{n}"
+                    );
+                }
             }
         }
     }

@@ -545,15 +545,12 @@ pub fn extract(
         let mut group = Group::default();
         let mut m = runs.merge()?;
         let mut rec = Vec::new();
-        let mut rows = Vec::with_capacity(n2 + 4);
-        let mut payload = vec![0u8; plen];
-        let mut read_form = |o: u64, form: &mut Vec<u8>| -> Result<(), ExtractError> {
-            store.read(o, &mut payload)?;
-            rows.clear();
-            unpack(&payload[9..9 + p], n2, &mut rows);
-            form.resize(n2, 0);
-            canon.canonical_into(&rows, form);
-            Ok(())
+        let mut boards = Boards {
+            store: &mut store,
+            canon: &canon,
+            payload: vec![0u8; plen],
+            rows: Vec::with_capacity(n2 + 4),
+            n2,
         };
         while m.next_into(&mut rec)? {
             let hash = u64::from_be_bytes(rec[..8].try_into().expect("8 bytes"));
@@ -562,7 +559,7 @@ pub fn extract(
                 group.finish(&mut kept, &mut tiebreaks, &mut summary);
                 group.hash = Some(hash);
             }
-            group.add(rec[8], occ, opts.all_occurrences, &mut read_form)?;
+            group.add(rec[8], occ, opts.all_occurrences, &mut boards)?;
         }
         group.finish(&mut kept, &mut tiebreaks, &mut summary);
     }
@@ -602,6 +599,32 @@ pub fn extract(
     Ok(summary)
 }
 
+/// Boards from the store, canonical rows from the canonicalizer.
+struct Boards<'a> {
+    store: &'a mut PayloadStore,
+    canon: &'a Canonicalizer,
+    payload: Vec<u8>,
+    rows: Vec<u8>,
+    n2: usize,
+}
+
+impl BoardSource for Boards<'_> {
+    fn board(&mut self, occ: u64, out: &mut Vec<u8>) -> Result<(), ExtractError> {
+        self.store.read(occ, &mut self.payload)?;
+        let p = self.n2.div_ceil(4);
+        out.clear();
+        out.extend_from_slice(&self.payload[9..9 + p]);
+        Ok(())
+    }
+
+    fn form(&mut self, packed: &[u8], out: &mut Vec<u8>) {
+        self.rows.clear();
+        unpack(packed, self.n2, &mut self.rows);
+        out.resize(self.n2, 0);
+        self.canon.canonical_into(&self.rows, out);
+    }
+}
+
 /// The occurrences of one hash, as they come in key order (side to move, then input order).
 #[derive(Default)]
 struct Group {
@@ -614,11 +637,25 @@ struct Group {
     seen: Vec<(usize, u8)>,
     /// Occurrences written: (occurrence, class).
     kept: Vec<(u64, usize)>,
+    /// Boards as played (packed) already classified, and their class: most repeats of a
+    /// position are the same board in the same orientation, so they need no canonical rows.
+    seen_boards: Vec<(Vec<u8>, usize)>,
+    board: Vec<u8>,
     form: Vec<u8>,
 }
 
-/// Reads the form of an occurrence's board.
-type ReadForm<'a> = dyn FnMut(u64, &mut Vec<u8>) -> Result<(), ExtractError> + 'a;
+/// Where a group's boards come from.
+trait BoardSource {
+    /// The board of occurrence `occ`, packed rows as played.
+    fn board(&mut self, occ: u64, out: &mut Vec<u8>) -> Result<(), ExtractError>;
+    /// The canonical rows of packed rows.
+    fn form(&mut self, packed: &[u8], out: &mut Vec<u8>);
+}
+
+/// At most this many boards as played are remembered per hash.
+const SEEN_BOARDS: usize = 64;
+
+type ReadForm<'a> = dyn BoardSource + 'a;
 
 impl Group {
     fn add(
@@ -626,16 +663,16 @@ impl Group {
         side: u8,
         occ: u64,
         all: bool,
-        read_form: &mut ReadForm<'_>,
+        boards: &mut ReadForm<'_>,
     ) -> Result<(), ExtractError> {
         if self.first.is_none() && self.classes.is_empty() {
             self.first = Some((side, occ));
             return Ok(());
         }
         if let Some((s0, o0)) = self.first.take() {
-            self.classify(s0, o0, all, read_form)?;
+            self.classify(s0, o0, all, boards)?;
         }
-        self.classify(side, occ, all, read_form)
+        self.classify(side, occ, all, boards)
     }
 
     fn classify(
@@ -643,10 +680,26 @@ impl Group {
         side: u8,
         occ: u64,
         all: bool,
-        read_form: &mut ReadForm<'_>,
+        boards: &mut ReadForm<'_>,
     ) -> Result<(), ExtractError> {
-        read_form(occ, &mut self.form)?;
-        let c = match self.classes.iter().position(|(f, _)| *f == self.form) {
+        boards.board(occ, &mut self.board)?;
+        let known = self
+            .seen_boards
+            .iter()
+            .find(|(b, _)| *b == self.board)
+            .map(|&(_, c)| c);
+        let c = match known {
+            Some(c) => Some(c),
+            None => {
+                boards.form(&self.board, &mut self.form);
+                self.classes.iter().position(|(f, _)| *f == self.form)
+            }
+        };
+        if known.is_none() && self.seen_boards.len() < SEEN_BOARDS {
+            let c = c.unwrap_or(self.classes.len());
+            self.seen_boards.push((self.board.clone(), c));
+        }
+        let c = match c {
             Some(c) => {
                 self.classes[c].1 = self.classes[c].1.min(occ);
                 c
@@ -705,6 +758,7 @@ impl Group {
         self.classes.clear();
         self.seen.clear();
         self.kept.clear();
+        self.seen_boards.clear();
     }
 }
 

@@ -86,7 +86,9 @@ pub struct ExtractOptions {
     pub all_occurrences: bool,
     /// File ids for [`ExtraInfo`], one per source; `None` writes no extra info.
     pub file_ids: Option<Vec<u32>>,
-    /// Bytes of occurrences buffered before spilling a sorted run to disk.
+    /// Memory for the occurrences before temporary files are used: a quarter for sorting keys
+    /// (17 bytes an occurrence; then sorted runs are spilled), the rest for the occurrences
+    /// themselves (then appended to a temporary file).
     pub memory_limit: usize,
     /// Folder for spilled runs (the system's temporary folder when `None`).
     pub temp_dir: Option<PathBuf>,

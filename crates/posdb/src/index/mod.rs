@@ -1047,6 +1047,27 @@ mod tests {
                 }
             }
         }
+        // Damaged summaries, directory or trailer: errors or answers, never a panic.
+        let mut opts = IndexOptions::new(size);
+        opts.summary_threshold = 1;
+        let mut bytes = Vec::new();
+        build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+        let db1 = IndexReader::open(&dir.path().join("1.idx")).unwrap();
+        let from = (db1.sum_off_for_tests() as usize).min(bytes.len());
+        let p = dir.path().join("bad.idx");
+        for at in from..bytes.len() {
+            for v in [0u8, 0xFF, bytes[at] ^ 1] {
+                let mut bad = bytes.clone();
+                bad[at] = v;
+                std::fs::write(&p, &bad).unwrap();
+                if let Ok(db) = IndexReader::open(&p) {
+                    for (board, to_play) in &queries[..4] {
+                        let _ = db.lookup_page(board, *to_play, true, 3);
+                        let _ = db.lookup_page(board, *to_play, false, 3);
+                    }
+                }
+            }
+        }
         // The empty board, Black to play: every game at its root (game 1's root too: the side to
         // play at a root is Black); White to play (colours swapped): game 5, after Black's pass.
         // Game 5 counts once.

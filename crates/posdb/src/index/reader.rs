@@ -377,6 +377,12 @@ impl IndexReader {
         (k, canon.symmetry)
     }
 
+    /// Where the summaries start (tests damage them).
+    #[cfg(test)]
+    pub(super) fn sum_off_for_tests(&self) -> u64 {
+        self.sum_off
+    }
+
     /// Number of summarized keys.
     pub fn summaries(&self) -> u64 {
         self.summaries
@@ -623,7 +629,7 @@ impl IndexReader {
                 KeyGames::Read(set) => Ok(set.clone()),
                 KeyGames::Stored(s, at) => self.summary_games(s, *at),
             };
-            games -= load(a)?.intersection_len(&load(b)?);
+            games = games.saturating_sub(load(a)?.intersection_len(&load(b)?));
         }
         first.sort_by_key(|o| (o.game, o.move_number, o.swapped));
         first.truncate(limit);

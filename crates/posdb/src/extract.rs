@@ -5,10 +5,8 @@
 //! files ([`crate::ascii`]). Positions of other board sizes are skipped and counted, as are
 //! positions outside the move range. Two positions are the same when their side to move is the same
 //! and their boards are the same under one of the 8 symmetries: the key is the canonical hash,
-//! and boards with the same hash are told apart by a form that is the same exactly for boards
-//! equal under the symmetries ([`Canonicalizer::form_into`]: the board in its canonical
-//! orientation, or its [`canonical_rows`] when several symmetries give the lowest hash), so a
-//! hash collision never merges two positions (the later board gets the next tiebreaker, in
+//! and boards with the same hash are told apart by their canonical rows ([`canonical_rows`]), so
+//! a hash collision never merges two positions (the later board gets the next tiebreaker, in
 //! order of first appearance, as [`crate::Keyer`] does). The first occurrence of each position is
 //! written, in input order (file, then replay order); with [`ExtractOptions::all_occurrences`],
 //! every occurrence is written, still in input order.
@@ -38,7 +36,7 @@ use crate::id::{PositionId, ID_BYTES};
 use crate::record::ExtraInfo;
 use crate::sort::ExternalSorter;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
-use kifu_go::{Board, BoardSize, Color, SymmetricHashes, Symmetry, ZobristKeys};
+use kifu_go::{Board, BoardSize, Color, Symmetry, ZobristKeys};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -227,26 +225,10 @@ impl Canonicalizer {
     }
 
     /// Writes `rows` transformed by the symmetry numbered `s` into `out`.
-    pub fn transform_into(&self, rows: &[u8], s: usize, out: &mut [u8]) {
+    fn transform_into(&self, rows: &[u8], s: usize, out: &mut [u8]) {
         let p = &self.perm[s];
         for (j, o) in out.iter_mut().enumerate().take(self.n2) {
             *o = rows[p[j] as usize];
-        }
-    }
-
-    /// Writes a form of `rows` that is the same for boards equal under the 8 symmetries, and
-    /// different for others, into `out`: given the 8 symmetric hashes of the board, when one
-    /// symmetry alone gives the lowest hash, the board turned by it (its canonical orientation;
-    /// two boards of one symmetry class have the same 8 hashes, so they turn to the same board);
-    /// when several do (symmetric boards, or a collision among the 8 hashes, a property of the
-    /// class too), the canonical rows. Both are boards of the class, so two classes never share a
-    /// form. The first is one pass over the points instead of eight comparisons.
-    pub fn form_into(&self, rows: &[u8], hashes: &SymmetricHashes, out: &mut [u8]) {
-        let c = hashes.canonical();
-        if hashes.0.iter().filter(|&&h| h == c.hash).count() == 1 {
-            self.transform_into(rows, c.symmetry.index(), out);
-        } else {
-            self.canonical_into(rows, out);
         }
     }
 }
@@ -882,58 +864,6 @@ mod tests {
                 let mut back = Vec::new();
                 unpack(&packed, size.points(), &mut back);
                 assert_eq!(back, rows);
-            }
-        }
-    }
-
-    /// The form is the same for the 8 transforms of a board and differs between boards that are
-    /// not symmetric images (compared through canonical rows), symmetric boards included.
-    #[test]
-    fn forms_are_class_invariants() {
-        for n in [2u32, 3, 4, 5, 9] {
-            let size = BoardSize::new(n).unwrap();
-            let c = Canonicalizer::new(size);
-            let keys = ZobristKeys::default_for(size);
-            let mut x = u64::from(n) + 7;
-            let mut boards: Vec<Board> = vec![Board::new(size)];
-            for k in 0..150 {
-                let rows: Vec<u8> = (0..size.points())
-                    .map(|_| {
-                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                        [b'.', b'.', b'.', b'#', b'O'][((x >> 33) % 5) as usize]
-                    })
-                    .collect();
-                let b = Board::from_rows(&rows, Some(size)).unwrap();
-                // Every third board made symmetric (mirrored onto itself).
-                let b = if k % 3 == 0 {
-                    let m = b.transform(Symmetry::ALL[k % 8]);
-                    let mut s = b.clone();
-                    for (p, col) in m.stones() {
-                        let _ = s.set(p, Some(col));
-                    }
-                    s
-                } else {
-                    b
-                };
-                boards.push(b);
-            }
-            let form = |b: &Board| {
-                let rows = b.to_rows();
-                let mut out = vec![0; size.points()];
-                c.form_into(&rows, &keys.table().symmetric_hashes(b), &mut out);
-                out
-            };
-            for a in &boards {
-                for s in Symmetry::ALL {
-                    assert_eq!(form(&a.transform(s)), form(a));
-                }
-                for b in &boards {
-                    assert_eq!(
-                        form(a) == form(b),
-                        canonical_rows(a) == canonical_rows(b),
-                        "{n}"
-                    );
-                }
             }
         }
     }

@@ -28,6 +28,14 @@ for j in 1 2; do
   $kifu pos extract "$corpus" -o "$work/p19.dat" --size 19 --json -j $j > "$work/e19_$j.json"
   report "extract 19x19, main lines, -j $j" "$work/e19_$j.json"
 done
+# The floor for 19x19 extraction: writing its output alone (dd of as many bytes, with and without
+# fdatasync; kifu syncs its output before renaming it).
+mb=$(( $(stat -c %s "$work/p19.dat") / 1048576 ))
+for sync in "" "conv=fdatasync"; do
+  t0=$(date +%s.%N); dd if=/dev/zero of="$work/dd" bs=1M count=$mb $sync status=none; t1=$(date +%s.%N)
+  printf '%-44s %7s MB %35.2f s\n' "dd ${sync:-without sync} (19x19 output size)" "$mb" "$(echo "$t1 - $t0" | bc)"
+done
+rm -f "$work/dd"
 $kifu pos extract "$corpus" -o "$work/p19v.dat" --size 19 --variations --json > "$work/e19v.json"
 report "extract 19x19, all variations, -j 2" "$work/e19v.json"
 $kifu pos extract "$corpus" -o "$work/p9.dat" --size 9 --variations --json > "$work/e9.json"
@@ -57,9 +65,11 @@ $kifu pos index "${args[@]}" -o "$work/i10.idx" --size 19 --json > "$work/i10.js
 report "index 19x19, corpus x10, -j 2" "$work/i10.json" positions
 ls -l "$work/i.idx" "$work/i10.idx" | awk '{print "  index size: " $5 " bytes " $9}'
 
-echo "lookup latency (in process):"
+echo "lookup latency (in process; what kifu pos lookup reads: counts, continuations, 20 games):"
 target/release/examples/lookup_latency "$work/i.idx" "$work/files"
 target/release/examples/lookup_latency "$work/i10.idx" "$work/files"
+echo "full lookups (every matching entry read, IndexReader::lookup):"
+target/release/examples/lookup_latency "$work/i10.idx" "$work/files" --full
 first=$(head -1 "$work/files")
 python3 - "$kifu" "$work/i10.idx" "$first" <<'PY'
 import subprocess, sys, time

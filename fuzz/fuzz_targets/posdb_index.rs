@@ -11,6 +11,8 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(db) = kifu_posdb::index::IndexReader::open(&path) {
         let board = kifu_go::Board::new(db.size());
         let _ = db.lookup(&board, kifu_go::Color::Black, true);
+        let _ = db.lookup_page(&board, kifu_go::Color::Black, true, 20);
+        let _ = db.lookup_page(&board, kifu_go::Color::White, false, 0);
         for g in 0..db.games().min(4) {
             let _ = db.game(g as u32);
         }

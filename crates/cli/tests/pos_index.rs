@@ -287,3 +287,36 @@ fn lookup_shows_scores_and_index_is_thread_independent() {
     ));
     assert!(view.starts_with("#1 "), "{view}");
 }
+
+#[test]
+fn an_index_of_format_1_is_refused_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    setup(d);
+    ok(&kifu(
+        &["pos", "index", "g", "-o", "db.idx", "--size", "9"],
+        d,
+    ));
+    let mut b = std::fs::read(d.join("db.idx")).unwrap();
+    b[..8].copy_from_slice(b"KIFUPIX1");
+    std::fs::write(d.join("old.idx"), &b).unwrap();
+    let empty = ".".repeat(81);
+    let o = kifu(
+        &[
+            "pos",
+            "lookup",
+            "old.idx",
+            "--board",
+            &empty,
+            "--to-play",
+            "B",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("an index of format 1 (from an older kifu): rebuild it with `kifu pos index`"),
+        "{err}"
+    );
+}

@@ -12,14 +12,18 @@
 //! every occurrence is written, still in input order.
 //!
 //! # Deterministic and bounded
-//! Files are replayed in parallel (rayon) in batches, but every occurrence carries its place in
-//! the input (file number, then ordinal within the file), and the output is defined by sorting on
-//! it, so the bytes do not depend on the number of threads. Occurrences go through an
-//! [`ExternalSorter`] keyed by (hash, canonical rows, side to move, place): past
-//! [`ExtractOptions::memory_limit`] bytes they are spilled to temporary files, so memory is
-//! bounded for collections of any size. Three merge passes follow: one finds hash collisions
-//! (only their tiebreakers are kept in memory), one keeps the first occurrence of each position
-//! and re-sorts the survivors by place (external again), and the last writes them.
+//! Files are replayed in parallel (rayon) in batches (the next batch replays while the last one
+//! is appended), but every occurrence is numbered by its place in the input (file, then replay
+//! order), and the output is defined by that number, so the bytes do not depend on the number of
+//! threads. Each occurrence is stored once, in input order (hash, side, board packed 2 bits a
+//! point, extra info; in memory up to three quarters of [`ExtractOptions::memory_limit`], then in
+//! a temporary file), and only a 17-byte key (hash, side, number) is sorted, through an
+//! [`ExternalSorter`] (a quarter of the memory, then sorted runs spilled to temporary files). One
+//! pass over the sorted keys decides, hash by hash, which occurrences are written: a hash seen
+//! once is a new position without reading its board; the boards of a hash seen several times
+//! are read and compared by their canonical rows (so collisions are found exactly), and get
+//! tiebreakers by first appearance. The occurrences written are marked in a bitmap (one bit an
+//! occurrence, the only memory that grows with the input) and written in one pass over the store.
 //!
 //! # Provenance
 //! With [`ExtractOptions::file_ids`] every record gets its [`ExtraInfo`]: the file id given for its
@@ -35,7 +39,7 @@ use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
 use kifu_go::{Board, BoardSize, Color, Symmetry, ZobristKeys};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -80,7 +84,9 @@ pub struct ExtractOptions {
     pub all_occurrences: bool,
     /// File ids for [`ExtraInfo`], one per source; `None` writes no extra info.
     pub file_ids: Option<Vec<u32>>,
-    /// Bytes of occurrences buffered before spilling a sorted run to disk.
+    /// Memory for the occurrences before temporary files are used: a quarter for sorting keys
+    /// (17 bytes an occurrence; then sorted runs are spilled), the rest for the occurrences
+    /// themselves (then appended to a temporary file).
     pub memory_limit: usize,
     /// Folder for spilled runs (the system's temporary folder when `None`).
     pub temp_dir: Option<PathBuf>,
@@ -215,7 +221,12 @@ impl Canonicalizer {
                 best = Some(s);
             }
         }
-        let p = &self.perm[best.unwrap_or(0)];
+        self.transform_into(rows, best.unwrap_or(0), out);
+    }
+
+    /// Writes `rows` transformed by the symmetry numbered `s` into `out`.
+    fn transform_into(&self, rows: &[u8], s: usize, out: &mut [u8]) {
+        let p = &self.perm[s];
         for (j, o) in out.iter_mut().enumerate().take(self.n2) {
             *o = rows[p[j] as usize];
         }
@@ -227,26 +238,14 @@ pub fn canonical_rows(board: &Board) -> Vec<u8> {
     crate::id::canonical_rows(board)
 }
 
-/// Layout of the first sort's records: hash, canonical rows (packed), side, place, rows (packed),
-/// extra. Boards are packed 2 bits a point (a 19x19 record is 207 bytes instead of 747), which
-/// is what keeps the sort's temporary files small.
-struct Layout {
-    /// Packed board bytes.
-    p: usize,
+/// Bytes of an occurrence record (the payload): hash, side to move, rows packed 2 bits a point
+/// (a 19x19 board in 91 bytes instead of 361), extra info.
+fn payload_len(n2: usize) -> usize {
+    8 + 1 + n2.div_ceil(4) + 8
 }
 
-impl Layout {
-    fn new(n2: usize) -> Layout {
-        Layout { p: n2.div_ceil(4) }
-    }
-    fn len1(&self) -> usize {
-        8 + self.p + 1 + 8 + self.p + 8
-    }
-    /// Second sort: place, id, rows (packed), extra.
-    fn len2(&self) -> usize {
-        8 + ID_BYTES + self.p + 8
-    }
-}
+/// Bytes of a sort key: hash, side to move, occurrence number (its place in the input).
+const KEY_LEN: usize = 17;
 
 /// The 2-bit code of a PositionDB byte.
 const fn code(b: u8) -> u8 {
@@ -306,12 +305,8 @@ fn unpack(packed: &[u8], n2: usize, out: &mut Vec<u8>) {
 /// The occurrences of one file, encoded as first-sort records.
 struct Occurrences<'a> {
     opts: &'a ExtractOptions,
-    canon: &'a Canonicalizer,
-    file_index: u32,
     file_id: u32,
-    ordinal: u32,
     rows: Vec<u8>,
-    scratch: Vec<u8>,
     out: Vec<u8>,
     summary: ExtractSummary,
     last_game_other: Option<usize>,
@@ -321,14 +316,8 @@ struct Occurrences<'a> {
 impl Occurrences<'_> {
     fn push(&mut self, hash: u64, to_play: Color, variation: u32, move_number: u32) {
         let p = self.rows.len().div_ceil(4);
-        let start = self.out.len();
         self.out.extend_from_slice(&hash.to_be_bytes());
-        self.canon.canonical_into(&self.rows, &mut self.scratch);
-        self.out.resize(start + 8 + p, 0);
-        pack(&self.scratch, &mut self.out[start + 8..]);
         self.out.push(to_play.letter() as u8);
-        let place = u64::from(self.file_index) << 32 | u64::from(self.ordinal);
-        self.out.extend_from_slice(&place.to_be_bytes());
         let at = self.out.len();
         self.out.resize(at + p, 0);
         pack(&self.rows, &mut self.out[at..]);
@@ -338,7 +327,6 @@ impl Occurrences<'_> {
             move_number: move_number.min(u32::from(u16::MAX)) as u16,
         };
         self.out.extend_from_slice(&extra.to_bytes());
-        self.ordinal = self.ordinal.saturating_add(1);
         self.summary.occurrences += 1;
     }
 
@@ -368,8 +356,12 @@ impl ReplaySink for Occurrences<'_> {
             return;
         }
         pos.write_rows(&mut self.rows);
-        let hash = pos.canonical().hash;
-        self.push(hash, step.to_play, step.variation, step.move_number);
+        self.push(
+            pos.canonical().hash,
+            step.to_play,
+            step.variation,
+            step.move_number,
+        );
     }
 
     fn game_error(&mut self, error: ReplayError) {
@@ -381,19 +373,13 @@ impl ReplaySink for Occurrences<'_> {
 
 fn occurrences_of(
     source: &Source,
-    file_index: u32,
     file_id: u32,
     opts: &ExtractOptions,
-    canon: &Canonicalizer,
 ) -> (Vec<u8>, ExtractSummary) {
     let mut occ = Occurrences {
         opts,
-        canon,
-        file_index,
         file_id,
-        ordinal: 0,
         rows: vec![0; opts.size.points()],
-        scratch: vec![0; opts.size.points()],
         out: Vec::new(),
         summary: ExtractSummary {
             files: 1,
@@ -487,141 +473,369 @@ pub fn extract(
         }
     }
     let n2 = opts.size.points();
-    let layout = Layout::new(n2);
-    let p = layout.p;
+    let plen = payload_len(n2);
+    let p = n2.div_ceil(4);
     let canon = Canonicalizer::new(opts.size);
-    let mut sorter = ExternalSorter::new(layout.len1(), opts.memory_limit, opts.temp_dir.clone());
-    if !opts.all_occurrences {
-        // Only the first occurrence of a position is written: drop the others run by run.
-        sorter = sorter.unique_prefix(8 + p + 1);
-    }
+    // A quarter of the memory for the keys' sort, the rest for the occurrences themselves.
+    let mut sorter = ExternalSorter::new(KEY_LEN, opts.memory_limit / 4, opts.temp_dir.clone());
+    let mut store = PayloadStore::new(plen, opts.memory_limit - opts.memory_limit / 4, opts);
     let mut summary = ExtractSummary::default();
     let batch = opts.batch.max(1);
-    for (b, chunk) in sources.chunks(batch).enumerate() {
-        let results: Vec<(Vec<u8>, ExtractSummary)> = chunk
+    // Batches are replayed in parallel while the one before is appended (a serial step).
+    let compute = |b: usize, chunk: &[Source]| -> Vec<(Vec<u8>, ExtractSummary)> {
+        chunk
             .par_iter()
             .enumerate()
             .map(|(i, s)| {
-                let index = b * batch + i;
-                let id = opts.file_ids.as_ref().map_or(0, |ids| ids[index]);
-                let r = occurrences_of(s, index as u32, id, opts, &canon);
+                let id = opts.file_ids.as_ref().map_or(0, |ids| ids[b * batch + i]);
+                let r = occurrences_of(s, id, opts);
                 progress();
                 r
             })
-            .collect();
-        for (records, s) in results {
-            add(&mut summary, s);
-            for r in records.chunks_exact(layout.len1()) {
-                sorter.push(r)?;
-            }
-        }
+            .collect()
+    };
+    let mut chunks = sources.chunks(batch).enumerate();
+    let mut pending = chunks.next().map(|(b, c)| compute(b, c));
+    let mut key = [0u8; KEY_LEN];
+    while let Some(results) = pending.take() {
+        let next = chunks.next();
+        let (done, computed) = rayon::join(
+            || -> Result<(), ExtractError> {
+                for (records, s) in results {
+                    add(&mut summary, s);
+                    for r in records.chunks_exact(plen) {
+                        key[..9].copy_from_slice(&r[..9]);
+                        key[9..].copy_from_slice(&store.len().to_be_bytes());
+                        sorter.push(&key)?;
+                        store.push(r)?;
+                    }
+                }
+                Ok(())
+            },
+            || next.map(|(b, c)| compute(b, c)),
+        );
+        done?;
+        pending = computed;
     }
     let mut runs = sorter.finish()?;
-    summary.spilled_runs = runs.spilled_runs() as u64;
+    summary.spilled_runs = runs.spilled_runs() as u64 + store.spilled();
 
-    // Pass 1: hashes shared by several boards get tiebreakers by first appearance.
-    let mut tiebreaks: HashMap<(u64, Vec<u8>), u8> = HashMap::new();
+    // One pass over the keys, by hash: which occurrences are written, and the tiebreakers of
+    // the hashes shared by several boards. Boards are read only for hashes with several
+    // occurrences, and compared by their canonical rows.
+    let mut kept = vec![0u64; store.len().div_ceil(64) as usize];
+    let mut tiebreaks: HashMap<u64, u8> = HashMap::new();
     {
+        let mut group = Group::default();
         let mut m = runs.merge()?;
         let mut rec = Vec::new();
-        // The current hash's boards: (canonical rows, first place).
-        let mut group: Vec<(Vec<u8>, u64)> = Vec::new();
-        let mut group_hash = None;
-        let mut flush = |hash: Option<u64>, group: &mut Vec<(Vec<u8>, u64)>| {
-            if let (Some(h), true) = (hash, group.len() > 1) {
-                if group.len() > 256 {
-                    return Err(ExtractError::TooManyCollisions(h));
-                }
-                group.sort_by_key(|g| g.1);
-                for (t, (form, _)) in group.drain(..).enumerate() {
-                    tiebreaks.insert((h, form), t as u8);
-                }
-            }
-            group.clear();
-            Ok(())
+        let mut boards = Boards {
+            store: &mut store,
+            canon: &canon,
+            payload: vec![0u8; plen],
+            rows: Vec::with_capacity(n2 + 4),
+            n2,
         };
         while m.next_into(&mut rec)? {
             let hash = u64::from_be_bytes(rec[..8].try_into().expect("8 bytes"));
-            let form = &rec[8..8 + p];
-            let place = u64::from_be_bytes(rec[9 + p..17 + p].try_into().expect("8 bytes"));
-            if group_hash != Some(hash) {
-                flush(group_hash, &mut group)?;
-                group_hash = Some(hash);
+            let occ = u64::from_be_bytes(rec[9..17].try_into().expect("8 bytes"));
+            if group.hash != Some(hash) {
+                group.finish(&mut kept, &mut tiebreaks, &mut summary);
+                group.hash = Some(hash);
             }
-            match group.last_mut() {
-                Some((f, p)) if f.as_slice() == form => *p = (*p).min(place),
-                _ => group.push((form.to_vec(), place)),
-            }
+            group.add(rec[8], occ, opts.all_occurrences, &mut boards)?;
         }
-        flush(group_hash, &mut group)?;
+        group.finish(&mut kept, &mut tiebreaks, &mut summary);
     }
-    summary.collisions = tiebreaks.values().filter(|&&t| t > 0).count() as u64;
+    drop(runs);
 
-    // Pass 2: first occurrences (or all), re-sorted by place.
-    let mut by_place = ExternalSorter::new(layout.len2(), opts.memory_limit, opts.temp_dir.clone());
-    {
-        let mut m = runs.merge()?;
-        let mut rec = Vec::new();
-        let mut prev: Vec<u8> = Vec::new();
-        let key_len = 8 + p + 1;
-        let mut out_rec = Vec::with_capacity(layout.len2());
-        while m.next_into(&mut rec)? {
-            let new_position = prev.len() != key_len || prev[..] != rec[..key_len];
-            if new_position {
-                summary.distinct += 1;
-                prev.clear();
-                prev.extend_from_slice(&rec[..key_len]);
-            } else if !opts.all_occurrences {
-                continue;
-            }
-            let hash = u64::from_be_bytes(rec[..8].try_into().expect("8 bytes"));
-            let tiebreak = if tiebreaks.is_empty() {
-                0
-            } else {
-                tiebreaks
-                    .get(&(hash, rec[8..8 + p].to_vec()))
-                    .copied()
-                    .unwrap_or(0)
-            };
-            let to_play = if rec[8 + p] == b'B' {
+    // The kept occurrences, in input order.
+    let mut buf = Vec::with_capacity(ID_BYTES + n2 + 9);
+    let mut occ = 0u64;
+    store.for_each(|r| {
+        let i = occ;
+        occ += 1;
+        if kept[(i / 64) as usize] >> (i % 64) & 1 == 0 {
+            return Ok(());
+        }
+        let id = PositionId {
+            hash: u64::from_be_bytes(r[..8].try_into().expect("8 bytes")),
+            tiebreak: tiebreaks.get(&i).copied().unwrap_or(0),
+            to_play: if r[8] == b'B' {
                 Color::Black
             } else {
                 Color::White
-            };
-            let id = PositionId {
-                hash,
-                tiebreak,
-                to_play,
-            };
-            out_rec.clear();
-            out_rec.extend_from_slice(&rec[9 + p..17 + p]);
-            out_rec.extend_from_slice(&id.to_bytes());
-            out_rec.extend_from_slice(&rec[17 + p..]);
-            by_place.push(&out_rec)?;
-        }
-    }
-    drop(runs);
-    let mut sorted = by_place.finish()?;
-    summary.spilled_runs += sorted.spilled_runs() as u64;
-
-    // Pass 3: write in input order.
-    let mut m = sorted.merge()?;
-    let mut rec = Vec::new();
-    let mut buf = Vec::with_capacity(ID_BYTES + n2 + 9);
-    while m.next_into(&mut rec)? {
+            },
+        };
         buf.clear();
-        buf.extend_from_slice(&rec[8..8 + ID_BYTES]);
-        unpack(&rec[8 + ID_BYTES..8 + ID_BYTES + p], n2, &mut buf);
+        buf.extend_from_slice(&id.to_bytes());
+        unpack(&r[9..9 + p], n2, &mut buf);
         if opts.file_ids.is_some() {
             buf.push(1);
-            buf.extend_from_slice(&rec[8 + ID_BYTES + p..]);
+            buf.extend_from_slice(&r[9 + p..]);
         } else {
             buf.push(0);
         }
         out.write_all(&buf)?;
         summary.written += 1;
-    }
+        Ok(())
+    })?;
     Ok(summary)
+}
+
+/// Boards from the store, canonical rows from the canonicalizer.
+struct Boards<'a> {
+    store: &'a mut PayloadStore,
+    canon: &'a Canonicalizer,
+    payload: Vec<u8>,
+    rows: Vec<u8>,
+    n2: usize,
+}
+
+impl BoardSource for Boards<'_> {
+    fn board(&mut self, occ: u64, out: &mut Vec<u8>) -> Result<(), ExtractError> {
+        self.store.read(occ, &mut self.payload)?;
+        let p = self.n2.div_ceil(4);
+        out.clear();
+        out.extend_from_slice(&self.payload[9..9 + p]);
+        Ok(())
+    }
+
+    fn form(&mut self, packed: &[u8], out: &mut Vec<u8>) {
+        self.rows.clear();
+        unpack(packed, self.n2, &mut self.rows);
+        out.resize(self.n2, 0);
+        self.canon.canonical_into(&self.rows, out);
+    }
+}
+
+/// The occurrences of one hash, as they come in key order (side to move, then input order).
+#[derive(Default)]
+struct Group {
+    hash: Option<u64>,
+    /// A lone occurrence so far: a hash seen once needs no board read.
+    first: Option<(u8, u64)>,
+    /// The distinct boards (forms) and the first occurrence of each.
+    classes: Vec<(Vec<u8>, u64)>,
+    /// (class, side) pairs seen: the distinct positions.
+    seen: Vec<(usize, u8)>,
+    /// Occurrences written: (occurrence, class).
+    kept: Vec<(u64, usize)>,
+    /// Boards as played (packed) already classified, and their class: most repeats of a
+    /// position are the same board in the same orientation, so they need no canonical rows.
+    seen_boards: Vec<(Vec<u8>, usize)>,
+    board: Vec<u8>,
+    form: Vec<u8>,
+}
+
+/// Where a group's boards come from.
+trait BoardSource {
+    /// The board of occurrence `occ`, packed rows as played.
+    fn board(&mut self, occ: u64, out: &mut Vec<u8>) -> Result<(), ExtractError>;
+    /// The canonical rows of packed rows.
+    fn form(&mut self, packed: &[u8], out: &mut Vec<u8>);
+}
+
+/// At most this many boards as played are remembered per hash.
+const SEEN_BOARDS: usize = 64;
+
+type ReadForm<'a> = dyn BoardSource + 'a;
+
+impl Group {
+    fn add(
+        &mut self,
+        side: u8,
+        occ: u64,
+        all: bool,
+        boards: &mut ReadForm<'_>,
+    ) -> Result<(), ExtractError> {
+        if self.first.is_none() && self.classes.is_empty() {
+            self.first = Some((side, occ));
+            return Ok(());
+        }
+        if let Some((s0, o0)) = self.first.take() {
+            self.classify(s0, o0, all, boards)?;
+        }
+        self.classify(side, occ, all, boards)
+    }
+
+    fn classify(
+        &mut self,
+        side: u8,
+        occ: u64,
+        all: bool,
+        boards: &mut ReadForm<'_>,
+    ) -> Result<(), ExtractError> {
+        boards.board(occ, &mut self.board)?;
+        let known = self
+            .seen_boards
+            .iter()
+            .find(|(b, _)| *b == self.board)
+            .map(|&(_, c)| c);
+        let c = match known {
+            Some(c) => Some(c),
+            None => {
+                boards.form(&self.board, &mut self.form);
+                self.classes.iter().position(|(f, _)| *f == self.form)
+            }
+        };
+        if known.is_none() && self.seen_boards.len() < SEEN_BOARDS {
+            let c = c.unwrap_or(self.classes.len());
+            self.seen_boards.push((self.board.clone(), c));
+        }
+        let c = match c {
+            Some(c) => {
+                self.classes[c].1 = self.classes[c].1.min(occ);
+                c
+            }
+            None => {
+                if self.classes.len() == 256 {
+                    return Err(ExtractError::TooManyCollisions(self.hash.unwrap_or(0)));
+                }
+                self.classes.push((self.form.clone(), occ));
+                self.classes.len() - 1
+            }
+        };
+        let new = !self.seen.contains(&(c, side));
+        if new {
+            self.seen.push((c, side));
+        }
+        if new || all {
+            self.kept.push((occ, c));
+        }
+        Ok(())
+    }
+
+    /// Marks the group's written occurrences, gives tiebreakers to its boards in order of first
+    /// appearance (only those above 0 are kept), and starts a new group.
+    fn finish(
+        &mut self,
+        kept: &mut [u64],
+        tiebreaks: &mut HashMap<u64, u8>,
+        summary: &mut ExtractSummary,
+    ) {
+        let mut mark = |o: u64| {
+            if let Some(w) = kept.get_mut((o / 64) as usize) {
+                *w |= 1 << (o % 64);
+            }
+        };
+        if let Some((_, o)) = self.first.take() {
+            mark(o);
+            summary.distinct += 1;
+        } else if !self.classes.is_empty() {
+            summary.distinct += self.seen.len() as u64;
+            summary.collisions += self.classes.len() as u64 - 1;
+            let mut order: Vec<usize> = (0..self.classes.len()).collect();
+            order.sort_by_key(|&c| self.classes[c].1);
+            let mut tb = vec![0u8; self.classes.len()];
+            for (t, &c) in order.iter().enumerate() {
+                tb[c] = t as u8;
+            }
+            for &(o, c) in &self.kept {
+                mark(o);
+                if tb[c] > 0 {
+                    tiebreaks.insert(o, tb[c]);
+                }
+            }
+        }
+        self.hash = None;
+        self.classes.clear();
+        self.seen.clear();
+        self.kept.clear();
+        self.seen_boards.clear();
+    }
+}
+
+/// The occurrence records in input order: in memory up to a budget, then appended to an unnamed
+/// temporary file; read back one by one (boards of repeated hashes) or in order (the output).
+struct PayloadStore {
+    record_len: usize,
+    budget: usize,
+    mem: Vec<u8>,
+    file: Option<std::fs::File>,
+    on_disk: u64,
+    spills: u64,
+    dir: Option<PathBuf>,
+}
+
+impl PayloadStore {
+    fn new(record_len: usize, budget: usize, opts: &ExtractOptions) -> PayloadStore {
+        PayloadStore {
+            record_len,
+            budget: budget.max(record_len),
+            mem: Vec::new(),
+            file: None,
+            on_disk: 0,
+            spills: 0,
+            dir: opts.temp_dir.clone(),
+        }
+    }
+
+    /// Records stored.
+    fn len(&self) -> u64 {
+        self.on_disk + (self.mem.len() / self.record_len) as u64
+    }
+
+    /// Times the buffer was written to the temporary file.
+    fn spilled(&self) -> u64 {
+        self.spills
+    }
+
+    fn push(&mut self, r: &[u8]) -> io::Result<()> {
+        self.mem.extend_from_slice(r);
+        if self.mem.len() >= self.budget {
+            let file = match &mut self.file {
+                Some(f) => f,
+                None => self.file.insert(match &self.dir {
+                    Some(d) => tempfile::tempfile_in(d)?,
+                    None => tempfile::tempfile()?,
+                }),
+            };
+            file.seek(SeekFrom::End(0))?;
+            file.write_all(&self.mem)?;
+            self.on_disk += (self.mem.len() / self.record_len) as u64;
+            self.mem.clear();
+            self.spills += 1;
+        }
+        Ok(())
+    }
+
+    /// Record number `i` into `out`.
+    fn read(&mut self, i: u64, out: &mut [u8]) -> io::Result<()> {
+        let n = self.record_len;
+        match &mut self.file {
+            Some(f) if i < self.on_disk => {
+                f.seek(SeekFrom::Start(i * n as u64))?;
+                f.read_exact(out)
+            }
+            _ => {
+                let at = (i - self.on_disk) as usize * n;
+                out.copy_from_slice(&self.mem[at..at + n]);
+                Ok(())
+            }
+        }
+    }
+
+    /// Every record in order.
+    fn for_each(
+        &mut self,
+        mut f: impl FnMut(&[u8]) -> Result<(), ExtractError>,
+    ) -> Result<(), ExtractError> {
+        let n = self.record_len;
+        if let Some(file) = &mut self.file {
+            file.seek(SeekFrom::Start(0))?;
+            let mut r = io::BufReader::with_capacity(1 << 20, &*file);
+            let mut rec = vec![0u8; n];
+            for _ in 0..self.on_disk {
+                r.read_exact(&mut rec)?;
+                f(&rec)?;
+            }
+        }
+        for rec in self.mem.chunks_exact(n) {
+            f(rec)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -6,12 +6,16 @@
 //! Because the order is total on the bytes, the merged output is the same whatever the limit, the
 //! order of pushes or the number of runs (equal records are interchangeable).
 
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
+
+/// A record of at most 32 bytes as two big-endian integers.
+type Key = (u128, u128);
 
 /// Buffers, sorts and spills fixed-size records.
 #[derive(Debug)]
@@ -65,9 +69,20 @@ impl ExternalSorter {
 
     fn sorted_buffer(&mut self) -> Vec<u8> {
         let n = self.record_len;
+        if n <= 32 && self.unique_prefix.is_none() {
+            return self.sorted_short_records();
+        }
         let mut idx: Vec<&[u8]> = self.buf.chunks_exact(n).collect();
         // Runs are sorted on all cores (rayon); the order is total, so the result is the same.
-        idx.par_sort_unstable();
+        // The first 8 bytes (a hash in every caller) compared as one big-endian integer decide
+        // almost every comparison without a `memcmp` call.
+        let head = |r: &[u8]| -> u64 {
+            let mut b = [0u8; 8];
+            let k = r.len().min(8);
+            b[..k].copy_from_slice(&r[..k]);
+            u64::from_be_bytes(b)
+        };
+        idx.par_sort_unstable_by(|a, b| head(a).cmp(&head(b)).then_with(|| a.cmp(b)));
         let mut out = Vec::with_capacity(self.buf.len());
         let mut last: Option<&[u8]> = None;
         for r in idx {
@@ -78,6 +93,63 @@ impl ExternalSorter {
                 last = Some(r);
             }
             out.extend_from_slice(r);
+        }
+        self.buf.clear();
+        out
+    }
+
+    /// Records of at most 32 bytes (index entries) sorted as pairs of big-endian integers,
+    /// zero-padded (the same order as their bytes, with integer comparisons instead of `memcmp`
+    /// calls, which took a third of an index build): distributed by their first two bytes into
+    /// 65,536 buckets (index entries start with a hash, so buckets are small), then each bucket
+    /// sorted, buckets in parallel.
+    fn sorted_short_records(&mut self) -> Vec<u8> {
+        let n = self.record_len;
+        let pack = |r: &[u8]| -> (u128, u128) {
+            let mut b = [0u8; 32];
+            b[..n].copy_from_slice(r);
+            let (hi, lo) = b.split_at(16);
+            (
+                u128::from_be_bytes(hi.try_into().expect("16 bytes")),
+                u128::from_be_bytes(lo.try_into().expect("16 bytes")),
+            )
+        };
+        let bucket = |r: &[u8]| usize::from(r[0]) << 8 | usize::from(*r.get(1).unwrap_or(&0));
+        const BUCKETS: usize = 1 << 16;
+        let mut starts = vec![0usize; BUCKETS + 1];
+        for r in self.buf.chunks_exact(n) {
+            starts[bucket(r) + 1] += 1;
+        }
+        for b in 0..BUCKETS {
+            starts[b + 1] += starts[b];
+        }
+        let mut keys = vec![(0u128, 0u128); self.buf.len() / n];
+        let mut at = starts.clone();
+        for r in self.buf.chunks_exact(n) {
+            let b = bucket(r);
+            keys[at[b]] = pack(r);
+            at[b] += 1;
+        }
+        // 256 groups of 256 buckets, sorted in parallel.
+        let mut groups: Vec<(&mut [Key], &[usize])> = Vec::with_capacity(256);
+        let mut rest: &mut [Key] = &mut keys;
+        for g in 0..256 {
+            let bounds = &starts[g * 256..=(g + 1) * 256];
+            let (head, tail) = rest.split_at_mut(bounds[256] - bounds[0]);
+            groups.push((head, bounds));
+            rest = tail;
+        }
+        groups.into_par_iter().for_each(|(keys, bounds)| {
+            for w in bounds.windows(2) {
+                keys[w[0] - bounds[0]..w[1] - bounds[0]].sort_unstable();
+            }
+        });
+        let mut out = vec![0u8; self.buf.len()];
+        for ((hi, lo), o) in keys.into_iter().zip(out.chunks_exact_mut(n)) {
+            let mut b = [0u8; 32];
+            b[..16].copy_from_slice(&hi.to_be_bytes());
+            b[16..].copy_from_slice(&lo.to_be_bytes());
+            o.copy_from_slice(&b[..n]);
         }
         self.buf.clear();
         out
@@ -127,6 +199,11 @@ impl SortedRuns {
     /// Runs on disk.
     pub fn spilled_runs(&self) -> usize {
         self.runs.len()
+    }
+
+    /// All records in order, when nothing was spilled (one slice instead of a merge pass).
+    pub fn in_memory(&self) -> Option<&[u8]> {
+        self.runs.is_empty().then_some(&self.mem[..])
     }
 
     /// A pass over all records in order. Starting a pass rewinds the run files, so passes must
@@ -266,6 +343,14 @@ mod tests {
         expected.sort();
         let (mem, spilled) = sorted_with_limit(&records, 1 << 20);
         assert_eq!(spilled, 0);
+        let mut s = ExternalSorter::new(3, 1 << 20, None);
+        for r in &records {
+            s.push(r).unwrap();
+        }
+        assert_eq!(
+            s.finish().unwrap().in_memory(),
+            Some(&expected.concat()[..])
+        );
         assert_eq!(mem, expected);
         let (disk, spilled) = sorted_with_limit(&records, 30);
         assert_eq!(spilled, 100);

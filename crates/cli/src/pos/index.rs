@@ -166,10 +166,8 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
     let tables = super::view::load_scores(&a.scores)?;
     let (board, to_play) = query_position(&a)?;
     let size = db.size();
-    let r = db.lookup(&board, to_play, a.swap_colors)?;
-    let mut games: Vec<u32> = r.occurrences.iter().map(|o| o.game).collect();
-    games.dedup();
-    let swapped = r.occurrences.iter().filter(|o| o.swapped).count();
+    // Counts, continuations and the listed games only: summaries answer the common positions.
+    let r = db.lookup_page(&board, to_play, a.swap_colors, a.limit)?;
     let pct = |n: u64, d: u64| {
         if d > 0 {
             n as f64 * 100.0 / d as f64
@@ -184,16 +182,16 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
         }
     }
     let mut listed = Vec::new();
-    for o in r.occurrences.iter().take(a.limit) {
+    for o in &r.first {
         listed.push((o, db.game(o.game)?));
     }
     if a.json {
         let v = json!({
             "hash": format!("{:016x}", r.hash),
             "to_play": to_play.letter().to_string(),
-            "occurrences": r.occurrences.len(),
-            "games": games.len(),
-            "swapped": swapped,
+            "occurrences": r.occurrences,
+            "games": r.games,
+            "swapped": r.swapped,
             "continuations": r.continuations.iter().map(|c| json!({
                 "move": move_text(Some(c.mv), size), "count": c.count,
                 "black_wins": c.black_wins, "white_wins": c.white_wins,
@@ -215,11 +213,7 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
     } else {
         let mut o = format!(
             "position {:016x}, {} to play: {} occurrences in {} games ({} with colours swapped)\n",
-            r.hash,
-            to_play,
-            r.occurrences.len(),
-            games.len(),
-            swapped
+            r.hash, to_play, r.occurrences, r.games, r.swapped
         );
         if !r.continuations.is_empty() {
             o.push_str("move   games  Black wins  White wins  Black %  White %\n");
@@ -251,10 +245,10 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
                 g.game_in_file + 1
             ));
         }
-        if r.occurrences.len() > listed.len() {
+        if r.occurrences > listed.len() as u64 {
             o.push_str(&format!(
                 "... {} more (--limit)\n",
-                r.occurrences.len() - listed.len()
+                r.occurrences - listed.len() as u64
             ));
         }
         if !tables.is_empty() {

@@ -11,24 +11,41 @@
 //! add a C library to the build (rusqlite `bundled`), and a B-tree lookup plus row fetches for
 //! nothing the queries need; ad-hoc SQL over games is not a goal here.
 //!
-//! # The file (all integers big-endian)
-//! - Header, 80 bytes: magic `KIFUPIX1`, board size (1 byte), 7 bytes zero, then u64 each:
+//! # The file (format 2; all integers big-endian)
+//! - Header, 96 bytes: magic `KIFUPIX2`, board size (1 byte), 7 bytes zero, then u64 each:
 //!   entries, games, files, offset of the Zobrist table text, its length, offset of the entries,
-//!   offset of the game table, offset of the file table.
-//!   Strings (after the file table) run to the end of the file.
+//!   offset of the game table, offset of the file table, length of the strings, the summary
+//!   threshold the file was built with (for information).
 //! - The Zobrist table text (`zobrist_board_N.dat` format) the keys were made with.
 //! - Entries, 26 bytes, sorted by their bytes: canonical hash `h1` (8; the PositionId hash with
 //!   that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes with a
 //!   second, fixed table, so two boards are confused only if both 64-bit hashes collide), side to
-//!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), the symmetry that
-//!   maps the game's board to the canonical orientation (1), the next move in the canonical
-//!   orientation (u16: point index row by row from the top-left, `0xFFFE` a pass, `0xFFFF` none:
-//!   the game ends, or the next node has no move).
+//!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), 1 byte: the
+//!   symmetry that maps the game's board to the canonical orientation (low 3 bits) and the game's
+//!   winner (bits 3-4: 0 unknown, 1 Black, 2 White, 3 draw; so continuations need no game
+//!   record), the next move in the canonical orientation (u16: point index row by row from the
+//!   top-left, `0xFFFE` a pass, `0xFFFF` none: the game ends, or the next node has no move).
+//!   The first 17 bytes are the entry's key.
 //! - Game table, 32 bytes a game: file number (u32), game in the file (u32, from 0), moves (u32),
 //!   winner (1: `B`, `W`, `0` draw, `?` unknown), 3 zero bytes, strings offset (u64, relative to
 //!   the strings), strings length (u32), 4 zero bytes. The strings are `PB`, `PW`, `DT`, `RE`
 //!   separated by tabs (tabs and line breaks inside values become spaces).
 //! - File table, 12 bytes a file: strings offset (u64), length (u32): the path as given.
+//! - The strings.
+//! - Summary data, then the summary directory: precomputed answers for the keys with at least
+//!   [`SUMMARY_THRESHOLD`] entries (see [`summary`] for their layout).
+//! - Trailer, 24 bytes: magic `KIFUPIXS`, summaries (u64), offset of the summary directory (u64).
+//!   (The summaries are known only once the entries are written, so they are located from the
+//!   end and the file can still be written in one stream.)
+//!
+//! Files of format 1 (`KIFUPIX1`: no summaries, no winners in the entries) are refused with an
+//! error that says to rebuild them.
+//!
+//! # Lookups
+//! [`IndexReader::lookup_page`] answers what `kifu pos lookup` shows (counts, continuations, the
+//! first games) in well under a millisecond for any position: for a summarized key it reads the
+//! summary and one page of entries; otherwise (fewer than [`SUMMARY_THRESHOLD`] entries) it scans
+//! the entries. [`IndexReader::lookup`] scans every matching entry and gives every occurrence.
 //!
 //! Only main lines are indexed. A position is indexed at each node of the main line from which a
 //! move is played, and at the last node; a node without a move replaces the entry of the node
@@ -44,8 +61,11 @@ use std::io::{self, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-const MAGIC: &[u8; 8] = b"KIFUPIX1";
-const HEADER: usize = 80;
+const MAGIC: &[u8; 8] = b"KIFUPIX2";
+const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";
+const TRAILER_MAGIC: &[u8; 8] = b"KIFUPIXS";
+const HEADER: usize = 96;
+const TRAILER: usize = 24;
 /// Bytes of one entry.
 pub const ENTRY_BYTES: usize = 26;
 const KEY_BYTES: usize = 17;
@@ -108,6 +128,15 @@ impl SecondHash {
     }
 }
 
+/// The colour of a row byte (`#` black, `O` white).
+fn row_colour(b: u8) -> Option<Color> {
+    match b {
+        b'#' => Some(Color::Black),
+        b'O' => Some(Color::White),
+        _ => None,
+    }
+}
+
 /// Who won a game, from `RE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Winner {
@@ -143,6 +172,16 @@ impl Winner {
             Winner::White => b'W',
             Winner::Draw => b'0',
             Winner::Unknown => b'?',
+        }
+    }
+
+    /// The 2-bit code kept in entries.
+    fn code(self) -> u8 {
+        match self {
+            Winner::Unknown => 0,
+            Winner::Black => 1,
+            Winner::White => 2,
+            Winner::Draw => 3,
         }
     }
 
@@ -201,6 +240,10 @@ pub struct IndexOptions {
     pub temp_dir: Option<PathBuf>,
     /// Files per parallel batch.
     pub batch: usize,
+    /// Keys with at least this many entries get a summary (default [`SUMMARY_THRESHOLD`]; at
+    /// least 1). Lookups give the same answers whatever it is; tests lower it to summarize many
+    /// keys.
+    pub summary_threshold: u64,
 }
 
 impl IndexOptions {
@@ -212,6 +255,7 @@ impl IndexOptions {
             memory_limit: 256 << 20,
             temp_dir: None,
             batch: 256,
+            summary_threshold: SUMMARY_THRESHOLD,
         }
     }
 }
@@ -233,6 +277,8 @@ pub struct IndexSummary {
     pub entries: u64,
     /// Sorted runs spilled to disk.
     pub spilled_runs: u64,
+    /// Keys given a precomputed summary (at least [`SUMMARY_THRESHOLD`] entries).
+    pub summaries: u64,
     /// The first 100 error messages.
     pub errors: Vec<String>,
 }
@@ -265,6 +311,9 @@ pub enum IndexError {
     /// Too many games or files for the u32 numbers.
     #[error("more than 4,294,967,295 games or files")]
     TooMany,
+    /// An index of an older format.
+    #[error("an index of format {0} (from an older kifu): rebuild it with `kifu pos index`")]
+    OldFormat(u32),
 }
 
 struct FileGame {
@@ -289,6 +338,19 @@ struct LocalEntry {
 struct FileIndexer<'a> {
     size: BoardSize,
     second: &'a SecondHash,
+    /// The second hash kept up to date from one position to the next: the rows of the last
+    /// position seen (`#`, `O`, `.`), the game they belong to, and its 8 symmetric hashes. Only
+    /// the points that changed are hashed again (a full hash of every position was half the
+    /// build time).
+    rows: Vec<u8>,
+    next_rows: Vec<u8>,
+    rows_game: Option<usize>,
+    lanes: [u64; 8],
+    /// Stones of each colour in the last position.
+    counts: [u32; 2],
+    /// A setup property or a second move was seen since the last position (set by
+    /// [`RootProps`], which sees the properties).
+    dirty: bool,
     games: Vec<FileGame>,
     entries: Vec<LocalEntry>,
     pending: Option<LocalEntry>,
@@ -301,6 +363,83 @@ struct FileIndexer<'a> {
 }
 
 impl FileIndexer<'_> {
+    /// The second canonical hash of `pos`, from the points that changed since the last call.
+    ///
+    /// Fast path (most positions): no setup property and at most one move since the last
+    /// position, and the move is a play at `p` with the stone counts of a move that captured
+    /// nothing and was no suicide (the mover has one more stone, the opponent as many, `p` was
+    /// empty and holds the mover's stone): then `p` is the only change. Anything else (a new
+    /// game, setup, captures, suicide, two moves in a node) compares the whole board with the
+    /// last one instead.
+    fn second_hash(&mut self, pos: &kifu_go::Position, step: &Step<'_>) -> u64 {
+        let counts = [pos.stone_count(Color::Black), pos.stone_count(Color::White)];
+        let dirty = std::mem::take(&mut self.dirty);
+        let fast = !dirty
+            && self.rows_game == Some(step.game)
+            && match step.mv.map(|m| (m.color, m.mv)) {
+                Some((c, Move::Play(p))) => {
+                    let i = p.index(self.size);
+                    let (me, them) = (c.index(), c.opponent().index());
+                    self.rows.get(i) == Some(&b'.')
+                        && pos.stone_at(p) == Some(c)
+                        && counts[me] == self.counts[me] + 1
+                        && counts[them] == self.counts[them]
+                        && {
+                            self.rows[i] = if c == Color::Black { b'#' } else { b'O' };
+                            let v = &self.second.values[i * 2 + c.index()];
+                            for (l, v) in self.lanes.iter_mut().zip(v) {
+                                *l ^= v;
+                            }
+                            true
+                        }
+                }
+                _ => counts == self.counts,
+            };
+        self.counts = counts;
+        if !fast {
+            self.diff_rows(pos, step.game);
+        }
+        #[cfg(test)]
+        assert_eq!(
+            self.lanes.into_iter().min().unwrap_or(0),
+            self.second
+                .of(pos.board().stones().map(|(p, c)| (p.index(self.size), c))),
+            "the second hash kept up to date differs from a full one"
+        );
+        self.lanes.into_iter().min().unwrap_or(0)
+    }
+
+    /// Brings the rows and lanes to `pos` by comparing all rows.
+    fn diff_rows(&mut self, pos: &kifu_go::Position, game: usize) {
+        if self.rows_game != Some(game) {
+            self.rows_game = Some(game);
+            self.rows.fill(b'.');
+            self.lanes = [0; 8];
+        }
+        pos.write_rows(&mut self.next_rows);
+        let (old, new, lanes) = (&self.rows, &self.next_rows, &mut self.lanes);
+        for (k, (a, b)) in old.chunks(8).zip(new.chunks(8)).enumerate() {
+            // Whole words compared (a slice comparison would call memcmp for 8 bytes).
+            if let (Ok(x), Ok(y)) = (<[u8; 8]>::try_from(a), <[u8; 8]>::try_from(b)) {
+                if u64::from_ne_bytes(x) == u64::from_ne_bytes(y) {
+                    continue;
+                }
+            }
+            for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+                if x == y {
+                    continue;
+                }
+                for colour in [x, y].into_iter().filter_map(row_colour) {
+                    let v = &self.second.values[(k * 8 + i) * 2 + colour.index()];
+                    for (l, v) in lanes.iter_mut().zip(v) {
+                        *l ^= v;
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut self.rows, &mut self.next_rows);
+    }
+
     fn flush(&mut self) {
         if let Some(e) = self.pending.take() {
             self.entries.push(e);
@@ -331,12 +470,14 @@ impl ReplaySink for FileIndexer<'_> {
             });
         }
         let local = (self.games.len() - 1) as u32;
+        let mut winner = 0;
         if let Some(g) = self.games.last_mut() {
             g.moves = step.move_number;
+            winner = g.winner.code();
         }
         match (step.mv, self.pending.as_mut()) {
             (Some(m), Some(p)) => {
-                let sym = Symmetry::ALL[usize::from(p.sym)];
+                let sym = Symmetry::ALL[usize::from(p.sym & 7)];
                 p.next = match m.mv {
                     Move::Pass => NEXT_PASS,
                     Move::Play(pt) => sym.apply(pt, self.size).index(self.size) as u16,
@@ -347,17 +488,14 @@ impl ReplaySink for FileIndexer<'_> {
             _ => {}
         }
         let canon = pos.canonical();
-        let size = self.size;
-        let h2 = self.second.of(size
-            .all_points()
-            .filter_map(|p| pos.stone_at(p).map(|c| (p.index(size), c))));
+        let h2 = self.second_hash(pos, step);
         self.pending = Some(LocalEntry {
             h1: canon.hash,
             h2,
             to_play: step.to_play,
             game: local,
             move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
-            sym: canon.symmetry.index() as u8,
+            sym: canon.symmetry.index() as u8 | winner << summary::WIN_SHIFT,
             next: NEXT_NONE,
         });
     }
@@ -374,6 +512,7 @@ impl ReplaySink for FileIndexer<'_> {
 struct RootProps<'a> {
     inner: Replayer<FileIndexer<'a>>,
     node_in_game: usize,
+    moves_in_node: u32,
 }
 
 fn clean(text: String) -> String {
@@ -397,9 +536,22 @@ impl Visitor for RootProps<'_> {
     }
     fn begin_node(&mut self, offset: usize) {
         self.node_in_game += 1;
+        self.moves_in_node = 0;
         self.inner.begin_node(offset);
     }
     fn property(&mut self, prop: &RawProperty<'_>) {
+        // What can change the board besides one move: setup, or a second move in the node
+        // (the sink then compares whole boards; see FileIndexer::second_hash).
+        match prop.id {
+            b"AB" | b"AW" | b"AE" => self.inner.sink_mut().dirty = true,
+            b"B" | b"W" => {
+                self.moves_in_node += 1;
+                if self.moves_in_node > 1 {
+                    self.inner.sink_mut().dirty = true;
+                }
+            }
+            _ => {}
+        }
         if self.node_in_game == 1 && !prop.values.is_empty() {
             let slot = match prop.id {
                 b"PB" => Some(0),
@@ -445,6 +597,12 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
     let sink = FileIndexer {
         size: opts.size,
         second,
+        rows: vec![b'.'; opts.size.points()],
+        next_rows: vec![b'.'; opts.size.points()],
+        rows_game: None,
+        lanes: [0; 8],
+        counts: [0; 2],
+        dirty: false,
         games: Vec::new(),
         entries: Vec::new(),
         pending: None,
@@ -463,6 +621,7 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
     let mut v = RootProps {
         inner: Replayer::new(replay, sink),
         node_in_game: 0,
+        moves_in_node: 0,
     };
     let decoded = kifu_sgf::charset::decode(&bytes);
     kifu_sgf::read(&decoded.text, &mut v);
@@ -519,62 +678,77 @@ pub fn build_index(
     let mut file_table: Vec<(u64, u32)> = Vec::new();
     let batch = opts.batch.max(1);
     let mut rec = [0u8; ENTRY_BYTES];
-    for chunk in paths.chunks(batch) {
-        let results: Vec<FileResult> = chunk
+    // Batches are replayed in parallel while the results of the one before are appended (a
+    // serial step) at the same time.
+    let compute = |chunk: &[PathBuf]| -> Vec<FileResult> {
+        chunk
             .par_iter()
             .map(|p| {
                 let r = index_file(p, opts, &second);
                 progress();
                 r
             })
-            .collect();
-        for (r, path) in results.into_iter().zip(chunk) {
-            let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
-            summary.files += 1;
-            let name = path.display().to_string();
-            file_table.push((strings_len, name.len() as u32));
-            strings_file.write_all(name.as_bytes())?;
-            strings_len += name.len() as u64;
-            if let Some(e) = r.failed {
-                summary.files_failed += 1;
-                if summary.errors.len() < 100 {
-                    summary.errors.push(e);
+            .collect()
+    };
+    let mut chunks = paths.chunks(batch);
+    let mut pending = chunks.next().map(|c| (c, compute(c)));
+    while let Some((chunk, results)) = pending.take() {
+        let next = chunks.next();
+        let (done, computed) = rayon::join(
+            || -> Result<(), IndexError> {
+                for (r, path) in results.into_iter().zip(chunk) {
+                    let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
+                    summary.files += 1;
+                    let name = path.display().to_string();
+                    file_table.push((strings_len, name.len() as u32));
+                    strings_file.write_all(name.as_bytes())?;
+                    strings_len += name.len() as u64;
+                    if let Some(e) = r.failed {
+                        summary.files_failed += 1;
+                        if summary.errors.len() < 100 {
+                            summary.errors.push(e);
+                        }
+                        continue;
+                    }
+                    summary.games_other_size += r.games_other_size;
+                    summary.games_failed += r.games_failed;
+                    for e in r.errors {
+                        if summary.errors.len() < 100 {
+                            summary.errors.push(e);
+                        }
+                    }
+                    let base = u32::try_from(summary.games).map_err(|_| IndexError::TooMany)?;
+                    for g in &r.games {
+                        let mut b = [0u8; GAME_BYTES];
+                        b[0..4].copy_from_slice(&file_no.to_be_bytes());
+                        b[4..8].copy_from_slice(&g.game_in_file.to_be_bytes());
+                        b[8..12].copy_from_slice(&g.moves.to_be_bytes());
+                        b[12] = g.winner.byte();
+                        b[16..24].copy_from_slice(&strings_len.to_be_bytes());
+                        b[24..28].copy_from_slice(&(g.strings.len() as u32).to_be_bytes());
+                        games_file.write_all(&b)?;
+                        strings_file.write_all(g.strings.as_bytes())?;
+                        strings_len += g.strings.len() as u64;
+                    }
+                    summary.games += r.games.len() as u64;
+                    for e in &r.entries {
+                        rec[0..8].copy_from_slice(&e.h1.to_be_bytes());
+                        rec[8..16].copy_from_slice(&e.h2.to_be_bytes());
+                        rec[16] = e.to_play.letter() as u8;
+                        rec[17..21].copy_from_slice(&(base + e.game).to_be_bytes());
+                        rec[21..23].copy_from_slice(&e.move_number.to_be_bytes());
+                        rec[23] = e.sym;
+                        rec[24..26].copy_from_slice(&e.next.to_be_bytes());
+                        sorter.push(&rec)?;
+                    }
+                    summary.entries += r.entries.len() as u64;
                 }
-                continue;
-            }
-            summary.games_other_size += r.games_other_size;
-            summary.games_failed += r.games_failed;
-            for e in r.errors {
-                if summary.errors.len() < 100 {
-                    summary.errors.push(e);
-                }
-            }
-            let base = u32::try_from(summary.games).map_err(|_| IndexError::TooMany)?;
-            for g in &r.games {
-                let mut b = [0u8; GAME_BYTES];
-                b[0..4].copy_from_slice(&file_no.to_be_bytes());
-                b[4..8].copy_from_slice(&g.game_in_file.to_be_bytes());
-                b[8..12].copy_from_slice(&g.moves.to_be_bytes());
-                b[12] = g.winner.byte();
-                b[16..24].copy_from_slice(&strings_len.to_be_bytes());
-                b[24..28].copy_from_slice(&(g.strings.len() as u32).to_be_bytes());
-                games_file.write_all(&b)?;
-                strings_file.write_all(g.strings.as_bytes())?;
-                strings_len += g.strings.len() as u64;
-            }
-            summary.games += r.games.len() as u64;
-            for e in &r.entries {
-                rec[0..8].copy_from_slice(&e.h1.to_be_bytes());
-                rec[8..16].copy_from_slice(&e.h2.to_be_bytes());
-                rec[16] = e.to_play.letter() as u8;
-                rec[17..21].copy_from_slice(&(base + e.game).to_be_bytes());
-                rec[21..23].copy_from_slice(&e.move_number.to_be_bytes());
-                rec[23] = e.sym;
-                rec[24..26].copy_from_slice(&e.next.to_be_bytes());
-                sorter.push(&rec)?;
-            }
-            summary.entries += r.entries.len() as u64;
-        }
+                Ok(())
+            },
+            || next.map(|c| (c, compute(c))),
+        );
+        done?;
+        pending = computed;
     }
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64;
@@ -583,6 +757,8 @@ pub fn build_index(
     let e_off = z_off + zobrist.len() as u64;
     let g_off = e_off + summary.entries * ENTRY_BYTES as u64;
     let f_off = g_off + summary.games * GAME_BYTES as u64;
+    let s_off = f_off + summary.files * FILE_BYTES as u64;
+    let threshold = opts.summary_threshold.max(1);
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8] = opts.size.get();
@@ -595,6 +771,8 @@ pub fn build_index(
         e_off,
         g_off,
         f_off,
+        strings_len,
+        threshold,
     ]
     .into_iter()
     .enumerate()
@@ -603,11 +781,28 @@ pub fn build_index(
     }
     out.write_all(&h)?;
     out.write_all(zobrist.as_bytes())?;
-    let mut m = runs.merge()?;
-    let mut e = Vec::new();
-    while m.next_into(&mut e)? {
-        out.write_all(&e)?;
+    let mut sums = SummaryBuilder::new(
+        threshold,
+        summary.games,
+        io::BufWriter::new(tmp(&opts.temp_dir)?),
+        io::BufWriter::new(tmp(&opts.temp_dir)?),
+    );
+    if let Some(sorted) = runs.in_memory() {
+        out.write_all(sorted)?;
+        for (i, e) in sorted.chunks_exact(ENTRY_BYTES).enumerate() {
+            sums.push(i as u64, e)?;
+        }
+    } else {
+        let mut m = runs.merge()?;
+        let mut e = Vec::new();
+        let mut i = 0u64;
+        while m.next_into(&mut e)? {
+            out.write_all(&e)?;
+            sums.push(i, &e)?;
+            i += 1;
+        }
     }
+    let (data, dir, data_len, summaries) = sums.finish()?;
     let copy = |w: io::BufWriter<File>, out: &mut dyn Write| -> io::Result<()> {
         let mut f = w.into_inner().map_err(|e| e.into_error())?;
         f.seek(SeekFrom::Start(0))?;
@@ -622,11 +817,22 @@ pub fn build_index(
         out.write_all(&b)?;
     }
     copy(strings_file, out)?;
+    copy(data, out)?;
+    copy(dir, out)?;
+    let mut t = [0u8; TRAILER];
+    t[..8].copy_from_slice(TRAILER_MAGIC);
+    t[8..16].copy_from_slice(&summaries.to_be_bytes());
+    t[16..24].copy_from_slice(&(s_off + strings_len + data_len).to_be_bytes());
+    out.write_all(&t)?;
+    summary.summaries = summaries;
     Ok(summary)
 }
 
 mod reader;
-pub use reader::{Continuation, IndexReader, LookupResult, Occurrence};
+pub mod summary;
+pub use reader::{Continuation, IndexReader, LookupPage, LookupResult, Occurrence};
+use summary::SummaryBuilder;
+pub use summary::SUMMARY_THRESHOLD;
 
 #[cfg(test)]
 mod tests {
@@ -650,6 +856,60 @@ mod tests {
         assert_eq!(Winner::Black.swapped(), Winner::White);
     }
 
+    /// The second hash kept up to date (fast path and board comparison) equals a full hash at
+    /// every position (the sink asserts it in unit tests): the corpus's 19x19 and 9x9 games, and
+    /// games with setup in move nodes, two moves in a node, captures, a move onto a stone,
+    /// passes and comment nodes. The index is the same for the two paths by construction.
+    #[test]
+    fn second_hash_kept_up_to_date_equals_a_full_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let tricky = [
+            "(;GM[1]SZ[5];B[aa]AB[bb];W[cc]AE[bb];C[x];B[dd]W[ee];W[];AW[ab]AB[ac];B[ad])",
+            "(;GM[1]SZ[5];B[ba];W[aa];B[ab];W[bb];B[aa])(;GM[1]SZ[5]AB[aa][bb];W[aa];B[ab]PL[B])",
+            "(;GM[1]SZ[5];B[cc];W[cc];B[];W[];B[dc];AE[dc];W[dc])",
+            "(;GM[1]SZ[5];B[ab];W[ba];B[bb];W[ca];B[ac];W[aa];B[da];W[ea];B[cb])",
+        ];
+        let mut paths = Vec::new();
+        for (i, t) in tricky.iter().enumerate() {
+            let p = dir.path().join(format!("{i}.sgf"));
+            std::fs::write(&p, t).unwrap();
+            paths.push(p);
+        }
+        let s = build_index(
+            &paths,
+            &IndexOptions::new(BoardSize::new(5).unwrap()),
+            &mut io::sink(),
+            &|| {},
+        )
+        .unwrap();
+        assert_eq!((s.games, s.games_failed), (5, 0));
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games");
+        let mut files = Vec::new();
+        let mut stack = vec![corpus];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        assert!(files.len() > 9000);
+        for size in [19, 9] {
+            let s = build_index(
+                &files,
+                &IndexOptions::new(BoardSize::new(size).unwrap()),
+                &mut io::sink(),
+                &|| {},
+            )
+            .unwrap();
+            assert!(s.entries > 20_000, "{size}: {}", s.entries);
+        }
+    }
+
     #[test]
     fn build_open_lookup_and_damaged_files() {
         let dir = tempfile::tempdir().unwrap();
@@ -667,12 +927,13 @@ mod tests {
         assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
         assert_eq!(
             bytes.len() as u64,
-            80 + ZobristTable::generate(size).to_text().len() as u64
+            96 + ZobristTable::generate(size).to_text().len() as u64
                 + 4 * 26
                 + 32
                 + 12
                 + g.display().to_string().len() as u64
                 + "x y\t\t\tB+1".len() as u64
+                + 24
         );
         let p = dir.path().join("db");
         std::fs::write(&p, &bytes).unwrap();
@@ -701,10 +962,11 @@ mod tests {
             std::fs::write(&p, &bytes[..cut]).unwrap();
             assert!(IndexReader::open(&p).is_err(), "cut {cut}");
         }
-        // Strings are read when needed: a cut in them fails the game read.
-        std::fs::write(&p, &bytes[..bytes.len() - 1]).unwrap();
-        let db = IndexReader::open(&p).unwrap();
-        assert!(matches!(db.game(0), Err(IndexError::Format(_))));
+        // A torn file (the trailer cut) is refused; so is format 1.
+        for cut in [1, 24, 30] {
+            std::fs::write(&p, &bytes[..bytes.len() - cut]).unwrap();
+            assert!(matches!(IndexReader::open(&p), Err(IndexError::Format(_))));
+        }
         let mut bad = bytes.clone();
         bad[0] = b'X';
         std::fs::write(&p, &bad).unwrap();
@@ -712,5 +974,108 @@ mod tests {
             IndexReader::open(&p),
             Err(IndexError::Format("bad magic"))
         ));
+        bad[..8].copy_from_slice(b"KIFUPIX1");
+        std::fs::write(&p, &bad).unwrap();
+        let e = IndexReader::open(&p).unwrap_err();
+        assert!(matches!(e, IndexError::OldFormat(1)));
+        assert_eq!(
+            e.to_string(),
+            "an index of format 1 (from an older kifu): rebuild it with `kifu pos index`"
+        );
+    }
+
+    /// Every key summarized (threshold 1) or none: the same pages as a full scan, with colours
+    /// swapped too (games found under both keys counted once, through lists and bitmaps).
+    #[test]
+    fn summaries_of_every_key_give_the_scan_answers() {
+        let dir = tempfile::tempdir().unwrap();
+        let size = BoardSize::new(5).unwrap();
+        let games = [
+            "(;GM[1]SZ[5]RE[B+1];B[cc];W[bb];B[dd];W[])",
+            "(;GM[1]SZ[5]RE[W+1];W[cc];B[bb];W[dd])",
+            "(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[];W[ee])",
+            "(;GM[1]SZ[5]RE[0];B[ee];W[aa];B[cc])",
+            "(;GM[1]SZ[5];B[cc];W[dd];B[bb])",
+            "(;GM[1]SZ[5]RE[W+1];B[];W[cc];B[dd])",
+        ];
+        let paths: Vec<PathBuf> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let p = dir.path().join(format!("{i}.sgf"));
+                std::fs::write(&p, g).unwrap();
+                p
+            })
+            .collect();
+        let mut dbs = Vec::new();
+        for threshold in [1, 2, 1000] {
+            let mut opts = IndexOptions::new(size);
+            opts.summary_threshold = threshold;
+            let mut bytes = Vec::new();
+            let s = build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+            assert_eq!(s.summaries > 0, threshold < 1000);
+            let p = dir.path().join(format!("{threshold}.idx"));
+            std::fs::write(&p, &bytes).unwrap();
+            dbs.push(IndexReader::open(&p).unwrap());
+        }
+        // Every position of every game, and the empty board.
+        let mut queries = vec![
+            (Board::new(size), Color::Black),
+            (Board::new(size), Color::White),
+        ];
+        let opts = ReplayOptions {
+            scope: Scope::MainLineOnly,
+            ..Default::default()
+        };
+        for p in &paths {
+            let bytes = std::fs::read(p).unwrap();
+            let _ = kifu_go::replay::replay_bytes(&bytes, &opts, |s: &Step<'_>| {
+                queries.push((s.position.board(), s.to_play));
+            });
+        }
+        for (board, to_play) in &queries {
+            for swap in [false, true] {
+                let full = dbs[2].lookup(board, *to_play, swap).unwrap();
+                for db in &dbs {
+                    assert_eq!(db.lookup(board, *to_play, swap).unwrap(), full);
+                    for limit in [0, 1, 2, 10] {
+                        assert_eq!(
+                            db.lookup_page(board, *to_play, swap, limit).unwrap(),
+                            LookupPage::from_result(&full, limit)
+                        );
+                    }
+                }
+            }
+        }
+        // Damaged summaries, directory or trailer: errors or answers, never a panic.
+        let mut opts = IndexOptions::new(size);
+        opts.summary_threshold = 1;
+        let mut bytes = Vec::new();
+        build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+        let db1 = IndexReader::open(&dir.path().join("1.idx")).unwrap();
+        let from = (db1.sum_off_for_tests() as usize).min(bytes.len());
+        let p = dir.path().join("bad.idx");
+        for at in from..bytes.len() {
+            for v in [0u8, 0xFF, bytes[at] ^ 1] {
+                let mut bad = bytes.clone();
+                bad[at] = v;
+                std::fs::write(&p, &bad).unwrap();
+                if let Ok(db) = IndexReader::open(&p) {
+                    for (board, to_play) in &queries[..4] {
+                        let _ = db.lookup_page(board, *to_play, true, 3);
+                        let _ = db.lookup_page(board, *to_play, false, 3);
+                    }
+                }
+            }
+        }
+        // The empty board, Black to play: every game at its root (game 1's root too: the side to
+        // play at a root is Black); White to play (colours swapped): game 5, after Black's pass.
+        // Game 5 counts once.
+        for db in &dbs {
+            let p = db
+                .lookup_page(&Board::new(size), Color::Black, true, 10)
+                .unwrap();
+            assert_eq!((p.occurrences, p.games, p.swapped), (7, 6, 1));
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Reading an index: [`IndexReader`] opens and checks a file, [`IndexReader::lookup`] searches.
 
+use super::summary::{entry_wins, GameSet, Summary, CONT_BYTES, DIR_BYTES, SUMMARY_HEAD};
 use super::{
     u16_at, u32_at, u64_at, GameInfo, IndexError, SecondHash, Winner, ENTRY_BYTES, FILE_BYTES,
-    GAME_BYTES, HEADER, KEY_BYTES, MAGIC, NEXT_NONE, NEXT_PASS,
+    GAME_BYTES, HEADER, KEY_BYTES, MAGIC, MAGIC_V1, NEXT_NONE, NEXT_PASS, TRAILER, TRAILER_MAGIC,
 };
 use kifu_go::{Board, BoardSize, Color, Move, Point, Symmetry, ZobristKeys, ZobristTable};
 use std::collections::HashMap;
@@ -52,6 +53,94 @@ pub struct LookupResult {
     pub continuations: Vec<Continuation>,
 }
 
+/// What `kifu pos lookup` shows: the counts of a [`LookupResult`], its continuations, and its
+/// first occurrences only. [`IndexReader::lookup_page`] reads precomputed summaries for the
+/// common positions, so it takes about as long for the empty board as for a rare position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupPage {
+    /// The canonical hash of the query (the PositionId hash).
+    pub hash: u64,
+    /// Occurrences (all of them, not only those listed).
+    pub occurrences: u64,
+    /// Distinct games among them.
+    pub games: u64,
+    /// Occurrences with colours swapped.
+    pub swapped: u64,
+    /// Continuations, most played first (then by move).
+    pub continuations: Vec<Continuation>,
+    /// The first occurrences, by game and move number (at most the limit asked for).
+    pub first: Vec<Occurrence>,
+}
+
+impl LookupPage {
+    /// The page of a full answer: what [`IndexReader::lookup_page`] gives with this `limit`.
+    pub fn from_result(r: &LookupResult, limit: usize) -> LookupPage {
+        let mut games: Vec<u32> = r.occurrences.iter().map(|o| o.game).collect();
+        games.dedup();
+        LookupPage {
+            hash: r.hash,
+            occurrences: r.occurrences.len() as u64,
+            games: games.len() as u64,
+            swapped: r.occurrences.iter().filter(|o| o.swapped).count() as u64,
+            continuations: r.continuations.clone(),
+            first: r.occurrences.iter().take(limit).cloned().collect(),
+        }
+    }
+}
+
+/// One key searched: the query's key, the symmetry from the query board to the canonical one,
+/// whether it is the colour-swapped board.
+struct Query {
+    key: [u8; KEY_BYTES],
+    qsym: Symmetry,
+    swapped: bool,
+}
+
+/// The distinct games of a key: read from its entries, or in a summary (read at the offset) and
+/// loaded only when needed.
+enum KeyGames {
+    Read(GameSet),
+    Stored(Summary, u64),
+}
+
+/// Continuation sums by the query's representative code.
+#[derive(Default)]
+struct Stats(HashMap<u16, (u64, u64, u64)>);
+
+impl Stats {
+    fn add(&mut self, code: u16, count: u64, black: u64, white: u64, swapped: bool) {
+        let (black, white) = if swapped {
+            (white, black)
+        } else {
+            (black, white)
+        };
+        let s = self.0.entry(code).or_default();
+        s.0 += count;
+        s.1 += black;
+        s.2 += white;
+    }
+
+    fn into_continuations(self, size: BoardSize) -> Vec<Continuation> {
+        let mut c: Vec<(u16, Continuation)> = self
+            .0
+            .into_iter()
+            .map(|(c, (count, b, w))| {
+                (
+                    c,
+                    Continuation {
+                        mv: code_to_move(c, size),
+                        count,
+                        black_wins: b,
+                        white_wins: w,
+                    },
+                )
+            })
+            .collect();
+        c.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
+        c.into_iter().map(|(_, c)| c).collect()
+    }
+}
+
 /// A next-move code (a point index in the query's orientation, or a pass) as a move.
 fn code_to_move(code: u16, size: BoardSize) -> Move {
     match Point::from_index(usize::from(code), size) {
@@ -74,7 +163,9 @@ pub struct IndexReader {
     g_off: u64,
     f_off: u64,
     s_off: u64,
-    len: u64,
+    summaries: u64,
+    sum_off: u64,
+    dir_off: u64,
 }
 
 impl IndexReader {
@@ -85,13 +176,20 @@ impl IndexReader {
         let mut h = [0u8; HEADER];
         file.read_exact(&mut h)
             .map_err(|_| IndexError::Format("shorter than the header"))?;
+        if &h[..8] == MAGIC_V1 {
+            return Err(IndexError::OldFormat(1));
+        }
         if &h[..8] != MAGIC {
             return Err(IndexError::Format("bad magic"));
         }
         let size = BoardSize::new(u32::from(h[8])).map_err(|_| IndexError::Format("bad size"))?;
         let f = |i: usize| u64_at(&h, 16 + i * 8);
-        let (entries, games, files, z_off, z_len, e_off, g_off, f_off) =
-            (f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7));
+        let (entries, games, files, z_off, z_len, e_off, g_off, f_off, s_len) =
+            (f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7), f(8));
+        let sum_off = files
+            .checked_mul(FILE_BYTES as u64)
+            .and_then(|n| n.checked_add(f_off))
+            .and_then(|n| n.checked_add(s_len));
         let ok = z_off == HEADER as u64
             && z_off.checked_add(z_len) == Some(e_off)
             && entries
@@ -102,13 +200,25 @@ impl IndexReader {
                 .checked_mul(GAME_BYTES as u64)
                 .and_then(|n| n.checked_add(g_off))
                 == Some(f_off)
-            && files
-                .checked_mul(FILE_BYTES as u64)
-                .and_then(|n| n.checked_add(f_off))
-                .is_some_and(|s| s <= len)
+            && sum_off.is_some_and(|s| s.saturating_add(TRAILER as u64) <= len)
             && z_len < 1 << 20;
         if !ok {
             return Err(IndexError::Format("inconsistent header"));
+        }
+        let sum_off = sum_off.unwrap_or(0);
+        let mut t = [0u8; TRAILER];
+        file.seek(SeekFrom::Start(len - TRAILER as u64))?;
+        file.read_exact(&mut t)?;
+        let (summaries, dir_off) = (u64_at(&t, 8), u64_at(&t, 16));
+        if &t[..8] != TRAILER_MAGIC
+            || dir_off < sum_off
+            || summaries
+                .checked_mul(DIR_BYTES as u64)
+                .and_then(|n| n.checked_add(dir_off))
+                .and_then(|n| n.checked_add(TRAILER as u64))
+                != Some(len)
+        {
+            return Err(IndexError::Format("bad trailer (a torn file?)"));
         }
         let s_off = f_off + files * FILE_BYTES as u64;
         let mut z = vec![0u8; z_len as usize];
@@ -135,7 +245,9 @@ impl IndexReader {
             g_off,
             f_off,
             s_off,
-            len,
+            summaries,
+            sum_off,
+            dir_off,
         })
     }
 
@@ -170,7 +282,7 @@ impl IndexReader {
         let at = self
             .s_off
             .checked_add(off)
-            .filter(|a| a.saturating_add(u64::from(len)) <= self.len)
+            .filter(|a| a.saturating_add(u64::from(len)) <= self.sum_off)
             .ok_or(IndexError::Format("a string runs past the end of the file"))?;
         let mut b = vec![0u8; len as usize];
         self.read_at(at, &mut b)?;
@@ -265,21 +377,80 @@ impl IndexReader {
         (k, canon.symmetry)
     }
 
-    /// The games that reached `board` with `to_play` to move, in any symmetry (and, with
-    /// `swap_colors`, with the colours swapped), and their continuations.
-    pub fn lookup(
+    /// Where the summaries start (tests damage them).
+    #[cfg(test)]
+    pub(super) fn sum_off_for_tests(&self) -> u64 {
+        self.sum_off
+    }
+
+    /// Number of summarized keys.
+    pub fn summaries(&self) -> u64 {
+        self.summaries
+    }
+
+    /// The summary of `key`, if it has one: binary search of the directory.
+    fn summary_of(&self, key: &[u8; KEY_BYTES]) -> Result<Option<(Summary, u64)>, IndexError> {
+        let (mut lo, mut hi) = (0u64, self.summaries);
+        let mut d = [0u8; DIR_BYTES];
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            self.read_at(self.dir_off + mid * DIR_BYTES as u64, &mut d)?;
+            match d[..KEY_BYTES].cmp(&key[..]) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let (off, len) = (u64_at(&d, 24), u64_at(&d, 32));
+                    let bad = IndexError::Format("a summary runs past its section");
+                    let at = off
+                        .checked_add(self.sum_off)
+                        .filter(|a| a.checked_add(len).is_some_and(|e| e <= self.dir_off))
+                        .ok_or(bad)?;
+                    if len < SUMMARY_HEAD as u64 {
+                        return Err(IndexError::Format("bad summary record"));
+                    }
+                    let mut h = [0u8; SUMMARY_HEAD];
+                    self.read_at(at, &mut h)?;
+                    let mut s = Summary::parse_head(&h, len, self.entries)?;
+                    let mut c = vec![0u8; (s.set_at as usize) - SUMMARY_HEAD];
+                    self.read_at(at + SUMMARY_HEAD as u64, &mut c)?;
+                    s.parse_conts(&c);
+                    debug_assert_eq!(s.conts.len() * CONT_BYTES, c.len());
+                    return Ok(Some((s, at)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The game set of a summary read at `at`.
+    fn summary_games(&self, s: &Summary, at: u64) -> Result<GameSet, IndexError> {
+        let mut b = vec![0u8; s.set_len as usize];
+        self.read_at(at + s.set_at, &mut b)?;
+        GameSet::parse(s.set_kind, &b, s.games, self.games)
+    }
+
+    /// `count` entries from number `first`.
+    fn read_entries(&self, first: u64, count: u64) -> Result<Vec<[u8; ENTRY_BYTES]>, IndexError> {
+        let mut b = vec![0u8; (count as usize) * ENTRY_BYTES];
+        self.read_at(self.e_off + first * ENTRY_BYTES as u64, &mut b)?;
+        Ok(b.chunks_exact(ENTRY_BYTES)
+            .map(|c| c.try_into().expect("entry-sized chunks"))
+            .collect())
+    }
+
+    /// The keys to search for a query, and the symmetries that leave its board unchanged.
+    fn queries(
         &self,
         board: &Board,
         to_play: Color,
         swap_colors: bool,
-    ) -> Result<LookupResult, IndexError> {
+    ) -> Result<(Vec<Query>, Vec<Symmetry>), IndexError> {
         if board.size() != self.size {
             return Err(IndexError::BoardSize {
                 board: board.size(),
                 index: self.size,
             });
         }
-        let size = self.size;
         // The symmetries that leave the query board unchanged: moves they map onto each other
         // are the same continuation (the lowest point index represents them).
         let stabilizer: Vec<Symmetry> = Symmetry::ALL
@@ -287,103 +458,188 @@ impl IndexReader {
             .filter(|&s| board.transform(s) == *board)
             .collect();
         let (key, qsym) = self.key_of(board, to_play);
-        let mut queries = vec![(key, qsym, false)];
+        let mut queries = vec![Query {
+            key,
+            qsym,
+            swapped: false,
+        }];
         if swap_colors {
-            let mut swapped = Board::new(size);
+            let mut swapped = Board::new(self.size);
             for (p, c) in board.stones() {
                 let _ = swapped.set(p, Some(c.opponent()));
             }
             let (k2, s2) = self.key_of(&swapped, to_play.opponent());
             if k2 != key {
-                queries.push((k2, s2, true));
-            }
-        }
-        let mut occurrences = Vec::new();
-        let mut stats: HashMap<u16, (u64, u64, u64)> = HashMap::new();
-        let found: Vec<(Vec<[u8; ENTRY_BYTES]>, Symmetry, bool)> = queries
-            .into_iter()
-            .map(|(k, qsym, swapped)| Ok((self.entries_with(&k)?, qsym, swapped)))
-            .collect::<Result<_, IndexError>>()?;
-        // Many matches (an opening position): read the whole game table once rather than one
-        // record per game.
-        let total: usize = found.iter().map(|f| f.0.len()).sum();
-        let table = if total > 256 {
-            let mut t = vec![0u8; (self.f_off - self.g_off) as usize];
-            self.read_at(self.g_off, &mut t)?;
-            Some(t)
-        } else {
-            None
-        };
-        let winner_of = |game: u32| -> Result<Winner, IndexError> {
-            match &table {
-                Some(t) => t
-                    .get(game as usize * GAME_BYTES + 12)
-                    .map(|&b| Winner::from_byte(b))
-                    .ok_or(IndexError::Format("game number out of range")),
-                None => self.winner(game),
-            }
-        };
-        for (entries, qsym, swapped) in found {
-            for e in entries {
-                let game = u32_at(&e, 17);
-                let gsym = Symmetry::from_index(usize::from(e[23]))
-                    .ok_or(IndexError::Format("bad symmetry byte"))?;
-                // The stored point is in the canonical orientation; back to the query's, then
-                // to the representative of its class.
-                let next_code = match u16_at(&e, 24) {
-                    NEXT_NONE => None,
-                    NEXT_PASS => Some(NEXT_PASS),
-                    i => {
-                        let c = Point::from_index(usize::from(i), size)
-                            .ok_or(IndexError::Format("bad next move"))?;
-                        let p = qsym.inverse().apply(c, size);
-                        let rep = stabilizer
-                            .iter()
-                            .map(|s| s.apply(p, size).index(size))
-                            .min()
-                            .unwrap_or(p.index(size));
-                        Some(rep as u16)
-                    }
-                };
-                if let Some(c) = next_code {
-                    let winner = winner_of(game)?;
-                    let winner = if swapped { winner.swapped() } else { winner };
-                    let s = stats.entry(c).or_default();
-                    s.0 += 1;
-                    s.1 += u64::from(winner == Winner::Black);
-                    s.2 += u64::from(winner == Winner::White);
-                }
-                occurrences.push(Occurrence {
-                    game,
-                    move_number: u16_at(&e, 21),
-                    // query -> canonical -> game: qsym then gsym's inverse.
-                    symmetry: qsym.then(gsym.inverse()),
-                    swapped,
-                    next: next_code.map(|c| code_to_move(c, size)),
+                queries.push(Query {
+                    key: k2,
+                    qsym: s2,
+                    swapped: true,
                 });
             }
         }
+        Ok((queries, stabilizer))
+    }
+
+    /// A stored next-move code (canonical orientation) in the query's orientation, as the
+    /// representative of its class under the query's symmetries; `None` for no next move.
+    fn query_code(
+        &self,
+        code: u16,
+        q: &Query,
+        stabilizer: &[Symmetry],
+    ) -> Result<Option<u16>, IndexError> {
+        let size = self.size;
+        Ok(match code {
+            NEXT_NONE => None,
+            NEXT_PASS => Some(NEXT_PASS),
+            i => {
+                let c = Point::from_index(usize::from(i), size)
+                    .ok_or(IndexError::Format("bad next move"))?;
+                let p = q.qsym.inverse().apply(c, size);
+                let rep = stabilizer
+                    .iter()
+                    .map(|s| s.apply(p, size).index(size))
+                    .min()
+                    .unwrap_or(p.index(size));
+                Some(rep as u16)
+            }
+        })
+    }
+
+    fn occurrence(
+        &self,
+        e: &[u8; ENTRY_BYTES],
+        q: &Query,
+        stabilizer: &[Symmetry],
+    ) -> Result<Occurrence, IndexError> {
+        let gsym = Symmetry::from_index(usize::from(e[23] & 7))
+            .ok_or(IndexError::Format("bad symmetry byte"))?;
+        let next = self.query_code(u16_at(e, 24), q, stabilizer)?;
+        Ok(Occurrence {
+            game: u32_at(e, 17),
+            move_number: u16_at(e, 21),
+            // query -> canonical -> game: qsym then gsym's inverse.
+            symmetry: q.qsym.then(gsym.inverse()),
+            swapped: q.swapped,
+            next: next.map(|c| code_to_move(c, self.size)),
+        })
+    }
+
+    /// Adds one entry's continuation.
+    fn count_entry(
+        &self,
+        stats: &mut Stats,
+        e: &[u8; ENTRY_BYTES],
+        q: &Query,
+        stabilizer: &[Symmetry],
+    ) -> Result<(), IndexError> {
+        if let Some(c) = self.query_code(u16_at(e, 24), q, stabilizer)? {
+            let (b, w) = entry_wins(e[23]);
+            stats.add(c, 1, u64::from(b), u64::from(w), q.swapped);
+        }
+        Ok(())
+    }
+
+    /// The games that reached `board` with `to_play` to move, in any symmetry (and, with
+    /// `swap_colors`, with the colours swapped), and their continuations: every matching entry
+    /// is read (see [`IndexReader::lookup_page`] for what a listing needs, in bounded time).
+    pub fn lookup(
+        &self,
+        board: &Board,
+        to_play: Color,
+        swap_colors: bool,
+    ) -> Result<LookupResult, IndexError> {
+        let (queries, stabilizer) = self.queries(board, to_play, swap_colors)?;
+        let mut occurrences = Vec::new();
+        let mut stats = Stats::default();
+        for q in &queries {
+            for e in self.entries_with(&q.key)? {
+                self.count_entry(&mut stats, &e, q, &stabilizer)?;
+                occurrences.push(self.occurrence(&e, q, &stabilizer)?);
+            }
+        }
         occurrences.sort_by_key(|o| (o.game, o.move_number, o.swapped));
-        let mut continuations: Vec<(u16, Continuation)> = stats
-            .into_iter()
-            .map(|(c, (count, b, w))| {
-                let mv = code_to_move(c, size);
-                (
-                    c,
-                    Continuation {
-                        mv,
-                        count,
-                        black_wins: b,
-                        white_wins: w,
-                    },
-                )
-            })
-            .collect();
-        continuations.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
         Ok(LookupResult {
-            hash: u64_at(&key, 0),
+            hash: u64_at(&queries[0].key, 0),
             occurrences,
-            continuations: continuations.into_iter().map(|(_, c)| c).collect(),
+            continuations: stats.into_continuations(self.size),
+        })
+    }
+
+    /// The same answer as [`LookupPage::from_result`] of [`IndexReader::lookup`], but reading
+    /// only a summary and the first `limit` entries of a key that has a summary (the common
+    /// positions), and every entry of the others (fewer than the summary threshold).
+    pub fn lookup_page(
+        &self,
+        board: &Board,
+        to_play: Color,
+        swap_colors: bool,
+        limit: usize,
+    ) -> Result<LookupPage, IndexError> {
+        let (queries, stabilizer) = self.queries(board, to_play, swap_colors)?;
+        let mut stats = Stats::default();
+        let mut first = Vec::new();
+        let (mut occurrences, mut swapped) = (0u64, 0u64);
+        // Per key: its distinct games' count and a way to get the set when two keys matched.
+        let mut sets: Vec<(u64, KeyGames)> = Vec::new();
+        for q in &queries {
+            let (count, games, set) = match self.summary_of(&q.key)? {
+                Some((s, at)) => {
+                    for c in &s.conts {
+                        if let Some(code) = self.query_code(c.code, q, &stabilizer)? {
+                            stats.add(code, c.count, c.black, c.white, q.swapped);
+                        }
+                    }
+                    for e in self.read_entries(s.first, s.count.min(limit as u64))? {
+                        first.push(self.occurrence(&e, q, &stabilizer)?);
+                    }
+                    (s.count, s.games, KeyGames::Stored(s, at))
+                }
+                None => {
+                    let entries = self.entries_with(&q.key)?;
+                    let mut games: Vec<u32> = Vec::new();
+                    for (i, e) in entries.iter().enumerate() {
+                        self.count_entry(&mut stats, e, q, &stabilizer)?;
+                        if i < limit {
+                            first.push(self.occurrence(e, q, &stabilizer)?);
+                        }
+                        let g = u32_at(e, 17);
+                        if games.last() != Some(&g) {
+                            games.push(g);
+                        }
+                    }
+                    (
+                        entries.len() as u64,
+                        games.len() as u64,
+                        KeyGames::Read(GameSet::List(games)),
+                    )
+                }
+            };
+            occurrences += count;
+            if q.swapped {
+                swapped += count;
+            }
+            if count > 0 {
+                sets.push((games, set));
+            }
+        }
+        let mut games: u64 = sets.iter().map(|s| s.0).sum();
+        if let [(_, a), (_, b)] = &sets[..] {
+            let load = |s: &KeyGames| match s {
+                KeyGames::Read(set) => Ok(set.clone()),
+                KeyGames::Stored(s, at) => self.summary_games(s, *at),
+            };
+            games = games.saturating_sub(load(a)?.intersection_len(&load(b)?));
+        }
+        first.sort_by_key(|o| (o.game, o.move_number, o.swapped));
+        first.truncate(limit);
+        Ok(LookupPage {
+            hash: u64_at(&queries[0].key, 0),
+            occurrences,
+            games,
+            swapped,
+            continuations: stats.into_continuations(self.size),
+            first,
         })
     }
 }

@@ -240,6 +240,11 @@ fn find_ca(bytes: &[u8]) -> Option<&[u8]> {
     static CA: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"CA"));
     for at in CA.find_iter(bytes) {
+        // Already passed: the structure was followed to the end of a value that holds `at`
+        // (found by fuzzing: a second `CA[` inside the value that held the first).
+        if at < pos {
+            continue;
+        }
         // Follow the structure up to `at`.
         let mut inside = false;
         while pos <= at {
@@ -382,6 +387,13 @@ mod tests {
     fn ca_inside_a_value_is_not_the_property() {
         let d = decode("(;C[write CA[ISO-2022-JP\\] in the root]PB[café])".as_bytes());
         assert_eq!(d.charset, "UTF-8");
+        // Found by fuzzing: two `CA[` inside one value; the second is not a property either.
+        let d = decode("(;C[a CA[GB23 b CA[GB2312]PB[峯])".as_bytes());
+        assert_eq!(d.charset, "UTF-8");
+        assert_eq!(
+            std::str::from_utf8(&d.text).unwrap(),
+            "(;C[a CA[GB23 b CA[GB2312]PB[峯])"
+        );
         // Found by fuzzing: a Big5 character that swallows a ']' puts "CA[Big5"
         // inside a value of the decoded text; written as UTF-8, it must stay text.
         let d = decode("(;FF[弼CA[Big5]GM[1])".as_bytes());

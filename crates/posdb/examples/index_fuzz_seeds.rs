@@ -1,0 +1,27 @@
+//! Writes small valid index files as seeds for the `posdb_index` fuzz target, so that the fuzzer
+//! starts past the header checks: one without summaries, one where every key with 2+ entries has
+//! a summary (the empty board and the common openings among them).
+//!
+//! usage: index_fuzz_seeds OUT_DIR SGF_FILE...   (9x9 games; a few dozen is plenty)
+
+use kifu_go::BoardSize;
+use kifu_posdb::index::{build_index, IndexOptions};
+use std::path::PathBuf;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let out = PathBuf::from(
+        args.next()
+            .expect("usage: index_fuzz_seeds OUT_DIR SGF_FILE..."),
+    );
+    let files: Vec<PathBuf> = args.map(PathBuf::from).collect();
+    std::fs::create_dir_all(&out).expect("output folder");
+    for (name, threshold) in [("plain.idx", u64::MAX), ("summaries.idx", 2)] {
+        let mut opts = IndexOptions::new(BoardSize::NINE);
+        opts.summary_threshold = threshold;
+        let mut bytes = Vec::new();
+        let s = build_index(&files, &opts, &mut bytes, &|| {}).expect("index builds");
+        std::fs::write(out.join(name), &bytes).expect("seed written");
+        println!("{name}: {} bytes, {s:?}", bytes.len());
+    }
+}

@@ -911,6 +911,29 @@ mod tests {
     }
 
     #[test]
+    fn summary_counts_from_a_damaged_file_do_not_overflow() {
+        // Found by fuzzing posdb_index: a summary whose continuation counts sum past u64::MAX.
+        let bytes =
+            include_bytes!("../../../../fuzz/seeds/posdb_index/regression-summary-overflow.idx");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("damaged.idx");
+        std::fs::write(&path, bytes).unwrap();
+        let db = IndexReader::open(&path).unwrap();
+        let board = Board::new(db.size());
+        // Errors are fine; a panic is not. Sums of stored counts saturate instead of wrapping.
+        assert!(db.lookup(&board, Color::Black, true).is_ok());
+        assert!(db.lookup_page(&board, Color::Black, true, 20).is_err());
+        let page = db.lookup_page(&board, Color::White, false, 20).unwrap();
+        assert_eq!((page.occurrences, page.games), (2, 2));
+        let counts: Vec<_> = page
+            .continuations
+            .iter()
+            .map(|c| (c.count, c.black_wins, c.white_wins))
+            .collect();
+        assert_eq!(counts, [(u64::MAX, 0, 0)]);
+    }
+
+    #[test]
     fn build_open_lookup_and_damaged_files() {
         let dir = tempfile::tempdir().unwrap();
         let g = dir.path().join("g.sgf");

@@ -114,10 +114,11 @@ impl Stats {
         } else {
             (black, white)
         };
+        // Counts may come from a summary in the file: a damaged one must not overflow.
         let s = self.0.entry(code).or_default();
-        s.0 += count;
-        s.1 += black;
-        s.2 += white;
+        s.0 = s.0.saturating_add(count);
+        s.1 = s.1.saturating_add(black);
+        s.2 = s.2.saturating_add(white);
     }
 
     fn into_continuations(self, size: BoardSize) -> Vec<Continuation> {
@@ -615,15 +616,15 @@ impl IndexReader {
                     )
                 }
             };
-            occurrences += count;
+            occurrences = occurrences.saturating_add(count);
             if q.swapped {
-                swapped += count;
+                swapped = swapped.saturating_add(count);
             }
             if count > 0 {
                 sets.push((games, set));
             }
         }
-        let mut games: u64 = sets.iter().map(|s| s.0).sum();
+        let mut games: u64 = sets.iter().fold(0, |n, s| n.saturating_add(s.0));
         if let [(_, a), (_, b)] = &sets[..] {
             let load = |s: &KeyGames| match s {
                 KeyGames::Read(set) => Ok(set.clone()),

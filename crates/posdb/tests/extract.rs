@@ -7,28 +7,14 @@ use kifu_go::{BoardSize, Color, Symmetry, ZobristKeys, ZobristTable};
 use kifu_posdb::extract::{extract, ExtractOptions, ExtractSummary, Source, SourceKind};
 use kifu_posdb::{Keyer, PositionReader, PositionRecord};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games/fuego-regression")
-}
+mod common;
+use common::sgf_files;
 
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+fn corpus() -> PathBuf {
+    common::games().join("fuego-regression")
 }
 
 /// The 9x9 games of the Fuego regression suite, selected by their SZ.

@@ -13,25 +13,11 @@ use kifu_posdb::index::{
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games")
-}
+mod common;
+use common::sgf_files;
 
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+fn corpus() -> PathBuf {
+    common::games()
 }
 
 fn build(paths: &[PathBuf], threshold: u64, dir: &Path) -> IndexReader {

@@ -4,25 +4,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use kifu_go::replay::{self, ReplayOptions, Scope, Step};
+use kifu_testdata::{corpus, sgf_files};
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn replay_all(files: &[Vec<u8>], opts: &ReplayOptions) -> u64 {
     let mut acc = 0u64;
@@ -35,7 +18,7 @@ fn replay_all(files: &[Vec<u8>], opts: &ReplayOptions) -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games");
+    let dir = corpus().join("sgf/games");
     let files: Vec<Vec<u8>> = sgf_files(&dir)
         .iter()
         .map(|p| std::fs::read(p).unwrap())

@@ -3,27 +3,11 @@
 
 use kifu_go::replay::{self, ReplayOptions, ReplaySink, Step};
 use kifu_sgf::Collection;
-use std::path::{Path, PathBuf};
+use kifu_testdata::sgf_files;
+use std::path::PathBuf;
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf")
-}
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    kifu_testdata::corpus().join("sgf")
 }
 
 /// A digest of one step: everything but the diagnostics' offsets (tree replay gives the node's

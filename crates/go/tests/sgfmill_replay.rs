@@ -21,6 +21,7 @@
 
 use kifu_go::replay::{self, ReplayError, ReplayOptions, ReplaySink, Scope, Step};
 use kifu_sgf::Code;
+use kifu_testdata::sgf_files;
 use serde::Deserialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,24 +37,7 @@ struct Dump {
 }
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf")
-}
-
-fn sgf_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    kifu_testdata::corpus().join("sgf")
 }
 
 /// kifu's view of one game's main line.

@@ -1,0 +1,36 @@
+//! Test-only helpers shared by the kifu crates' tests and benchmarks: where the shared corpus is
+//! (`../shared/corpus` beside the repository) and its SGF files, in one sorted order.
+//!
+//! ```
+//! let games = kifu_testdata::corpus().join("sgf/games");
+//! # if games.is_dir() {
+//! let files = kifu_testdata::sgf_files(&games);
+//! assert!(files.windows(2).all(|w| w[0] < w[1]));
+//! # }
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// `../shared/corpus` beside the repository root.
+pub fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+/// Every file under `dir` ending in `.sgf` (any case), sorted. Panics with the folder's name if
+/// a folder cannot be read: tests over a missing corpus must fail, not pass on nothing.
+pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap_or_else(|e| panic!("{}: {e}", d.display())).path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}

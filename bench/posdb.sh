@@ -83,25 +83,8 @@ ts.sort()
 print(f"kifu pos lookup, whole process at 10x corpus: median {ts[len(ts)//2]*1e3:.1f} ms, max {ts[-1]*1e3:.1f} ms")
 PY
 
-python3 - "$work/files" > "$work/sgfmill" <<'PY'
-import sys, time
-from sgfmill import sgf, sgf_moves
-paths = [l.rstrip("\n") for l in open(sys.argv[1])]
-data = [open(p, "rb").read() for p in paths]
-t = time.perf_counter(); ok = 0; positions = 0
-for d in data:
-    try:
-        game = sgf.Sgf_game.from_bytes(d)
-        board, plays = sgf_moves.get_setup_and_moves(game)
-        for colour, move in plays:
-            if move is not None:
-                board.play(move[0], move[1], colour)
-        ok += 1; positions += len(plays) + 1
-    except Exception:
-        pass
-print(ok, positions, time.perf_counter() - t)
-PY
-read -r sm_games sm_pos sm_secs < "$work/sgfmill"
+python3 bench/sgfmill_replay_timed.py "$work/files" > "$work/sgfmill"
+read -r sm_games sm_bytes sm_moves sm_pos sm_secs < "$work/sgfmill"
 python3 - "$sm_games" "$sm_pos" "$sm_secs" "$work/e19_2.json" "$work/i_2.json" <<'PY'
 import sys, json
 g, p, s = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])

@@ -22,26 +22,8 @@ cores=$(nproc)
 echo "kifu, main line only, $cores threads (files shared out):"
 target/release/examples/replay_corpus --main-line --threads "$cores" "$work/files" | tee "$work/kifu_main_mt"
 
-python3 - "$work/files" > "$work/sgfmill" <<'PY'
-import sys, time
-from sgfmill import sgf, sgf_moves
-paths = [l.rstrip("\n") for l in open(sys.argv[1])]
-data = [open(p, "rb").read() for p in paths]
-t = time.perf_counter(); ok = 0; nbytes = 0; moves = 0
-for d in data:
-    try:
-        game = sgf.Sgf_game.from_bytes(d)
-        board, plays = sgf_moves.get_setup_and_moves(game)
-        for colour, move in plays:
-            if move is not None:
-                board.play(move[0], move[1], colour)
-        ok += 1; nbytes += len(d); moves += len(plays)
-    except Exception:
-        pass
-secs = time.perf_counter() - t
-print(ok, nbytes, moves, secs)
-PY
-read -r sm_ok sm_bytes sm_moves sm_secs < "$work/sgfmill"
+python3 bench/sgfmill_replay_timed.py "$work/files" > "$work/sgfmill"
+read -r sm_ok sm_bytes sm_moves sm_pos sm_secs < "$work/sgfmill"
 echo "sgfmill, main line (the $sm_ok files it replays to the end):"
 python3 -c "print(f'{$sm_moves} moves {$sm_secs:.3f} s {$sm_moves/$sm_secs/1e6:.3f} M moves/s {$sm_bytes/$sm_secs/1e6:.2f} MB/s')"
 python3 - "$work/kifu_main" "$work/kifu_all" "$sm_bytes" "$sm_moves" "$sm_secs" "$work/kifu_main_mt" <<'PY'

@@ -320,3 +320,111 @@ fn an_index_of_format_1_is_refused_with_a_clear_error() {
         "{err}"
     );
 }
+
+#[test]
+fn variations_are_indexed_on_request_and_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("v")).unwrap();
+    std::fs::write(
+        d.join("v/f.sgf"),
+        "(;GM[1]SZ[9]PB[Gil]PW[Hal]RE[B+3];B[cc](;W[gg];B[gc])(;W[gc]))",
+    )
+    .unwrap();
+    let build = |name: &str, extra: &[&str]| -> Value {
+        let mut args = vec!["pos", "index", "v", "-o", name, "--size", "9", "--json"];
+        args.extend(extra);
+        serde_json::from_str(&ok(&kifu(&args, d))).unwrap()
+    };
+    let main = build("main.idx", &[]);
+    let all = build("all.idx", &["--variations"]);
+    // Main line: the root, C7, G3 and the last node. With variations, C7 also continues with
+    // G7, whose node is a leaf.
+    assert_eq!(
+        (main["positions"].as_u64(), main["variations"].as_bool()),
+        (Some(4), Some(false))
+    );
+    assert_eq!(
+        (all["positions"].as_u64(), all["variations"].as_bool()),
+        (Some(6), Some(true))
+    );
+    let h = hash(&c7());
+    let out = ok(&kifu(
+        &[
+            "pos",
+            "lookup",
+            "all.idx",
+            "--board",
+            &c7(),
+            "--to-play",
+            "W",
+        ],
+        d,
+    ));
+    assert_eq!(
+        out,
+        format!(
+            "position {h}, White to play: 2 occurrences in 1 games (0 with colours swapped)
+move   games  Black wins  White wins  Black %  White %
+G7         1           0           0     0.0%     0.0%
+G3         1           1           0   100.0%     0.0%
+game 0 move 1 (identity) next G3: Gil - Hal  B+3 [v/f.sgf game 1]
+game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1]
+"
+        )
+    );
+    let out = ok(&kifu(
+        &[
+            "pos",
+            "lookup",
+            "main.idx",
+            "--board",
+            &c7(),
+            "--to-play",
+            "W",
+        ],
+        d,
+    ));
+    assert!(
+        out.starts_with(&format!(
+            "position {h}, White to play: 1 occurrences in 1 games"
+        )),
+        "{out}"
+    );
+    // After the variation's G7 (Black to play): only in the variations index, marked in JSON.
+    let mut rows: Vec<u8> = c7().into_bytes();
+    rows[2 * 9 + 6] = b'O';
+    let rows = String::from_utf8(rows).unwrap();
+    let v: Value = serde_json::from_str(&ok(&kifu(
+        &[
+            "pos",
+            "lookup",
+            "all.idx",
+            "--board",
+            &rows,
+            "--to-play",
+            "B",
+            "--json",
+        ],
+        d,
+    )))
+    .unwrap();
+    assert_eq!(v["occurrences"].as_u64(), Some(1));
+    assert_eq!(v["matches"][0]["in_variation"].as_bool(), Some(true));
+    assert_eq!(v["matches"][0]["next"], "-");
+    let v: Value = serde_json::from_str(&ok(&kifu(
+        &[
+            "pos",
+            "lookup",
+            "main.idx",
+            "--board",
+            &rows,
+            "--to-play",
+            "B",
+            "--json",
+        ],
+        d,
+    )))
+    .unwrap();
+    assert_eq!(v["occurrences"].as_u64(), Some(0));
+}

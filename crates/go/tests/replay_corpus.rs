@@ -19,6 +19,7 @@ struct Digest {
     move_number: u32,
     node_offset: usize,
     node_index: usize,
+    parent: Option<usize>,
     hashes: [u64; 8],
     to_play: kifu_go::Color,
     mv: Option<kifu_go::PlayedMove>,
@@ -38,6 +39,7 @@ impl ReplaySink for Digests {
             move_number: s.move_number,
             node_offset: s.node_offset,
             node_index: s.node_index,
+            parent: s.parent,
             hashes: s.position.hashes().0,
             to_play: s.to_play,
             mv: s.mv,
@@ -81,6 +83,8 @@ fn streaming_and_tree_replay_agree_on_the_corpus() {
             let game = coll.game(d.game).unwrap();
             let node = coll.node(game.root().index() + d.node_index).unwrap();
             assert_eq!(node.offset(), d.node_offset, "{}", f.display());
+            let parent = node.parent().map(|p| p.index() - game.root().index());
+            assert_eq!(parent, d.parent, "{}", f.display());
         }
         steps += s.0.len();
         variations += s.0.iter().filter(|d| d.variation > 0).count();

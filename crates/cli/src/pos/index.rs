@@ -21,6 +21,10 @@ pub struct IndexArgs {
     /// The index file to write (replaced safely).
     #[arg(short, long)]
     output: PathBuf,
+    /// Index every variation too, not only the main lines (their moves count as continuations,
+    /// not in win rates).
+    #[arg(long)]
+    variations: bool,
     /// Board size indexed (games of other sizes are skipped and counted).
     #[arg(long, default_value_t = 19)]
     size: u32,
@@ -86,6 +90,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         opts.keys = keys;
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
+    opts.variations = a.variations;
     super::extract::set_threads(a.jobs);
     let s = write_with_progress(&a.output, paths.len() as u64, "indexing", |w, tick| {
         Ok(build_index(&paths, &opts, w, tick)?)
@@ -96,7 +101,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({
-        "output": a.output.display().to_string(),
+        "output": a.output.display().to_string(), "variations": a.variations,
         "files": s.files, "files_failed": s.files_failed, "games": s.games,
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
         "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,
@@ -201,6 +206,7 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
             "matches": listed.iter().map(|(o, g)| json!({
                 "game": o.game, "move": o.move_number, "symmetry": o.symmetry.index(),
                 "symmetry_name": o.symmetry.to_string(), "swapped": o.swapped,
+                "in_variation": o.in_variation,
                 "next": move_text(o.next, size),
                 "black": g.black, "white": g.white, "date": g.date, "result": g.result,
                 "file": g.file, "game_in_file": g.game_in_file + 1,
@@ -231,11 +237,16 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
         }
         for (m, g) in &listed {
             o.push_str(&format!(
-                "game {} move {} ({}{}) next {}: {} - {} {} {} [{} game {}]\n",
+                "game {} move {} ({}{}{}) next {}: {} - {} {} {} [{} game {}]\n",
                 m.game,
                 m.move_number,
                 m.symmetry,
                 if m.swapped { ", colours swapped" } else { "" },
+                if m.in_variation {
+                    ", in a variation"
+                } else {
+                    ""
+                },
                 move_text(m.next, size),
                 g.black,
                 g.white,

@@ -44,6 +44,8 @@ struct Frame {
     snap: Snapshot,
     pl_pending: bool,
     skipped: bool,
+    /// The node the variation branches from.
+    cursor: usize,
 }
 
 /// The streaming replayer: a [`kifu_sgf::Visitor`] that replays each game as the reader reports it
@@ -77,6 +79,9 @@ pub struct Replayer<S> {
     is_root: bool,
     node_offset: usize,
     node_index: usize,
+    /// The parent of the node being read, and the last node started on the current path.
+    parent: Option<usize>,
+    cursor: usize,
     props_in_node: u16,
     setup: Vec<SetupItem>,
     moves: Vec<MoveItem>,
@@ -116,6 +121,8 @@ impl<S: ReplaySink> Replayer<S> {
             is_root: false,
             node_offset: 0,
             node_index: 0,
+            parent: None,
+            cursor: 0,
             props_in_node: 0,
             setup: Vec::with_capacity(64),
             moves: Vec::with_capacity(2),
@@ -163,6 +170,8 @@ impl<S: ReplaySink> Replayer<S> {
         self.main_line_done = false;
         self.pending = false;
         self.node_index = 0;
+        self.parent = None;
+        self.cursor = 0;
         self.sz = None;
         self.ru.clear();
         self.ha = 0;
@@ -184,9 +193,13 @@ impl<S: ReplaySink> Replayer<S> {
             self.numbered = true;
         }
         self.is_root = self.pos.is_none();
-        if !self.is_root {
+        if self.is_root {
+            self.parent = None;
+        } else {
             self.node_index += 1;
+            self.parent = Some(self.cursor);
         }
+        self.cursor = self.node_index;
         self.pending = true;
         self.node_offset = offset;
         self.props_in_node = 0;
@@ -446,6 +459,7 @@ impl<S: ReplaySink> Replayer<S> {
             move_number: pos.move_number(),
             node_offset: self.node_offset,
             node_index: self.node_index,
+            parent: self.parent,
             position: pos,
             to_play: pos.to_play(),
             mv: node_move,
@@ -663,6 +677,7 @@ impl<S: ReplaySink> Replayer<S> {
         let frame = &mut self.frames[self.depth];
         self.depth += 1;
         frame.skipped = skip;
+        frame.cursor = self.cursor;
         if skip {
             return Skip::Yes;
         }
@@ -684,6 +699,7 @@ impl<S: ReplaySink> Replayer<S> {
         }
         self.depth -= 1;
         let frame = &self.frames[self.depth];
+        self.cursor = frame.cursor;
         if frame.skipped {
             return;
         }

@@ -149,6 +149,10 @@ pub struct Step<'a> {
     /// The node's index among the game's visited nodes in pre-order (the root is 0). With all
     /// variations replayed it is the node's index in [`GameTree::nodes`].
     pub node_index: usize,
+    /// The [`node_index`](Self::node_index) of the node's parent (`None` at the root), so a sink
+    /// can follow the tree: in pre-order the parent is always a node already yielded on the path
+    /// from the root.
+    pub parent: Option<usize>,
     /// The position after the node.
     pub position: &'a Position,
     /// Who is to play after the node.

@@ -11,6 +11,7 @@ struct Seen {
     variation: u32,
     move_number: u32,
     node_index: usize,
+    parent: Option<usize>,
     node_offset: usize,
     to_play: Color,
     mv: Option<String>,
@@ -34,6 +35,7 @@ impl ReplaySink for Record {
             variation: s.variation,
             move_number: s.move_number,
             node_index: s.node_index,
+            parent: s.parent,
             node_offset: s.node_offset,
             to_play: s.to_play,
             mv: s
@@ -98,6 +100,20 @@ fn variations_are_numbered_by_leaves_in_file_order() {
     let last = r.steps.last().unwrap();
     assert_eq!(last.rows, "#.O..\n.....\n.....\n.....\n.....\n");
     assert_eq!(last.node_index, 7);
+    // Each node's parent: W[ca] is a child of B[aa], as in the tree.
+    assert_eq!(
+        r.steps.iter().map(|s| s.parent).collect::<Vec<_>>(),
+        [
+            None,
+            Some(0),
+            Some(1),
+            Some(2),
+            Some(1),
+            Some(4),
+            Some(4),
+            Some(1)
+        ]
+    );
     assert_eq!(last.to_play, Color::Black);
     assert_eq!(r.steps[3].rows, "#....\n.O...\n..#..\n.....\n.....\n");
     assert_eq!(&TREE[r.steps[4].node_offset..][..6], ";W[dd]");
@@ -118,6 +134,10 @@ fn main_line_only_skips_variations() {
             (0, 2, Some("WB4"), false),
             (0, 3, Some("BC3"), true),
         ]
+    );
+    assert_eq!(
+        r.steps.iter().map(|s| s.parent).collect::<Vec<_>>(),
+        [None, Some(0), Some(1), Some(2)]
     );
 }
 

@@ -12,7 +12,8 @@
 //! nothing the queries need; ad-hoc SQL over games is not a goal here.
 //!
 //! # The file (format 2; all integers big-endian)
-//! - Header, 96 bytes: magic `KIFUPIX2`, board size (1 byte), 7 bytes zero, then u64 each:
+//! - Header, 96 bytes: magic `KIFUPIX2`, board size (1 byte), flags (1 byte; bit 0: variations
+//!   were indexed), 6 bytes zero, then u64 each:
 //!   entries, games, files, offset of the Zobrist table text, its length, offset of the entries,
 //!   offset of the game table, offset of the file table, length of the strings, the summary
 //!   threshold the file was built with (for information).
@@ -21,9 +22,10 @@
 //!   that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes with a
 //!   second, fixed table, so two boards are confused only if both 64-bit hashes collide), side to
 //!   play (`B`/`W`), game number (u32, from 0), move number (u16, saturating), 1 byte: the
-//!   symmetry that maps the game's board to the canonical orientation (low 3 bits) and the game's
+//!   symmetry that maps the game's board to the canonical orientation (low 3 bits), the game's
 //!   winner (bits 3-4: 0 unknown, 1 Black, 2 White, 3 draw; so continuations need no game
-//!   record), the next move in the canonical orientation (u16: point index row by row from the
+//!   record; always 0 in a variation) and [`VARIATION_BIT`] (bit 5: the position and its next
+//!   move are in a variation, not the main line), the next move in the canonical orientation (u16: point index row by row from the
 //!   top-left, `0xFFFE` a pass, `0xFFFF` none: the game ends, or the next node has no move).
 //!   The first 17 bytes are the entry's key.
 //! - Game table, 32 bytes a game: file number (u32), game in the file (u32, from 0), moves (u32),
@@ -47,9 +49,16 @@
 //! summary and one page of entries; otherwise (fewer than [`SUMMARY_THRESHOLD`] entries) it scans
 //! the entries. [`IndexReader::lookup`] scans every matching entry and gives every occurrence.
 //!
-//! Only main lines are indexed. A position is indexed at each node of the main line from which a
-//! move is played, and at the last node; a node without a move replaces the entry of the node
-//! before it (setup changes the board; a comment node repeats it).
+//! # What is indexed
+//! Main lines, or with [`IndexOptions::variations`] every variation too (Kombilo's "process
+//! variations"). A node's position gets one entry for each child that plays a move (its next
+//! move), and one with no next move when the node has no child; a child without a move stands
+//! for its parent (setup changes the board; a comment node repeats it), so its own children
+//! continue from it. On a main line this is one entry per move and one for the last node. A
+//! position with several continuations in one game's variations has one entry per
+//! continuation, so it counts once per continuation as an occurrence and once as a game.
+//! Entries in variations are marked and carry no winner: they count as continuations but not
+//! in win rates, since a game's result says nothing of the moves of its variations.
 
 use crate::sort::ExternalSorter;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Replayer, Scope, Step};
@@ -65,12 +74,16 @@ const MAGIC: &[u8; 8] = b"KIFUPIX2";
 const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";
 const TRAILER_MAGIC: &[u8; 8] = b"KIFUPIXS";
 const HEADER: usize = 96;
+/// Header byte 9, bit 0: variations were indexed.
+const FLAG_VARIATIONS: u8 = 1;
 const TRAILER: usize = 24;
 /// Bytes of one entry.
 pub const ENTRY_BYTES: usize = 26;
 const KEY_BYTES: usize = 17;
 const GAME_BYTES: usize = 32;
 const FILE_BYTES: usize = 12;
+/// The bit of an entry's symmetry byte that marks a position of a variation (not the main line).
+pub const VARIATION_BIT: u8 = 0x20;
 /// Next-move code of a pass.
 pub const NEXT_PASS: u16 = 0xFFFE;
 /// Next-move code of "no next move".
@@ -240,6 +253,8 @@ pub struct IndexOptions {
     pub temp_dir: Option<PathBuf>,
     /// Files per parallel batch.
     pub batch: usize,
+    /// Index the positions of every variation too (else main lines only).
+    pub variations: bool,
     /// Keys with at least this many entries get a summary (default [`SUMMARY_THRESHOLD`]; at
     /// least 1). Lookups give the same answers whatever it is; tests lower it to summarize many
     /// keys.
@@ -255,6 +270,7 @@ impl IndexOptions {
             memory_limit: 256 << 20,
             temp_dir: None,
             batch: 256,
+            variations: false,
             summary_threshold: SUMMARY_THRESHOLD,
         }
     }
@@ -334,6 +350,25 @@ struct LocalEntry {
     next: u16,
 }
 
+/// A node on the path from the root to the last node yielded.
+#[derive(Clone, Copy)]
+struct PathNode {
+    node: usize,
+    entry: LocalEntry,
+    /// The node's variation is not the main line.
+    in_variation: bool,
+    has_child: bool,
+}
+
+/// `e` as stored: an entry in a variation is marked, and carries no winner (the game's result
+/// says nothing of a variation's moves).
+fn entry_in(mut e: LocalEntry, in_variation: bool) -> LocalEntry {
+    if in_variation {
+        e.sym = (e.sym & 7) | VARIATION_BIT;
+    }
+    e
+}
+
 /// Collects one file's games and entries; root properties come through the wrapping visitor.
 struct FileIndexer<'a> {
     size: BoardSize,
@@ -345,6 +380,8 @@ struct FileIndexer<'a> {
     rows: Vec<u8>,
     next_rows: Vec<u8>,
     rows_game: Option<usize>,
+    /// The node (pre-order index in its game) the rows belong to.
+    rows_node: usize,
     lanes: [u64; 8],
     /// Stones of each colour in the last position.
     counts: [u32; 2],
@@ -353,7 +390,9 @@ struct FileIndexer<'a> {
     dirty: bool,
     games: Vec<FileGame>,
     entries: Vec<LocalEntry>,
-    pending: Option<LocalEntry>,
+    /// The nodes from the root to the last one yielded, each with its entry (next move not yet
+    /// known) and whether a child of it has been seen.
+    path: Vec<PathNode>,
     current_game: Option<usize>,
     other_size_game: Option<usize>,
     games_other_size: u64,
@@ -374,8 +413,11 @@ impl FileIndexer<'_> {
     fn second_hash(&mut self, pos: &kifu_go::Position, step: &Step<'_>) -> u64 {
         let counts = [pos.stone_count(Color::Black), pos.stone_count(Color::White)];
         let dirty = std::mem::take(&mut self.dirty);
+        // The rows are those of the parent only if the last node yielded is the parent (after a
+        // variation ends, the next node branches from an earlier one).
         let fast = !dirty
             && self.rows_game == Some(step.game)
+            && step.parent == Some(self.rows_node)
             && match step.mv.map(|m| (m.color, m.mv)) {
                 Some((c, Move::Play(p))) => {
                     let i = p.index(self.size);
@@ -399,6 +441,7 @@ impl FileIndexer<'_> {
         if !fast {
             self.diff_rows(pos, step.game);
         }
+        self.rows_node = step.node_index;
         #[cfg(test)]
         assert_eq!(
             self.lanes.into_iter().min().unwrap_or(0),
@@ -440,9 +483,18 @@ impl FileIndexer<'_> {
         std::mem::swap(&mut self.rows, &mut self.next_rows);
     }
 
-    fn flush(&mut self) {
-        if let Some(e) = self.pending.take() {
-            self.entries.push(e);
+    /// Leaves the path down to `parent` (all of it when `None`); a node left without a child
+    /// is a leaf and gets its entry with no next move.
+    fn leave_to(&mut self, parent: Option<usize>) {
+        while let Some(top) = self.path.last() {
+            if Some(top.node) == parent {
+                break;
+            }
+            if !top.has_child {
+                let e = entry_in(top.entry, top.in_variation);
+                self.entries.push(e);
+            }
+            self.path.pop();
         }
     }
 }
@@ -458,7 +510,7 @@ impl ReplaySink for FileIndexer<'_> {
             return;
         }
         if self.current_game != Some(step.game) {
-            self.flush();
+            self.leave_to(None);
             self.current_game = Some(step.game);
             let [pb, pw, dt, re] = std::mem::take(&mut self.root);
             let winner = Winner::from_result(&re);
@@ -471,32 +523,44 @@ impl ReplaySink for FileIndexer<'_> {
         }
         let local = (self.games.len() - 1) as u32;
         let mut winner = 0;
+        let in_variation = step.variation != 0;
         if let Some(g) = self.games.last_mut() {
-            g.moves = step.move_number;
+            if !in_variation {
+                g.moves = step.move_number;
+            }
             winner = g.winner.code();
         }
-        match (step.mv, self.pending.as_mut()) {
-            (Some(m), Some(p)) => {
-                let sym = Symmetry::ALL[usize::from(p.sym & 7)];
-                p.next = match m.mv {
+        self.leave_to(step.parent);
+        let size = self.size;
+        if let Some(parent) = self.path.last_mut() {
+            parent.has_child = true;
+            // The parent's position, continued by this node's move (a node without a move
+            // stands for its parent: setup changes the board, a comment node repeats it).
+            if let Some(m) = step.mv {
+                let sym = Symmetry::ALL[usize::from(parent.entry.sym & 7)];
+                let mut e = entry_in(parent.entry, in_variation);
+                e.next = match m.mv {
                     Move::Pass => NEXT_PASS,
-                    Move::Play(pt) => sym.apply(pt, self.size).index(self.size) as u16,
+                    Move::Play(pt) => sym.apply(pt, size).index(size) as u16,
                 };
-                self.flush();
+                self.entries.push(e);
             }
-            (None, Some(_)) => self.pending = None,
-            _ => {}
         }
         let canon = pos.canonical();
         let h2 = self.second_hash(pos, step);
-        self.pending = Some(LocalEntry {
-            h1: canon.hash,
-            h2,
-            to_play: step.to_play,
-            game: local,
-            move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
-            sym: canon.symmetry.index() as u8 | winner << summary::WIN_SHIFT,
-            next: NEXT_NONE,
+        self.path.push(PathNode {
+            node: step.node_index,
+            entry: LocalEntry {
+                h1: canon.hash,
+                h2,
+                to_play: step.to_play,
+                game: local,
+                move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
+                sym: canon.symmetry.index() as u8 | winner << summary::WIN_SHIFT,
+                next: NEXT_NONE,
+            },
+            in_variation,
+            has_child: false,
         });
     }
 
@@ -600,12 +664,13 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
         rows: vec![b'.'; opts.size.points()],
         next_rows: vec![b'.'; opts.size.points()],
         rows_game: None,
+        rows_node: 0,
         lanes: [0; 8],
         counts: [0; 2],
         dirty: false,
         games: Vec::new(),
         entries: Vec::new(),
-        pending: None,
+        path: Vec::new(),
         current_game: None,
         other_size_game: None,
         games_other_size: 0,
@@ -614,7 +679,11 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
         root: Default::default(),
     };
     let replay = ReplayOptions {
-        scope: Scope::MainLineOnly,
+        scope: if opts.variations {
+            Scope::AllVariations
+        } else {
+            Scope::MainLineOnly
+        },
         keys: Some(opts.keys.clone()),
         ..Default::default()
     };
@@ -626,7 +695,7 @@ fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResu
     let decoded = kifu_sgf::charset::decode(&bytes);
     kifu_sgf::read(&decoded.text, &mut v);
     let mut s = v.inner.into_sink();
-    s.flush();
+    s.leave_to(None);
     FileResult {
         games: s.games,
         entries: s.entries,
@@ -651,8 +720,8 @@ fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_be_bytes(b[at..at + 2].try_into().expect("2 bytes"))
 }
 
-/// Indexes the main lines of the SGF files `paths` into `out` (see the [module docs](self)),
-/// calling `progress` after each file.
+/// Indexes the main lines (with [`IndexOptions::variations`], every variation too) of the SGF
+/// files `paths` into `out` (see the [module docs](self)), calling `progress` after each file.
 pub fn build_index(
     paths: &[PathBuf],
     opts: &IndexOptions,
@@ -762,6 +831,9 @@ pub fn build_index(
     let mut h = [0u8; HEADER];
     h[..8].copy_from_slice(MAGIC);
     h[8] = opts.size.get();
+    if opts.variations {
+        h[9] = FLAG_VARIATIONS;
+    }
     for (i, v) in [
         summary.entries,
         summary.games,
@@ -868,6 +940,8 @@ mod tests {
             "(;GM[1]SZ[5];B[ba];W[aa];B[ab];W[bb];B[aa])(;GM[1]SZ[5]AB[aa][bb];W[aa];B[ab]PL[B])",
             "(;GM[1]SZ[5];B[cc];W[cc];B[];W[];B[dc];AE[dc];W[dc])",
             "(;GM[1]SZ[5];B[ab];W[ba];B[bb];W[ca];B[ac];W[aa];B[da];W[ea];B[cb])",
+            // Siblings that each add one stone to the same parent, and a capture in one branch.
+            "(;GM[1]SZ[5];B[aa](;W[bb];B[cc])(;W[cc];B[bb])(;W[ab];B[ba];W[dd](;B[ee])(;B[ed])))",
         ];
         let mut paths = Vec::new();
         for (i, t) in tricky.iter().enumerate() {
@@ -875,39 +949,107 @@ mod tests {
             std::fs::write(&p, t).unwrap();
             paths.push(p);
         }
-        let s = build_index(
-            &paths,
-            &IndexOptions::new(BoardSize::new(5).unwrap()),
-            &mut io::sink(),
-            &|| {},
-        )
-        .unwrap();
-        assert_eq!((s.games, s.games_failed), (5, 0));
-        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/sgf/games");
-        let mut files = Vec::new();
-        let mut stack = vec![corpus];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")) {
-                    files.push(p);
-                }
-            }
+        for variations in [false, true] {
+            let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
+            opts.variations = variations;
+            let s = build_index(&paths, &opts, &mut io::sink(), &|| {}).unwrap();
+            assert_eq!((s.games, s.games_failed), (6, 0));
         }
-        files.sort();
+        let files = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
         assert!(files.len() > 9000);
-        for size in [19, 9] {
-            let s = build_index(
-                &files,
-                &IndexOptions::new(BoardSize::new(size).unwrap()),
-                &mut io::sink(),
-                &|| {},
-            )
-            .unwrap();
+        for (size, variations) in [(19, false), (9, false), (19, true), (9, true)] {
+            let mut opts = IndexOptions::new(BoardSize::new(size).unwrap());
+            opts.variations = variations;
+            let s = build_index(&files, &opts, &mut io::sink(), &|| {}).unwrap();
             assert!(s.entries > 20_000, "{size}: {}", s.entries);
         }
+    }
+
+    /// Every variation indexed: one entry per continuation of a node, one for each leaf, moves
+    /// of variations marked and left out of win rates; the second hash stays right when a
+    /// variation branches from an earlier node.
+    #[test]
+    fn variations_are_indexed_once_per_continuation() {
+        let dir = tempfile::tempdir().unwrap();
+        let g = dir.path().join("v.sgf");
+        // Nodes: 0 root, 1 B[aa], 2 W[bb], 3 B[cc] (main line); 4 W[dd], 5 B[ee] (variation
+        // 1); 6 a comment node after W[dd], 7 B[ac] (variation 2).
+        std::fs::write(
+            &g,
+            "(;GM[1]SZ[5]RE[B+R];B[aa](;W[bb];B[cc])(;W[dd](;B[ee])(;C[x];B[ac])))",
+        )
+        .unwrap();
+        let size = BoardSize::new(5).unwrap();
+        let build = |variations: bool| {
+            let mut opts = IndexOptions::new(size);
+            opts.variations = variations;
+            let mut bytes = Vec::new();
+            let s = build_index(std::slice::from_ref(&g), &opts, &mut bytes, &|| {}).unwrap();
+            let p = dir.path().join(format!("db{variations}"));
+            std::fs::write(&p, &bytes).unwrap();
+            (s, IndexReader::open(&p).unwrap())
+        };
+        let (main, main_db) = build(false);
+        let (all, db) = build(true);
+        assert_eq!(
+            (main.games, main.entries, main_db.variations()),
+            (1, 4, false)
+        );
+        // root; B[aa] twice (W[bb], W[dd]); W[bb]; B[cc]; W[dd] twice (B[ee], and B[ac] after the
+        // comment node); B[ee]; B[ac].
+        assert_eq!((all.games, all.entries, db.variations()), (1, 9, true));
+        assert_eq!(db.game(0).unwrap().moves, 3, "moves of the main line");
+        let pt = |s: &str| Move::Play(kifu_go::Point::from_sgf(s.as_bytes(), size).unwrap());
+        let after_aa = Board::from_rows(b"#........................", Some(size)).unwrap();
+        let r = db.lookup(&after_aa, Color::White, false).unwrap();
+        let seen: Vec<_> = r
+            .occurrences
+            .iter()
+            .map(|o| (o.game, o.move_number, o.next, o.in_variation))
+            .collect();
+        assert_eq!(seen.len(), 2);
+        assert!(seen.contains(&(0, 1, Some(pt("bb")), false)));
+        assert!(seen.contains(&(0, 1, Some(pt("dd")), true)));
+        let mut conts: Vec<_> = r
+            .continuations
+            .iter()
+            .map(|c| (c.mv, c.count, c.black_wins, c.white_wins))
+            .collect();
+        conts.sort_by_key(|c| c.0 == pt("dd"));
+        // Only the main line's move counts the game's win.
+        assert_eq!(conts, [(pt("bb"), 1, 1, 0), (pt("dd"), 1, 0, 0)]);
+        let main_r = main_db.lookup(&after_aa, Color::White, false).unwrap();
+        assert_eq!(main_r.occurrences.len(), 1);
+        // After W[dd]: only in variations, continued by B[ee] and (after the comment) B[ac].
+        let after_dd = Board::from_rows(b"#.................O......", Some(size)).unwrap();
+        let r = db.lookup(&after_dd, Color::Black, false).unwrap();
+        let mut nexts: Vec<_> = r
+            .occurrences
+            .iter()
+            .map(|o| (o.move_number, o.next, o.in_variation))
+            .collect();
+        // The position is symmetric about the diagonal: A3 (ac) is named by the representative
+        // of its class {ac, ca}, the lower point index, C5 (ca).
+        nexts.sort_by_key(|n| n.1 == Some(pt("ca")));
+        assert_eq!(
+            nexts,
+            [(2, Some(pt("ee")), true), (2, Some(pt("ca")), true)]
+        );
+        let page = db.lookup_page(&after_dd, Color::Black, false, 20).unwrap();
+        assert_eq!((page.occurrences, page.games), (2, 1));
+        assert!(main_db
+            .lookup(&after_dd, Color::Black, false)
+            .unwrap()
+            .occurrences
+            .is_empty());
+        // The leaves: B[ac] ends variation 2 with no next move.
+        let after_ac = Board::from_rows(b"#.........#.......O......", Some(size)).unwrap();
+        let r = db.lookup(&after_ac, Color::White, false).unwrap();
+        assert_eq!(r.occurrences.len(), 1);
+        assert_eq!(
+            (r.occurrences[0].next, r.occurrences[0].in_variation),
+            (None, true)
+        );
     }
 
     #[test]
@@ -1020,6 +1162,8 @@ mod tests {
             "(;GM[1]SZ[5]RE[0];B[ee];W[aa];B[cc])",
             "(;GM[1]SZ[5];B[cc];W[dd];B[bb])",
             "(;GM[1]SZ[5]RE[W+1];B[];W[cc];B[dd])",
+            // Variations that transpose into each other and into game 0.
+            "(;GM[1]SZ[5]RE[B+2];B[cc](;W[bb];B[dd])(;W[dd];B[bb];W[])(;W[bb];C[x];B[ee]))",
         ];
         let paths: Vec<PathBuf> = games
             .iter()
@@ -1030,26 +1174,28 @@ mod tests {
                 p
             })
             .collect();
-        let mut dbs = Vec::new();
-        for threshold in [1, 2, 1000] {
-            let mut opts = IndexOptions::new(size);
-            opts.summary_threshold = threshold;
-            let mut bytes = Vec::new();
-            let s = build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
-            assert_eq!(s.summaries > 0, threshold < 1000);
-            let p = dir.path().join(format!("{threshold}.idx"));
-            std::fs::write(&p, &bytes).unwrap();
-            dbs.push(IndexReader::open(&p).unwrap());
+        let mut all_dbs = Vec::new();
+        for variations in [false, true] {
+            let mut dbs = Vec::new();
+            for threshold in [1, 2, 1000] {
+                let mut opts = IndexOptions::new(size);
+                opts.summary_threshold = threshold;
+                opts.variations = variations;
+                let mut bytes = Vec::new();
+                let s = build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+                assert_eq!(s.summaries > 0, threshold < 1000);
+                let p = dir.path().join(format!("{threshold}-{variations}.idx"));
+                std::fs::write(&p, &bytes).unwrap();
+                dbs.push(IndexReader::open(&p).unwrap());
+            }
+            all_dbs.push(dbs);
         }
-        // Every position of every game, and the empty board.
+        // Every position of every game and variation, and the empty board.
         let mut queries = vec![
             (Board::new(size), Color::Black),
             (Board::new(size), Color::White),
         ];
-        let opts = ReplayOptions {
-            scope: Scope::MainLineOnly,
-            ..Default::default()
-        };
+        let opts = ReplayOptions::default();
         for p in &paths {
             let bytes = std::fs::read(p).unwrap();
             let _ = kifu_go::replay::replay_bytes(&bytes, &opts, |s: &Step<'_>| {
@@ -1057,9 +1203,12 @@ mod tests {
             });
         }
         for (board, to_play) in &queries {
-            for swap in [false, true] {
+            for (swap, dbs) in [false, true]
+                .into_iter()
+                .flat_map(|s| all_dbs.iter().map(move |d| (s, d)))
+            {
                 let full = dbs[2].lookup(board, *to_play, swap).unwrap();
-                for db in &dbs {
+                for db in dbs {
                     assert_eq!(db.lookup(board, *to_play, swap).unwrap(), full);
                     for limit in [0, 1, 2, 10] {
                         assert_eq!(
@@ -1075,7 +1224,7 @@ mod tests {
         opts.summary_threshold = 1;
         let mut bytes = Vec::new();
         build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
-        let db1 = IndexReader::open(&dir.path().join("1.idx")).unwrap();
+        let db1 = IndexReader::open(&dir.path().join("1-false.idx")).unwrap();
         let from = (db1.sum_off_for_tests() as usize).min(bytes.len());
         let p = dir.path().join("bad.idx");
         for at in from..bytes.len() {
@@ -1094,11 +1243,51 @@ mod tests {
         // The empty board, Black to play: every game at its root (game 1's root too: the side to
         // play at a root is Black); White to play (colours swapped): game 5, after Black's pass.
         // Game 5 counts once.
-        for db in &dbs {
+        for db in all_dbs.iter().flatten() {
             let p = db
                 .lookup_page(&Board::new(size), Color::Black, true, 10)
                 .unwrap();
-            assert_eq!((p.occurrences, p.games, p.swapped), (7, 6, 1));
+            assert_eq!((p.occurrences, p.games, p.swapped), (8, 7, 1));
         }
+        // After B[cc] W[bb] B[dd] (White to play): game 0 (Black won) on its main line; game 4
+        // (rotated by 180 degrees, its last move); game 6 on its main line (a leaf) and through
+        // the transposition W[dd] B[bb] of its second variation, continued by a pass there.
+        let board = Board::from_rows(b"......O.....#.....#......", Some(size)).unwrap();
+        let main = all_dbs[0][0].lookup(&board, Color::White, false).unwrap();
+        let all = all_dbs[1][0].lookup(&board, Color::White, false).unwrap();
+        let seen = |r: &LookupResult| {
+            let mut v: Vec<_> = r
+                .occurrences
+                .iter()
+                .map(|o| (o.game, o.move_number, o.next, o.in_variation))
+                .collect();
+            v.sort_by_key(|o| (o.0, o.3));
+            v
+        };
+        assert_eq!(
+            seen(&main),
+            [
+                (0, 3, Some(Move::Pass), false),
+                (4, 3, None, false),
+                (6, 3, None, false)
+            ]
+        );
+        assert_eq!(
+            seen(&all),
+            [
+                (0, 3, Some(Move::Pass), false),
+                (4, 3, None, false),
+                (6, 3, None, false),
+                (6, 3, Some(Move::Pass), true)
+            ]
+        );
+        // The pass: game 0's counts Black's win, the variation's counts nothing.
+        assert_eq!(
+            all.continuations
+                .iter()
+                .map(|c| (c.mv, c.count, c.black_wins, c.white_wins))
+                .collect::<Vec<_>>(),
+            [(Move::Pass, 2, 1, 0)]
+        );
     }
 }

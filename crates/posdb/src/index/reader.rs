@@ -3,7 +3,8 @@
 use super::summary::{entry_wins, GameSet, Summary, CONT_BYTES, DIR_BYTES, SUMMARY_HEAD};
 use super::{
     u16_at, u32_at, u64_at, GameInfo, IndexError, SecondHash, Winner, ENTRY_BYTES, FILE_BYTES,
-    GAME_BYTES, HEADER, KEY_BYTES, MAGIC, MAGIC_V1, NEXT_NONE, NEXT_PASS, TRAILER, TRAILER_MAGIC,
+    FLAG_VARIATIONS, GAME_BYTES, HEADER, KEY_BYTES, MAGIC, MAGIC_V1, NEXT_NONE, NEXT_PASS, TRAILER,
+    TRAILER_MAGIC, VARIATION_BIT,
 };
 use kifu_go::{Board, BoardSize, Color, Move, Point, Symmetry, ZobristKeys, ZobristTable};
 use std::collections::HashMap;
@@ -23,6 +24,9 @@ pub struct Occurrence {
     pub symmetry: Symmetry,
     /// Whether the game had the position with colours swapped.
     pub swapped: bool,
+    /// Whether the position is in a variation of the game, not its main line (only in indexes
+    /// built with variations).
+    pub in_variation: bool,
     /// The next move in the query's orientation (`None`: none), as played by the side to move
     /// in the query (after swapping colours back).
     pub next: Option<Move>,
@@ -167,6 +171,7 @@ pub struct IndexReader {
     summaries: u64,
     sum_off: u64,
     dir_off: u64,
+    variations: bool,
 }
 
 impl IndexReader {
@@ -249,7 +254,13 @@ impl IndexReader {
             summaries,
             sum_off,
             dir_off,
+            variations: h[9] & FLAG_VARIATIONS != 0,
         })
+    }
+
+    /// Whether variations were indexed (else main lines only).
+    pub fn variations(&self) -> bool {
+        self.variations
     }
 
     /// The board size.
@@ -522,6 +533,7 @@ impl IndexReader {
             // query -> canonical -> game: qsym then gsym's inverse.
             symmetry: q.qsym.then(gsym.inverse()),
             swapped: q.swapped,
+            in_variation: e[23] & VARIATION_BIT != 0,
             next: next.map(|c| code_to_move(c, self.size)),
         })
     }

@@ -51,7 +51,7 @@ pub(super) struct ContSum {
 
 /// The winner bits of an entry's symmetry byte: (won by Black, won by White).
 pub(super) fn entry_wins(sym_byte: u8) -> (bool, bool) {
-    match sym_byte >> WIN_SHIFT {
+    match (sym_byte >> WIN_SHIFT) & 3 {
         1 => (true, false),
         2 => (false, true),
         _ => (false, false),

@@ -412,6 +412,42 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
     assert_eq!(v["occurrences"].as_u64(), Some(1));
     assert_eq!(v["matches"][0]["in_variation"].as_bool(), Some(true));
     assert_eq!(v["matches"][0]["next"], "-");
+    // The same position named by the SGF file: move 2 of variation 1.
+    let by_sgf = ok(&kifu(
+        &[
+            "pos",
+            "lookup",
+            "all.idx",
+            "--sgf",
+            "v/f.sgf",
+            "--variation",
+            "1",
+            "--move",
+            "2",
+            "--json",
+        ],
+        d,
+    ));
+    assert_eq!(serde_json::from_str::<Value>(&by_sgf).unwrap(), v);
+    let o = kifu(
+        &[
+            "pos",
+            "lookup",
+            "all.idx",
+            "--sgf",
+            "v/f.sgf",
+            "--variation",
+            "2",
+            "--move",
+            "1",
+        ],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "kifu: v/f.sgf: game 1 has no variation 2 (it has 2)\n"
+    );
     let v: Value = serde_json::from_str(&ok(&kifu(
         &[
             "pos",

@@ -5,9 +5,10 @@ use crate::output::write_with_progress;
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
-use kifu_go::{Board, Color, Move};
+use kifu_go::replay::ReplayOptions;
+use kifu_go::{navigate, Board, Color, Move};
 use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
+use kifu_sgf::Collection;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -47,15 +48,19 @@ pub struct IndexArgs {
 pub struct LookupArgs {
     /// The index (from kifu pos index).
     db: PathBuf,
-    /// Take the position from this SGF file (main line)...
+    /// Take the position from this SGF file...
     #[arg(long, requires = "move", conflicts_with = "board")]
     sgf: Option<PathBuf>,
-    /// ...after this many moves.
+    /// ...after this many moves (as `kifu show --move`)...
     #[arg(long = "move")]
     r#move: Option<u32>,
-    /// The game of the SGF file (1 = the first).
+    /// ...of this game of the file (1 = the first)...
     #[arg(long, default_value_t = 1)]
     game: usize,
+    /// ...and this variation (0 = the main line, then each further leaf in file order, as
+    /// `kifu show --variation`).
+    #[arg(long, default_value_t = 0)]
+    variation: u32,
     /// Or give the board: N*N characters `#` black, `O` white, `.` empty, row by row from the
     /// top-left (spaces, line breaks and `/` between rows are ignored)...
     #[arg(long, requires = "to_play")]
@@ -124,26 +129,31 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
 
 fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
     if let (Some(path), Some(n)) = (&a.sgf, a.r#move) {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-        let want = a.game.checked_sub(1).context("--game counts from 1")?;
-        let opts = ReplayOptions {
-            scope: Scope::MainLineOnly,
-            ..Default::default()
-        };
-        let mut found = None;
-        let _ = replay_bytes(&bytes, &opts, |s: &Step<'_>| {
-            if s.game == want && s.move_number == n {
-                found = Some((s.position.board(), s.to_play));
-            }
-        });
-        return found.with_context(|| {
+        let name = path.display();
+        let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
+        let coll = Collection::parse_vec(bytes).collection;
+        let game = a
+            .game
+            .checked_sub(1)
+            .and_then(|i| coll.game(i))
+            .with_context(|| format!("{name}: no game {} (the file has {})", a.game, coll.len()))?;
+        let line = navigate::variation_line(game, a.variation).with_context(|| {
             format!(
-                "{}: game {} has no move {n} on its main line",
-                path.display(),
-                a.game
+                "{name}: game {} has no variation {} (it has {})",
+                a.game,
+                a.variation,
+                navigate::leaves(game).count()
             )
-        });
+        })?;
+        let node = navigate::node_with_move(&line, n).with_context(|| {
+            format!(
+                "{name}: game {} has no move {n} on variation {}",
+                a.game, a.variation
+            )
+        })?;
+        let at = navigate::position_at(game, node, &ReplayOptions::default())
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        return Ok((at.position.board(), at.position.to_play()));
     }
     let (Some(rows), Some(tp)) = (&a.board, &a.to_play) else {
         bail!("give --sgf FILE --move N, or --board ROWS --to-play B|W");

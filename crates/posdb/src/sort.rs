@@ -17,6 +17,20 @@ use std::path::PathBuf;
 /// A record of at most 32 bytes as two big-endian integers.
 type Key = (u128, u128);
 
+/// A zero-padded record as its key.
+fn pack(b: &[u8; 32]) -> Key {
+    let (hi, lo) = b.split_at(16);
+    (
+        u128::from_be_bytes(hi.try_into().expect("16 bytes")),
+        u128::from_be_bytes(lo.try_into().expect("16 bytes")),
+    )
+}
+
+/// The record's second byte.
+fn second_byte(k: &Key) -> usize {
+    (k.0 >> 112) as usize & 0xFF
+}
+
 /// Buffers, sorts and spills fixed-size records.
 #[derive(Debug)]
 pub struct ExternalSorter {
@@ -26,6 +40,12 @@ pub struct ExternalSorter {
     runs: Vec<File>,
     dir: Option<PathBuf>,
     unique_prefix: Option<usize>,
+    /// Records of at most 32 bytes, packed as integers and distributed by their first byte as
+    /// they are pushed (so the serial step at the end is not a pass over all records): used
+    /// instead of `buf` when there is no unique prefix.
+    short: Vec<Vec<Key>>,
+    /// Bytes of records held in `short`.
+    short_bytes: usize,
 }
 
 impl ExternalSorter {
@@ -41,6 +61,12 @@ impl ExternalSorter {
             runs: Vec::new(),
             dir,
             unique_prefix: None,
+            short: if record_len <= 32 {
+                vec![Vec::new(); 256]
+            } else {
+                Vec::new()
+            },
+            short_bytes: 0,
         }
     }
 
@@ -49,14 +75,25 @@ impl ExternalSorter {
     /// runs smaller when callers keep only the first record of each key.
     pub fn unique_prefix(mut self, prefix: usize) -> ExternalSorter {
         self.unique_prefix = Some(prefix.min(self.record_len));
+        self.short = Vec::new();
         self
     }
 
     /// Adds one record (`record_len` bytes; the caller's encoders guarantee it).
     pub fn push(&mut self, record: &[u8]) -> io::Result<()> {
         debug_assert_eq!(record.len(), self.record_len);
-        self.buf.extend_from_slice(record);
-        if self.buf.len() >= self.limit {
+        if self.short.is_empty() {
+            self.buf.extend_from_slice(record);
+            if self.buf.len() >= self.limit {
+                self.spill()?;
+            }
+            return Ok(());
+        }
+        let mut b = [0u8; 32];
+        b[..record.len()].copy_from_slice(record);
+        self.short[usize::from(b[0])].push(pack(&b));
+        self.short_bytes += record.len();
+        if self.short_bytes >= self.limit {
             self.spill()?;
         }
         Ok(())
@@ -69,7 +106,7 @@ impl ExternalSorter {
 
     fn sorted_buffer(&mut self) -> Vec<u8> {
         let n = self.record_len;
-        if n <= 32 && self.unique_prefix.is_none() {
+        if !self.short.is_empty() {
             return self.sorted_short_records();
         }
         let mut idx: Vec<&[u8]> = self.buf.chunks_exact(n).collect();
@@ -100,63 +137,53 @@ impl ExternalSorter {
 
     /// Records of at most 32 bytes (index entries) sorted as pairs of big-endian integers,
     /// zero-padded (the same order as their bytes, with integer comparisons instead of `memcmp`
-    /// calls, which took a third of an index build): distributed by their first two bytes into
-    /// 65,536 buckets (index entries start with a hash, so buckets are small), then each bucket
-    /// sorted, buckets in parallel.
+    /// calls, which took a third of an index build). They were distributed by their first byte
+    /// when pushed; each of those 256 buckets is then, in parallel, distributed by the second
+    /// byte into a scratch buffer that stays in cache (index entries start with a hash, so the
+    /// buckets are small), its small buckets sorted, and written out as bytes in place.
     fn sorted_short_records(&mut self) -> Vec<u8> {
         let n = self.record_len;
-        let pack = |r: &[u8]| -> (u128, u128) {
-            let mut b = [0u8; 32];
-            b[..n].copy_from_slice(r);
-            let (hi, lo) = b.split_at(16);
-            (
-                u128::from_be_bytes(hi.try_into().expect("16 bytes")),
-                u128::from_be_bytes(lo.try_into().expect("16 bytes")),
-            )
-        };
-        let bucket = |r: &[u8]| usize::from(r[0]) << 8 | usize::from(*r.get(1).unwrap_or(&0));
-        const BUCKETS: usize = 1 << 16;
-        let mut starts = vec![0usize; BUCKETS + 1];
-        for r in self.buf.chunks_exact(n) {
-            starts[bucket(r) + 1] += 1;
-        }
-        for b in 0..BUCKETS {
-            starts[b + 1] += starts[b];
-        }
-        let mut keys = vec![(0u128, 0u128); self.buf.len() / n];
-        let mut at = starts.clone();
-        for r in self.buf.chunks_exact(n) {
-            let b = bucket(r);
-            keys[at[b]] = pack(r);
-            at[b] += 1;
-        }
-        // 256 groups of 256 buckets, sorted in parallel.
-        let mut groups: Vec<(&mut [Key], &[usize])> = Vec::with_capacity(256);
-        let mut rest: &mut [Key] = &mut keys;
-        for g in 0..256 {
-            let bounds = &starts[g * 256..=(g + 1) * 256];
-            let (head, tail) = rest.split_at_mut(bounds[256] - bounds[0]);
-            groups.push((head, bounds));
+        let mut out = vec![0u8; self.short_bytes];
+        let mut parts: Vec<(&mut Vec<Key>, &mut [u8])> = Vec::with_capacity(256);
+        let mut rest: &mut [u8] = &mut out;
+        for b in self.short.iter_mut() {
+            let (head, tail) = rest.split_at_mut(b.len() * n);
+            parts.push((b, head));
             rest = tail;
         }
-        groups.into_par_iter().for_each(|(keys, bounds)| {
-            for w in bounds.windows(2) {
-                keys[w[0] - bounds[0]..w[1] - bounds[0]].sort_unstable();
+        parts.into_par_iter().for_each(|(keys, out)| {
+            let mut starts = [0usize; 257];
+            for k in keys.iter() {
+                starts[second_byte(k) + 1] += 1;
             }
+            for i in 0..256 {
+                starts[i + 1] += starts[i];
+            }
+            let mut at = starts;
+            let mut scratch = vec![(0u128, 0u128); keys.len()];
+            for k in keys.iter() {
+                let b = second_byte(k);
+                scratch[at[b]] = *k;
+                at[b] += 1;
+            }
+            for w in starts.windows(2) {
+                scratch[w[0]..w[1]].sort_unstable();
+            }
+            for ((hi, lo), o) in scratch.into_iter().zip(out.chunks_exact_mut(n)) {
+                let mut b = [0u8; 32];
+                b[..16].copy_from_slice(&hi.to_be_bytes());
+                b[16..].copy_from_slice(&lo.to_be_bytes());
+                o.copy_from_slice(&b[..n]);
+            }
+            // The bucket's memory is given back as soon as it is written out.
+            *keys = Vec::new();
         });
-        let mut out = vec![0u8; self.buf.len()];
-        for ((hi, lo), o) in keys.into_iter().zip(out.chunks_exact_mut(n)) {
-            let mut b = [0u8; 32];
-            b[..16].copy_from_slice(&hi.to_be_bytes());
-            b[16..].copy_from_slice(&lo.to_be_bytes());
-            o.copy_from_slice(&b[..n]);
-        }
-        self.buf.clear();
+        self.short_bytes = 0;
         out
     }
 
     fn spill(&mut self) -> io::Result<()> {
-        if self.buf.is_empty() {
+        if self.buf.is_empty() && self.short_bytes == 0 {
             return Ok(());
         }
         let sorted = self.sorted_buffer();

@@ -1,6 +1,6 @@
 //! Replaying any bytes as SGF never panics: streaming and tree replay give the same steps (and
-//! parents), the
-//! rule checker runs, and every game that is transformed by a symmetry and back is unchanged.
+//! parents), the rule checker runs, and every game that is transformed by a symmetry and back is
+//! unchanged.
 #![no_main]
 
 use kifu_go::replay::{self, ReplayOptions, Step};

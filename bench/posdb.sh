@@ -60,6 +60,8 @@ for j in 1 2; do
   $kifu pos index "$corpus" -o "$work/i.idx" --size 19 --json -j $j > "$work/i_$j.json"
   report "index 19x19, -j $j" "$work/i_$j.json" positions
 done
+$kifu pos index "$corpus" -o "$work/iv.idx" --size 19 --variations --json > "$work/iv.json"
+report "index 19x19, all variations, -j 2" "$work/iv.json" positions
 args=(); for _ in 1 2 3 4 5 6 7 8 9 10; do args+=("$corpus"); done
 $kifu pos index "${args[@]}" -o "$work/i10.idx" --size 19 --json > "$work/i10.json"
 report "index 19x19, corpus x10, -j 2" "$work/i10.json" positions

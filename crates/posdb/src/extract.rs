@@ -1,9 +1,10 @@
 //! Extraction: every distinct position of a game collection into a position file.
 //!
 //! # What is kept
-//! Sources are SGF files (replayed by kifu-go: main lines, or all variations) and ASCII position
-//! files ([`crate::ascii`]). Positions of other board sizes are skipped and counted, as are
-//! positions outside the move range. Two positions are the same when their side to move is the same
+//! Sources are SGF files (replayed by kifu-go: main lines, or all variations), Ishi files
+//! (replayed through their SGF conversion) and ASCII position files ([`crate::ascii`]).
+//! Positions of other board sizes are skipped and counted, as are positions outside the move
+//! range. Two positions are the same when their side to move is the same
 //! and their boards are the same under one of the 8 symmetries: the key is the canonical hash,
 //! and boards with the same hash are told apart by their canonical rows ([`canonical_rows`]), so
 //! a hash collision never merges two positions (the later board gets the next tiebreaker, in
@@ -44,10 +45,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The format of a source file.
-///
-/// Extension point: Ishi `.go` files become one more variant here and one more branch in
-/// `occurrences_of` (replaying their moves into the same `Occurrences` collector), once a
-/// kifu-ishi crate exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {
     /// An SGF collection.

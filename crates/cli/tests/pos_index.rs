@@ -464,3 +464,53 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
     .unwrap();
     assert_eq!(v["occurrences"].as_u64(), Some(0));
 }
+
+/// Ishi files are indexed as their SGF conversion; ASCII position files are refused as files
+/// with no games.
+#[test]
+fn ishi_games_index_like_their_sgf_conversion() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let spec = common::corpus().join("ishi/testspec.go");
+    std::fs::copy(&spec, d.join("spec.go")).unwrap();
+    ok(&kifu(&["convert", "spec.go", "spec.sgf"], d));
+    let build = |input: &str, out: &str| -> Value {
+        serde_json::from_str(&ok(&kifu(
+            &["pos", "index", input, "-o", out, "--variations", "--json"],
+            d,
+        )))
+        .unwrap()
+    };
+    let a = build("spec.go", "a.idx");
+    let b = build("spec.sgf", "b.idx");
+    assert!(a["games"].as_u64().unwrap() >= 1, "{a}");
+    assert!(a["positions"].as_u64().unwrap() > 50, "{a}");
+    for k in ["games", "positions", "games_other_size", "games_failed"] {
+        assert_eq!(a[k], b[k], "{k}");
+    }
+    // The same answers, file names aside, at every move of the first game's main line.
+    for m in ["0", "1", "7", "30"] {
+        let look = |db: &str, sgf: &str| -> Value {
+            let mut v: Value = serde_json::from_str(&ok(&kifu(
+                &["pos", "lookup", db, "--sgf", sgf, "--move", m, "--json"],
+                d,
+            )))
+            .unwrap();
+            for x in v["matches"].as_array_mut().unwrap() {
+                x.as_object_mut().unwrap().remove("file");
+            }
+            v
+        };
+        let (x, y) = (look("a.idx", "spec.sgf"), look("b.idx", "spec.sgf"));
+        assert!(x["occurrences"].as_u64().unwrap() >= 1, "move {m}: {x}");
+        assert_eq!(x, y, "move {m}");
+    }
+    std::fs::write(d.join("p.txt"), format!("{}B\n", ".".repeat(361))).unwrap();
+    let o = kifu(&["pos", "index", "p.txt", "-o", "c.idx"], d);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("p.txt: ASCII positions are not games: there is nothing to index"),
+        "{err}"
+    );
+}

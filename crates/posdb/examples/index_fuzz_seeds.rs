@@ -6,6 +6,7 @@
 //! usage: index_fuzz_seeds OUT_DIR SGF_FILE...   (9x9 games; a few dozen is plenty)
 
 use kifu_go::BoardSize;
+use kifu_posdb::extract::Source;
 use kifu_posdb::index::{build_index, IndexOptions};
 use std::path::PathBuf;
 
@@ -36,7 +37,8 @@ fn main() {
             files.push(tree.clone());
         }
         let mut bytes = Vec::new();
-        let s = build_index(&files, &opts, &mut bytes, &|| {}).expect("index builds");
+        let sources: Vec<Source> = files.iter().map(Source::new).collect();
+        let s = build_index(&sources, &opts, &mut bytes, &|| {}).expect("index builds");
         std::fs::write(out.join(name), &bytes).expect("seed written");
         println!("{name}: {} bytes, {s:?}", bytes.len());
     }

@@ -64,6 +64,24 @@ pub struct Source {
     pub kind: SourceKind,
 }
 
+impl Source {
+    /// A file whose format is told by its extension (any case): `.go` Ishi, `.txt` and `.pos`
+    /// ASCII positions, anything else SGF.
+    pub fn new(path: impl Into<PathBuf>) -> Source {
+        let path = path.into();
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let kind = match ext.as_deref() {
+            Some("go") => SourceKind::Ishi,
+            Some("txt" | "pos") => SourceKind::Ascii,
+            _ => SourceKind::Sgf,
+        };
+        Source { path, kind }
+    }
+}
+
 /// How to extract.
 #[derive(Debug, Clone)]
 pub struct ExtractOptions {

@@ -6,6 +6,7 @@
 
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
 use kifu_go::{Board, BoardSize, Color, Move};
+use kifu_posdb::extract::Source;
 use kifu_posdb::index::{
     build_index, IndexOptions, IndexReader, LookupPage, LookupResult, Winner, NEXT_PASS,
     SUMMARY_THRESHOLD,
@@ -24,7 +25,8 @@ fn build(paths: &[PathBuf], threshold: u64, dir: &Path) -> IndexReader {
     let mut opts = IndexOptions::new(BoardSize::new(19).unwrap());
     opts.summary_threshold = threshold;
     let mut bytes = Vec::new();
-    build_index(paths, &opts, &mut bytes, &|| {}).unwrap();
+    let sources: Vec<Source> = paths.iter().map(Source::new).collect();
+    build_index(&sources, &opts, &mut bytes, &|| {}).unwrap();
     let p = dir.join(format!("t{threshold}.idx"));
     std::fs::write(&p, bytes).unwrap();
     IndexReader::open(&p).unwrap()

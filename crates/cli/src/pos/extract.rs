@@ -1,7 +1,7 @@
 //! `kifu pos extract`: game collections to a position file (the work is kifu-posdb's
 //! `extract`); this module finds the inputs, the Zobrist table and the master list.
 
-use crate::inputs::{collect, has_ext, Input};
+use crate::inputs::{collect, Input};
 use crate::output::{write_atomically, write_with_progress};
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
@@ -80,15 +80,6 @@ pub fn parse_bytes(text: &str) -> Result<usize> {
 }
 
 /// The kind of an input file, by extension (`--ascii` forces ASCII).
-fn kind_of(path: &Path, ascii: bool) -> Result<SourceKind> {
-    if ascii || has_ext(path, &["txt", "pos"]) {
-        Ok(SourceKind::Ascii)
-    } else if has_ext(path, &["go"]) {
-        Ok(SourceKind::Ishi)
-    } else {
-        Ok(SourceKind::Sgf)
-    }
-}
 
 /// The input files of a command, as kifu-posdb sources.
 pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
@@ -102,8 +93,11 @@ pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
         match input {
             Input::Stdin => bail!("`-` (stdin) is not supported here: give files or folders"),
             Input::File { path, .. } => {
-                let kind = kind_of(&path, ascii)?;
-                out.push(Source { path, kind });
+                let mut source = Source::new(path);
+                if ascii {
+                    source.kind = SourceKind::Ascii;
+                }
+                out.push(source);
             }
         }
     }

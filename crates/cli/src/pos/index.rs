@@ -16,7 +16,7 @@ use std::time::Instant;
 /// `kifu pos index` arguments.
 #[derive(Args, Debug)]
 pub struct IndexArgs {
-    /// SGF files and folders (searched recursively for .sgf).
+    /// SGF and Ishi (.go) files, and folders (searched recursively for .sgf and .go).
     #[arg(required = true)]
     games: Vec<PathBuf>,
     /// The index file to write (replaced safely).
@@ -88,7 +88,6 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     let started = Instant::now();
     let size = super::size_arg(a.size)?;
     let sources = super::extract::sources(&a.games, false)?;
-    let paths: Vec<PathBuf> = sources.into_iter().map(|s| s.path).collect();
     let mut opts = IndexOptions::new(size);
     if let Some(z) = &a.zobrist {
         let (keys, _, _) = super::extract::zobrist_keys(Some(z), &a.output, size)?;
@@ -97,8 +96,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     opts.variations = a.variations;
     super::extract::set_threads(a.jobs);
-    let s = write_with_progress(&a.output, paths.len() as u64, "indexing", |w, tick| {
-        Ok(build_index(&paths, &opts, w, tick)?)
+    let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
+        Ok(build_index(&sources, &opts, w, tick)?)
     })?;
     for e in &s.errors {
         eprintln!("kifu: {e}");

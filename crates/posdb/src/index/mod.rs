@@ -60,6 +60,7 @@
 //! Entries in variations are marked and carry no winner: they count as continuations but not
 //! in win rates, since a game's result says nothing of the moves of its variations.
 
+use crate::extract::{Source, SourceKind};
 use crate::sort::ExternalSorter;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Replayer, Scope, Step};
 use kifu_go::{BoardSize, Color, Move, Symmetry, ZobristKeys, ZobristTable};
@@ -67,7 +68,7 @@ use kifu_sgf::{Diagnostic, RawProperty, Skip, Value, Visitor};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{self, BufReader, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 const MAGIC: &[u8; 8] = b"KIFUPIX2";
@@ -644,18 +645,30 @@ struct FileResult {
     errors: Vec<String>,
 }
 
-fn index_file(path: &Path, opts: &IndexOptions, second: &SecondHash) -> FileResult {
+fn index_file(source: &Source, opts: &IndexOptions, second: &SecondHash) -> FileResult {
+    let path = &source.path;
+    let failed = |msg: String| FileResult {
+        games: Vec::new(),
+        entries: Vec::new(),
+        failed: Some(format!("{}: {msg}", path.display())),
+        games_other_size: 0,
+        games_failed: 0,
+        errors: Vec::new(),
+    };
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => {
-            return FileResult {
-                games: Vec::new(),
-                entries: Vec::new(),
-                failed: Some(format!("{}: cannot read: {e}", path.display())),
-                games_other_size: 0,
-                games_failed: 0,
-                errors: Vec::new(),
-            }
+        Err(e) => return failed(format!("cannot read: {e}")),
+    };
+    let bytes = match source.kind {
+        SourceKind::Sgf => bytes,
+        // Ishi files are read through their SGF conversion (small files: the round trip
+        // through text costs little and keeps one indexing path).
+        SourceKind::Ishi => {
+            let doc = kifu_ishi::read(&bytes).document;
+            kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes()
+        }
+        SourceKind::Ascii => {
+            return failed("ASCII positions are not games: there is nothing to index".into())
         }
     };
     let sink = FileIndexer {
@@ -720,10 +733,11 @@ fn u16_at(b: &[u8], at: usize) -> u16 {
     u16::from_be_bytes(b[at..at + 2].try_into().expect("2 bytes"))
 }
 
-/// Indexes the main lines (with [`IndexOptions::variations`], every variation too) of the SGF
-/// files `paths` into `out` (see the [module docs](self)), calling `progress` after each file.
+/// Indexes the main lines (with [`IndexOptions::variations`], every variation too) of the games
+/// of `sources` (SGF, or Ishi through its SGF conversion; ASCII positions are failed files) into
+/// `out` (see the [module docs](self)), calling `progress` after each file.
 pub fn build_index(
-    paths: &[PathBuf],
+    sources: &[Source],
     opts: &IndexOptions,
     out: &mut dyn Write,
     progress: &(dyn Fn() + Sync),
@@ -749,7 +763,7 @@ pub fn build_index(
     let mut rec = [0u8; ENTRY_BYTES];
     // Batches are replayed in parallel while the results of the one before are appended (a
     // serial step) at the same time.
-    let compute = |chunk: &[PathBuf]| -> Vec<FileResult> {
+    let compute = |chunk: &[Source]| -> Vec<FileResult> {
         chunk
             .par_iter()
             .map(|p| {
@@ -759,16 +773,16 @@ pub fn build_index(
             })
             .collect()
     };
-    let mut chunks = paths.chunks(batch);
+    let mut chunks = sources.chunks(batch);
     let mut pending = chunks.next().map(|c| (c, compute(c)));
     while let Some((chunk, results)) = pending.take() {
         let next = chunks.next();
         let (done, computed) = rayon::join(
             || -> Result<(), IndexError> {
-                for (r, path) in results.into_iter().zip(chunk) {
+                for (r, source) in results.into_iter().zip(chunk) {
                     let file_no = u32::try_from(summary.files).map_err(|_| IndexError::TooMany)?;
                     summary.files += 1;
-                    let name = path.display().to_string();
+                    let name = source.path.display().to_string();
                     file_table.push((strings_len, name.len() as u32));
                     strings_file.write_all(name.as_bytes())?;
                     strings_len += name.len() as u64;
@@ -909,6 +923,10 @@ pub use summary::SUMMARY_THRESHOLD;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn srcs(paths: &[PathBuf]) -> Vec<Source> {
+        paths.iter().map(Source::new).collect()
+    }
     use kifu_go::Board;
 
     #[test]
@@ -952,7 +970,7 @@ mod tests {
         for variations in [false, true] {
             let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
             opts.variations = variations;
-            let s = build_index(&paths, &opts, &mut io::sink(), &|| {}).unwrap();
+            let s = build_index(&srcs(&paths), &opts, &mut io::sink(), &|| {}).unwrap();
             assert_eq!((s.games, s.games_failed), (6, 0));
         }
         let files = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
@@ -960,7 +978,7 @@ mod tests {
         for (size, variations) in [(19, false), (9, false), (19, true), (9, true)] {
             let mut opts = IndexOptions::new(BoardSize::new(size).unwrap());
             opts.variations = variations;
-            let s = build_index(&files, &opts, &mut io::sink(), &|| {}).unwrap();
+            let s = build_index(&srcs(&files), &opts, &mut io::sink(), &|| {}).unwrap();
             assert!(s.entries > 20_000, "{size}: {}", s.entries);
         }
     }
@@ -984,7 +1002,7 @@ mod tests {
             let mut opts = IndexOptions::new(size);
             opts.variations = variations;
             let mut bytes = Vec::new();
-            let s = build_index(std::slice::from_ref(&g), &opts, &mut bytes, &|| {}).unwrap();
+            let s = build_index(&[Source::new(&g)], &opts, &mut bytes, &|| {}).unwrap();
             let p = dir.path().join(format!("db{variations}"));
             std::fs::write(&p, &bytes).unwrap();
             (s, IndexReader::open(&p).unwrap())
@@ -1083,7 +1101,7 @@ mod tests {
         let mut bytes = Vec::new();
         let size = BoardSize::new(5).unwrap();
         let s = build_index(
-            std::slice::from_ref(&g),
+            &[Source::new(&g)],
             &IndexOptions::new(size),
             &mut bytes,
             &|| {},
@@ -1182,7 +1200,7 @@ mod tests {
                 opts.summary_threshold = threshold;
                 opts.variations = variations;
                 let mut bytes = Vec::new();
-                let s = build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+                let s = build_index(&srcs(&paths), &opts, &mut bytes, &|| {}).unwrap();
                 assert_eq!(s.summaries > 0, threshold < 1000);
                 let p = dir.path().join(format!("{threshold}-{variations}.idx"));
                 std::fs::write(&p, &bytes).unwrap();
@@ -1223,7 +1241,7 @@ mod tests {
         let mut opts = IndexOptions::new(size);
         opts.summary_threshold = 1;
         let mut bytes = Vec::new();
-        build_index(&paths, &opts, &mut bytes, &|| {}).unwrap();
+        build_index(&srcs(&paths), &opts, &mut bytes, &|| {}).unwrap();
         let db1 = IndexReader::open(&dir.path().join("1-false.idx")).unwrap();
         let from = (db1.sum_off_for_tests() as usize).min(bytes.len());
         let p = dir.path().join("bad.idx");

@@ -79,9 +79,8 @@ pub fn parse_bytes(text: &str) -> Result<usize> {
         .with_context(|| format!("{text:?} is too large"))
 }
 
-/// The kind of an input file, by extension (`--ascii` forces ASCII).
-
-/// The input files of a command, as kifu-posdb sources.
+/// The input files of a command, as kifu-posdb sources, their kind told by their extension
+/// ([`Source::new`]; `ascii`, from `--ascii`, makes every file ASCII positions).
 pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
     let exts: &[&str] = if ascii {
         &["sgf", "go", "txt", "pos"]

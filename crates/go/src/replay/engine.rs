@@ -46,6 +46,8 @@ struct Frame {
     skipped: bool,
     /// The node the variation branches from.
     cursor: usize,
+    /// Nodes started before the variation (none since: it was empty).
+    nodes_before: usize,
 }
 
 /// The streaming replayer: a [`kifu_sgf::Visitor`] that replays each game as the reader reports it
@@ -82,6 +84,13 @@ pub struct Replayer<S> {
     /// The parent of the node being read, and the last node started on the current path.
     parent: Option<usize>,
     cursor: usize,
+    /// Nodes started in the game.
+    nodes_seen: usize,
+    /// The node applied last is not yielded yet (it is followed by '('), with its move and the
+    /// variation depth it was read at.
+    unyielded: bool,
+    node_move: Option<PlayedMove>,
+    unyielded_depth: usize,
     props_in_node: u16,
     setup: Vec<SetupItem>,
     moves: Vec<MoveItem>,
@@ -123,6 +132,10 @@ impl<S: ReplaySink> Replayer<S> {
             node_index: 0,
             parent: None,
             cursor: 0,
+            nodes_seen: 0,
+            unyielded: false,
+            node_move: None,
+            unyielded_depth: 0,
             props_in_node: 0,
             setup: Vec::with_capacity(64),
             moves: Vec::with_capacity(2),
@@ -172,6 +185,8 @@ impl<S: ReplaySink> Replayer<S> {
         self.node_index = 0;
         self.parent = None;
         self.cursor = 0;
+        self.nodes_seen = 0;
+        self.unyielded = false;
         self.sz = None;
         self.ru.clear();
         self.ha = 0;
@@ -182,11 +197,14 @@ impl<S: ReplaySink> Replayer<S> {
 
     fn start_node(&mut self, offset: usize) {
         if self.pending {
-            self.finish_node(false);
+            self.apply_node();
         }
+        // The node before has a child: it is not a leaf.
+        self.yield_node(false);
         if self.dead {
             return;
         }
+        self.nodes_seen += 1;
         if !self.numbered {
             self.game = self.games_started;
             self.games_started += 1;
@@ -319,7 +337,7 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     /// Sets up the board once the root's properties are known; false if the game cannot be replayed.
-    // Once per game, and it builds a whole position on the stack: kept out of `finish_node`, whose
+    // Once per game, and it builds a whole position on the stack: kept out of `apply_node`, whose
     // frame would otherwise be tens of kilobytes on every node.
     #[cold]
     #[inline(never)]
@@ -418,7 +436,9 @@ impl<S: ReplaySink> Replayer<S> {
         }
     }
 
-    fn finish_node(&mut self, is_leaf: bool) {
+    /// Applies the node read (its setup, `PL` and moves); it is yielded by [`Self::yield_node`]
+    /// once it is known whether it is a leaf.
+    fn apply_node(&mut self) {
         self.pending = false;
         if self.dead {
             return;
@@ -450,6 +470,17 @@ impl<S: ReplaySink> Replayer<S> {
                 node_move = Some(played);
             }
         }
+        self.node_move = node_move;
+        if self.pos.is_some() {
+            self.unyielded = true;
+        }
+    }
+
+    /// Yields the node applied last, if it has not been yet.
+    fn yield_node(&mut self, is_leaf: bool) {
+        if !std::mem::take(&mut self.unyielded) {
+            return;
+        }
         let Some(pos) = self.pos.as_ref() else {
             return;
         };
@@ -462,7 +493,7 @@ impl<S: ReplaySink> Replayer<S> {
             parent: self.parent,
             position: pos,
             to_play: pos.to_play(),
-            mv: node_move,
+            mv: self.node_move,
             is_leaf,
             diagnostics: &self.diags,
         };
@@ -664,8 +695,12 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     fn begin_var(&mut self) -> Skip {
+        // The node before a '(' is applied (the variation starts from its position), but yielded
+        // only once a node comes: if every variation after it is empty (`()`, which the reader
+        // reports and trees leave out), it is a leaf.
         if self.pending {
-            self.finish_node(false);
+            self.apply_node();
+            self.unyielded_depth = self.depth;
         }
         if self.dead || self.pos.is_none() {
             return Skip::No;
@@ -678,6 +713,7 @@ impl<S: ReplaySink> Replayer<S> {
         self.depth += 1;
         frame.skipped = skip;
         frame.cursor = self.cursor;
+        frame.nodes_before = self.nodes_seen;
         if skip {
             return Skip::Yes;
         }
@@ -692,7 +728,11 @@ impl<S: ReplaySink> Replayer<S> {
 
     fn end_var(&mut self) {
         if self.pending {
-            self.finish_node(true);
+            self.apply_node();
+            self.yield_node(true);
+        } else if self.unyielded && self.depth == self.unyielded_depth {
+            // The variation of a node followed only by empty variations ends.
+            self.yield_node(true);
         }
         if self.dead || self.depth == 0 {
             return;
@@ -703,8 +743,10 @@ impl<S: ReplaySink> Replayer<S> {
         if frame.skipped {
             return;
         }
+        let empty = frame.nodes_before == self.nodes_seen;
         match self.opts.scope {
-            Scope::MainLineOnly => self.main_line_done = true,
+            // An empty variation does not end the main line.
+            Scope::MainLineOnly => self.main_line_done |= !empty,
             Scope::AllVariations => {
                 self.pl_pending = frame.pl_pending;
                 if let Some(pos) = self.pos.as_mut() {
@@ -716,8 +758,9 @@ impl<S: ReplaySink> Replayer<S> {
 
     fn end_game_now(&mut self) {
         if self.pending {
-            self.finish_node(true);
+            self.apply_node();
         }
+        self.yield_node(true);
         if let Some(p) = self.pos.take() {
             self.spare = Some(p);
         }

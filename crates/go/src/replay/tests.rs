@@ -373,3 +373,61 @@ fn game_trees_without_nodes_are_not_games() {
     let games: Vec<usize> = r.steps.iter().map(|s| s.game).collect();
     assert_eq!(games, [0, 0, 1, 1]);
 }
+
+/// Empty variations `()` are ignored as trees ignore them: the node before them is a leaf when
+/// no node follows, they do not end the main line, and they take no variation number (found by
+/// fuzzing go_replay: streaming said "not a leaf" before any '(').
+#[test]
+fn empty_variations_change_nothing() {
+    let leaves = |r: &Record| -> Vec<(u32, Option<String>, bool, Option<usize>)> {
+        r.steps
+            .iter()
+            .map(|s| (s.variation, s.mv.clone(), s.leaf, s.parent))
+            .collect()
+    };
+    let all = ReplayOptions::default();
+    let main = ReplayOptions {
+        scope: Scope::MainLineOnly,
+        ..Default::default()
+    };
+    // A leaf followed by an empty variation.
+    let r = both("(;SZ[5];B[aa]())", &all);
+    assert_eq!(
+        leaves(&r),
+        [
+            (0, None, false, None),
+            (0, Some("BA5".into()), true, Some(0))
+        ]
+    );
+    // Empty variations before and between real ones.
+    let text = "(;SZ[5];B[aa]()(;W[bb])( )(;W[cc]()))";
+    let r = both(text, &all);
+    assert_eq!(
+        leaves(&r),
+        [
+            (0, None, false, None),
+            (0, Some("BA5".into()), false, Some(0)),
+            (0, Some("WB4".into()), true, Some(1)),
+            (1, Some("WC3".into()), true, Some(1)),
+        ]
+    );
+    let r = both(text, &main);
+    assert_eq!(
+        leaves(&r),
+        [
+            (0, None, false, None),
+            (0, Some("BA5".into()), false, Some(0)),
+            (0, Some("WB4".into()), true, Some(1)),
+        ]
+    );
+    // The fuzzer's input: nodes without ';', an empty variation, junk.
+    let r = both("(B[](T[0](\n))]\nY[", &all);
+    assert_eq!(
+        leaves(&r),
+        [
+            (0, Some("Bpass".into()), false, None),
+            (0, None, true, Some(0)),
+            (1, None, true, Some(0)),
+        ]
+    );
+}

@@ -26,6 +26,9 @@
 //! - Board size from the root's `SZ` (19 when absent): square boards 2x2 to 25x25. Another size, an
 //!   unreadable `SZ`, or a `GM` other than 1 is a [`ReplayError`] for that game (reported to
 //!   [`ReplaySink::game_error`]); the other games of the file are replayed.
+//! - Empty variations `()` (the reader reports them) are ignored, as trees leave them out: the
+//!   node before them is a leaf if no node follows, they do not end the main line and they get
+//!   no variation number.
 //! - Passes: `[]`, and `[tt]` on boards up to 19x19.
 //! - Rules: [`ReplayOptions::rules`] if given, else the suicide rule of the root's `RU` through
 //!   [`Rules::from_sgf_ruleset`] (e.g. New Zealand: suicide allowed), else [`Rules::SIMPLE_KO`].

@@ -196,11 +196,12 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     fn start_node(&mut self, offset: usize) {
-        if self.pending {
-            self.apply_node();
-        }
         // The node before has a child: it is not a leaf.
-        self.yield_node(false);
+        if self.pending {
+            self.finish_node::<false>(false);
+        } else if self.unyielded {
+            self.yield_held(false);
+        }
         if self.dead {
             return;
         }
@@ -337,7 +338,7 @@ impl<S: ReplaySink> Replayer<S> {
     }
 
     /// Sets up the board once the root's properties are known; false if the game cannot be replayed.
-    // Once per game, and it builds a whole position on the stack: kept out of `apply_node`, whose
+    // Once per game, and it builds a whole position on the stack: kept out of `finish_node`, whose
     // frame would otherwise be tens of kilobytes on every node.
     #[cold]
     #[inline(never)]
@@ -436,9 +437,10 @@ impl<S: ReplaySink> Replayer<S> {
         }
     }
 
-    /// Applies the node read (its setup, `PL` and moves); it is yielded by [`Self::yield_node`]
-    /// once it is known whether it is a leaf.
-    fn apply_node(&mut self) {
+    /// Applies the node read (its setup, `PL` and moves) and yields it; with `HOLD`, it is held
+    /// back instead, to be yielded by [`Self::yield_held`] once it is known whether it is a leaf
+    /// (see [`Self::begin_var`]). One function for both, so the common path stays one call.
+    fn finish_node<const HOLD: bool>(&mut self, is_leaf: bool) {
         self.pending = false;
         if self.dead {
             return;
@@ -470,17 +472,29 @@ impl<S: ReplaySink> Replayer<S> {
                 node_move = Some(played);
             }
         }
-        self.node_move = node_move;
-        if self.pos.is_some() {
-            self.unyielded = true;
+        if HOLD {
+            if self.pos.is_some() {
+                self.node_move = node_move;
+                self.unyielded = true;
+                self.unyielded_depth = self.depth;
+            }
+        } else {
+            self.emit(node_move, is_leaf);
         }
     }
 
-    /// Yields the node applied last, if it has not been yet.
-    fn yield_node(&mut self, is_leaf: bool) {
-        if !std::mem::take(&mut self.unyielded) {
-            return;
-        }
+    /// Yields the node applied but held back at a '(' (see [`Self::begin_var`]), if any.
+    // Rare (once per '('), and kept out of `start_node`, which is inlined into the reader.
+    #[cold]
+    #[inline(never)]
+    fn yield_held(&mut self, is_leaf: bool) {
+        self.unyielded = false;
+        self.emit(self.node_move, is_leaf);
+    }
+
+    /// Hands the node applied last to the sink.
+    #[inline(always)]
+    fn emit(&mut self, node_move: Option<PlayedMove>, is_leaf: bool) {
         let Some(pos) = self.pos.as_ref() else {
             return;
         };
@@ -493,7 +507,7 @@ impl<S: ReplaySink> Replayer<S> {
             parent: self.parent,
             position: pos,
             to_play: pos.to_play(),
-            mv: self.node_move,
+            mv: node_move,
             is_leaf,
             diagnostics: &self.diags,
         };
@@ -591,6 +605,9 @@ impl<S: ReplaySink> Replayer<S> {
         }
     }
 
+    // Forced inline (as `emit`): once `finish_node` had two instances, the compiler outlined
+    // them, and the replay took 5-8% more instructions (callgrind, corpus main lines).
+    #[inline(always)]
     fn apply_move(&mut self, m: MoveItem) -> Option<PlayedMove> {
         let [c, r] = m.text;
         // The common case first: two lowercase letters naming a point of this board.
@@ -699,8 +716,7 @@ impl<S: ReplaySink> Replayer<S> {
         // only once a node comes: if every variation after it is empty (`()`, which the reader
         // reports and trees leave out), it is a leaf.
         if self.pending {
-            self.apply_node();
-            self.unyielded_depth = self.depth;
+            self.finish_node::<true>(false);
         }
         if self.dead || self.pos.is_none() {
             return Skip::No;
@@ -728,11 +744,10 @@ impl<S: ReplaySink> Replayer<S> {
 
     fn end_var(&mut self) {
         if self.pending {
-            self.apply_node();
-            self.yield_node(true);
+            self.finish_node::<false>(true);
         } else if self.unyielded && self.depth == self.unyielded_depth {
             // The variation of a node followed only by empty variations ends.
-            self.yield_node(true);
+            self.yield_held(true);
         }
         if self.dead || self.depth == 0 {
             return;
@@ -758,9 +773,10 @@ impl<S: ReplaySink> Replayer<S> {
 
     fn end_game_now(&mut self) {
         if self.pending {
-            self.apply_node();
+            self.finish_node::<false>(true);
+        } else if self.unyielded {
+            self.yield_held(true);
         }
-        self.yield_node(true);
         if let Some(p) = self.pos.take() {
             self.spare = Some(p);
         }

@@ -38,13 +38,12 @@ pub fn write_atomically_with(
         .suffix(".tmp")
         .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, EarlyWriteback::new(tmp));
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
     fill(&mut w)?;
     let tmp = w
         .into_inner()
         .map_err(|e| e.into_error())
-        .with_context(|| format!("{}: write failed", path.display()))?
-        .file;
+        .with_context(|| format!("{}: write failed", path.display()))?;
     tmp.as_file()
         .sync_all()
         .with_context(|| format!("{}: sync failed", path.display()))?;
@@ -56,59 +55,6 @@ pub fn write_atomically_with(
         )
     })?;
     Ok(())
-}
-
-/// A file being written that asks the kernel to start writing each completed 16 MiB to disk,
-/// so the device works while the output is still being produced: the sync before the rename
-/// then waits for the last part only, instead of for the whole file (a 473 MB position file
-/// took a quarter of a second to sync), and dirty pages never pile up to the point where the
-/// kernel throttles the writer. Only a hint: on other systems, or if it fails, nothing changes.
-struct EarlyWriteback {
-    file: tempfile::NamedTempFile,
-    written: u64,
-    started: u64,
-}
-
-/// Bytes between two writeback hints.
-const WRITEBACK_STEP: u64 = 16 << 20;
-
-impl EarlyWriteback {
-    fn new(file: tempfile::NamedTempFile) -> EarlyWriteback {
-        EarlyWriteback {
-            file,
-            written: 0,
-            started: 0,
-        }
-    }
-
-    fn hint(&mut self) {
-        if self.written - self.started < WRITEBACK_STEP {
-            return;
-        }
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::{fadvise, Advice};
-            use std::num::NonZeroU64;
-            // DONTNEED starts writeback of the dirty pages of the range (without waiting) and
-            // drops its pages already clean; the output is not read back.
-            let len = NonZeroU64::new(self.written - self.started);
-            let _ = fadvise(self.file.as_file(), self.started, len, Advice::DontNeed);
-        }
-        self.started = self.written;
-    }
-}
-
-impl Write for EarlyWriteback {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.written += n as u64;
-        self.hint();
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
-    }
 }
 
 /// Runs `job`, which writes `path` (atomically, as [`write_atomically_with`]) while
@@ -161,32 +107,5 @@ fn keep_permissions(path: &Path, tmp: &Path) {
                 let _ = std::fs::set_permissions(tmp, std::fs::Permissions::from_mode(0o644));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Writeback hints change nothing in what is written, across several hint steps and
-    /// writes that straddle them.
-    #[test]
-    fn early_writeback_writes_every_byte() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.bin");
-        let chunk: Vec<u8> = (0..1_000_003u32).map(|i| (i * 7 % 251) as u8).collect();
-        let rounds = (2 * WRITEBACK_STEP as usize) / chunk.len() + 3;
-        write_atomically_with(&path, |w| {
-            for _ in 0..rounds {
-                w.write_all(&chunk)?;
-            }
-            Ok(())
-        })
-        .unwrap();
-        let got = std::fs::read(&path).unwrap();
-        assert_eq!(got.len(), rounds * chunk.len());
-        assert!(got.chunks(chunk.len()).all(|c| c == &chunk[..]));
-        // Nothing else is left in the folder (the temporary file was renamed).
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

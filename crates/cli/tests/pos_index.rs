@@ -514,3 +514,53 @@ fn ishi_games_index_like_their_sgf_conversion() {
         "{err}"
     );
 }
+
+/// `--sgf F --move N` asks for the position the index stores for move N: after setup that
+/// follows the move (here handicap stones in the node after the root), not before it.
+#[test]
+fn lookup_by_sgf_takes_setup_after_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("h")).unwrap();
+    std::fs::write(
+        d.join("h/h.sgf"),
+        "(;GM[1]SZ[9]HA[2]PB[x]PW[y]RE[W+R];AB[cc][gf]PL[W];W[ee];C[a comment];B[ce])",
+    )
+    .unwrap();
+    ok(&kifu(
+        &["pos", "index", "h", "-o", "h.idx", "--size", "9"],
+        d,
+    ));
+    let look = |m: &str| -> Value {
+        serde_json::from_str(&ok(&kifu(
+            &[
+                "pos", "lookup", "h.idx", "--sgf", "h/h.sgf", "--move", m, "--json",
+            ],
+            d,
+        )))
+        .unwrap()
+    };
+    let v = look("0");
+    assert_eq!(v["to_play"], "W");
+    assert_eq!(v["occurrences"].as_u64(), Some(1), "{v}");
+    assert_eq!(
+        (
+            v["matches"][0]["move"].as_u64(),
+            v["matches"][0]["next"].as_str()
+        ),
+        (Some(0), Some("E5"))
+    );
+    // After W E5 and the comment node: Black to play, continued by C5.
+    let v = look("1");
+    assert_eq!(v["occurrences"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["matches"][0]["next"], "C5");
+    let o = kifu(
+        &["pos", "lookup", "h.idx", "--sgf", "h/h.sgf", "--move", "3"],
+        d,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "kifu: h/h.sgf: game 1 has no move 3 on variation 0\n"
+    );
+}

@@ -459,10 +459,10 @@ impl<'a> Reader<'a> {
         self.depth += 1;
         self.after_close = false;
         self.node_open = false;
-        if self.quiet() {
-            return;
-        }
-        if v.begin_variation(at) == Skip::Yes {
+        // Inside a skipped variation the text is still read the same way (only the visitor
+        // hears nothing), so that where the skipped part ends does not depend on skipping: a
+        // "((" there is ignored as it is elsewhere.
+        if !self.quiet() && v.begin_variation(at) == Skip::Yes {
             self.skip_depth = self.depth;
         }
         self.after_open = true;

@@ -5,11 +5,12 @@ use crate::output::write_with_progress;
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use kifu_go::replay::ReplayOptions;
+use kifu_go::replay::{replay_game, ReplayError, ReplayOptions, ReplaySink, Step};
 use kifu_go::{navigate, Board, Color, Move};
 use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
 use kifu_sgf::Collection;
 use serde_json::{json, Value};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -126,6 +127,26 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     })
 }
 
+/// The position after the last node of a line (given by pre-order indices) with a number of
+/// moves played, and the replay error of the game if any.
+struct LinePosition<'a> {
+    on_line: &'a HashSet<usize>,
+    moves: u32,
+    found: Option<(Board, Color)>,
+    error: Option<ReplayError>,
+}
+
+impl ReplaySink for LinePosition<'_> {
+    fn position(&mut self, s: &Step<'_>) {
+        if s.move_number == self.moves && self.on_line.contains(&s.node_index) {
+            self.found = Some((s.position.board(), s.to_play));
+        }
+    }
+    fn game_error(&mut self, e: ReplayError) {
+        self.error = Some(e);
+    }
+}
+
 fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
     if let (Some(path), Some(n)) = (&a.sgf, a.r#move) {
         let name = path.display();
@@ -144,15 +165,28 @@ fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
                 navigate::leaves(game).count()
             )
         })?;
-        let node = navigate::node_with_move(&line, n).with_context(|| {
+        // The position the index stores for move N of the line: after the last node of the line
+        // with N moves played (setup or comments after a move stand for it, as in the index),
+        // N counting the moves replayed, as the move numbers of the matches do.
+        let root = game.root().index();
+        let on_line: HashSet<usize> = line.iter().map(|node| node.index() - root).collect();
+        let mut at = LinePosition {
+            on_line: &on_line,
+            moves: n,
+            found: None,
+            error: None,
+        };
+        at = replay_game(game, &ReplayOptions::default(), at);
+        if let Some(e) = at.error {
+            bail!("{name}: {e}");
+        }
+        let found = at.found;
+        return found.with_context(|| {
             format!(
                 "{name}: game {} has no move {n} on variation {}",
                 a.game, a.variation
             )
-        })?;
-        let at = navigate::position_at(game, node, &ReplayOptions::default())
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-        return Ok((at.position.board(), at.position.to_play()));
+        });
     }
     let (Some(rows), Some(tp)) = (&a.board, &a.to_play) else {
         bail!("give --sgf FILE --move N, or --board ROWS --to-play B|W");

@@ -431,3 +431,25 @@ fn empty_variations_change_nothing() {
         ]
     );
 }
+
+/// A skipped variation is read as any other text, so skipping ends where the tree's variation
+/// ends: here "((" inside the skipped part is ignored, and the second game is still replayed
+/// with main lines only (found by fuzzing go_replay with both scopes).
+#[test]
+fn skipped_variations_end_where_the_tree_says() {
+    let text = "(T[0](;);(()));";
+    let main = ReplayOptions {
+        scope: Scope::MainLineOnly,
+        ..Default::default()
+    };
+    let r = both(text, &main);
+    assert_eq!(
+        r.steps
+            .iter()
+            .map(|s| (s.game, s.node_offset, s.leaf))
+            .collect::<Vec<_>>(),
+        [(0, 1, false), (0, 6, true), (1, 14, true)]
+    );
+    let r = both(text, &ReplayOptions::default());
+    assert_eq!(r.steps.len(), 4);
+}

@@ -707,9 +707,9 @@ impl<'a> Reader<'a> {
         values: ValuesRead,
     ) {
         let no_upper = id.is_empty();
-        if self.quiet() {
-            return;
-        }
+        // Inside a skipped variation only the visitor is kept quiet: the node structure (a
+        // property after ')' opening a variation) is followed as anywhere else, so that the
+        // skipped part ends where it would end when read.
         if too_long {
             self.diag(
                 v,
@@ -741,6 +741,9 @@ impl<'a> Reader<'a> {
                 );
             }
             self.start_node(v, start);
+        }
+        if self.quiet() {
+            return;
         }
         if let Some(at) = self.literal {
             self.diag(

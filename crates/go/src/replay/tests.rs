@@ -452,4 +452,15 @@ fn skipped_variations_end_where_the_tree_says() {
     );
     let r = both(text, &ReplayOptions::default());
     assert_eq!(r.steps.len(), 4);
+    // A property after ')' opens a variation inside the skipped part too.
+    let text = ";>(;T54)L[]\n(i])\nL[2]));B";
+    let r = both(text, &main);
+    assert_eq!(
+        r.steps
+            .iter()
+            .map(|s| (s.game, s.node_offset))
+            .collect::<Vec<_>>(),
+        [(0, 0), (0, 3)]
+    );
+    assert_eq!(both(text, &ReplayOptions::default()).steps.len(), 5);
 }

@@ -2,7 +2,7 @@
 //! a quarter, the same game with colours swapped, and an unrelated game. Exact answers.
 
 mod common;
-use common::{kifu_in as kifu, ok};
+use common::{fails, kifu_in as kifu, ok};
 
 use kifu_go::{Board, BoardSize, Symmetry, ZobristKeys};
 use serde_json::Value;
@@ -313,8 +313,7 @@ fn an_index_of_format_1_is_refused_with_a_clear_error() {
         ],
         d,
     );
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = fails(&o, 1);
     assert!(
         err.contains("an index of format 1 (from an older kifu): rebuild it with `kifu pos index`"),
         "{err}"
@@ -443,9 +442,8 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
         ],
         d,
     );
-    assert_eq!(o.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
+        fails(&o, 1),
         "kifu: v/f.sgf: game 1 has no variation 2 (it has 2)\n"
     );
     let v: Value = serde_json::from_str(&ok(&kifu(
@@ -507,8 +505,7 @@ fn ishi_games_index_like_their_sgf_conversion() {
     }
     std::fs::write(d.join("p.txt"), format!("{}B\n", ".".repeat(361))).unwrap();
     let o = kifu(&["pos", "index", "p.txt", "-o", "c.idx"], d);
-    assert_eq!(o.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = fails(&o, 1);
     assert!(
         err.contains("p.txt: ASCII positions are not games: there is nothing to index"),
         "{err}"
@@ -558,9 +555,8 @@ fn lookup_by_sgf_takes_setup_after_the_move() {
         &["pos", "lookup", "h.idx", "--sgf", "h/h.sgf", "--move", "3"],
         d,
     );
-    assert_eq!(o.status.code(), Some(1));
     assert_eq!(
-        String::from_utf8_lossy(&o.stderr),
+        fails(&o, 1),
         "kifu: h/h.sgf: game 1 has no move 3 on variation 0\n"
     );
 }

@@ -52,6 +52,17 @@ pub fn ok(out: &Output) -> String {
     text(&out.stdout)
 }
 
+/// The standard error of a run that must fail with exit code `code`.
+pub fn fails(out: &Output, code: i32) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// `../shared/corpus` beside the project.
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")

@@ -29,6 +29,20 @@ fn setup(d: &Path) {
     w("e.sgf", "(;GM[1]SZ[13];B[dd])");
 }
 
+/// The JSON a successful `kifu ARGS` run in `d` prints.
+fn json(args: &[&str], d: &Path) -> Value {
+    serde_json::from_str(&ok(&kifu(args, d))).unwrap()
+}
+
+/// A temporary folder holding one SGF file at `path` (inside a subfolder).
+fn with_game(path: &str, sgf: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, sgf).unwrap();
+    dir
+}
+
 fn hash(rows: &str) -> String {
     let b = Board::from_rows(rows.as_bytes(), Some(BoardSize::NINE)).unwrap();
     format!(
@@ -52,11 +66,10 @@ fn lookup_finds_symmetric_and_swapped_games() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     setup(d);
-    let v: Value = serde_json::from_str(&ok(&kifu(
+    let v: Value = json(
         &["pos", "index", "g", "-o", "db.idx", "--size", "9", "--json"],
         d,
-    )))
-    .unwrap();
+    );
     // a, b, c: 4 moves, 5 positions each; d: 3; e is 13x13.
     assert_eq!(
         (
@@ -115,7 +128,7 @@ game 2 move 1 (identity, colours swapped) next G3: Eve - Fay  W+2 [g/c.sgf game 
         .unwrap()
         .transform(Symmetry::Rotate180);
     let rows = String::from_utf8(turned.to_rows()).unwrap();
-    let v: Value = serde_json::from_str(&ok(&kifu(
+    let v: Value = json(
         &[
             "pos",
             "lookup",
@@ -127,8 +140,7 @@ game 2 move 1 (identity, colours swapped) next G3: Eve - Fay  W+2 [g/c.sgf game 
             "--json",
         ],
         d,
-    )))
-    .unwrap();
+    );
     assert_eq!(v["hash"], h.as_str());
     let m = v["matches"].as_array().unwrap();
     assert_eq!(m.len(), 2);
@@ -145,7 +157,7 @@ game 2 move 1 (identity, colours swapped) next G3: Eve - Fay  W+2 [g/c.sgf game 
     }
     // The empty board: the corner moves of a, b and c are one continuation.
     let empty = ".".repeat(81);
-    let v: Value = serde_json::from_str(&ok(&kifu(
+    let v: Value = json(
         &[
             "pos",
             "lookup",
@@ -157,8 +169,7 @@ game 2 move 1 (identity, colours swapped) next G3: Eve - Fay  W+2 [g/c.sgf game 
             "--json",
         ],
         d,
-    )))
-    .unwrap();
+    );
     let c: Vec<(String, u64, u64, u64)> = v["continuations"]
         .as_array()
         .unwrap()
@@ -271,7 +282,7 @@ fn lookup_shows_scores_and_index_is_thread_independent() {
     );
     let mut json_args = args.to_vec();
     json_args.push("--json");
-    let v: Value = serde_json::from_str(&ok(&kifu(&json_args, d))).unwrap();
+    let v: Value = json(&json_args, d);
     let s = &v["scores"];
     assert_eq!(s.as_array().unwrap().len(), 1);
     assert_eq!(s[0]["id"], format!("{h}-00-W").as_str());
@@ -322,18 +333,15 @@ fn an_index_of_format_1_is_refused_with_a_clear_error() {
 
 #[test]
 fn variations_are_indexed_on_request_and_marked() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::create_dir_all(d.join("v")).unwrap();
-    std::fs::write(
-        d.join("v/f.sgf"),
+    let dir = with_game(
+        "v/f.sgf",
         "(;GM[1]SZ[9]PB[Gil]PW[Hal]RE[B+3];B[cc](;W[gg];B[gc])(;W[gc]))",
-    )
-    .unwrap();
+    );
+    let d = dir.path();
     let build = |name: &str, extra: &[&str]| -> Value {
         let mut args = vec!["pos", "index", "v", "-o", name, "--size", "9", "--json"];
         args.extend(extra);
-        serde_json::from_str(&ok(&kifu(&args, d))).unwrap()
+        json(&args, d)
     };
     let main = build("main.idx", &[]);
     let all = build("all.idx", &["--variations"]);
@@ -394,7 +402,7 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
     let mut rows: Vec<u8> = c7().into_bytes();
     rows[2 * 9 + 6] = b'O';
     let rows = String::from_utf8(rows).unwrap();
-    let v: Value = serde_json::from_str(&ok(&kifu(
+    let v: Value = json(
         &[
             "pos",
             "lookup",
@@ -406,8 +414,7 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
             "--json",
         ],
         d,
-    )))
-    .unwrap();
+    );
     assert_eq!(v["occurrences"].as_u64(), Some(1));
     assert_eq!(v["matches"][0]["in_variation"].as_bool(), Some(true));
     assert_eq!(v["matches"][0]["next"], "-");
@@ -446,7 +453,7 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
         fails(&o, 1),
         "kifu: v/f.sgf: game 1 has no variation 2 (it has 2)\n"
     );
-    let v: Value = serde_json::from_str(&ok(&kifu(
+    let v: Value = json(
         &[
             "pos",
             "lookup",
@@ -458,8 +465,7 @@ game 0 move 1 (identity, in a variation) next G7: Gil - Hal  B+3 [v/f.sgf game 1
             "--json",
         ],
         d,
-    )))
-    .unwrap();
+    );
     assert_eq!(v["occurrences"].as_u64(), Some(0));
 }
 
@@ -473,11 +479,10 @@ fn ishi_games_index_like_their_sgf_conversion() {
     std::fs::copy(&spec, d.join("spec.go")).unwrap();
     ok(&kifu(&["convert", "spec.go", "spec.sgf"], d));
     let build = |input: &str, out: &str| -> Value {
-        serde_json::from_str(&ok(&kifu(
+        json(
             &["pos", "index", input, "-o", out, "--variations", "--json"],
             d,
-        )))
-        .unwrap()
+        )
     };
     let a = build("spec.go", "a.idx");
     let b = build("spec.sgf", "b.idx");
@@ -489,11 +494,10 @@ fn ishi_games_index_like_their_sgf_conversion() {
     // The same answers, file names aside, at every move of the first game's main line.
     for m in ["0", "1", "7", "30"] {
         let look = |db: &str, sgf: &str| -> Value {
-            let mut v: Value = serde_json::from_str(&ok(&kifu(
+            let mut v: Value = json(
                 &["pos", "lookup", db, "--sgf", sgf, "--move", m, "--json"],
                 d,
-            )))
-            .unwrap();
+            );
             for x in v["matches"].as_array_mut().unwrap() {
                 x.as_object_mut().unwrap().remove("file");
             }
@@ -516,26 +520,22 @@ fn ishi_games_index_like_their_sgf_conversion() {
 /// follows the move (here handicap stones in the node after the root), not before it.
 #[test]
 fn lookup_by_sgf_takes_setup_after_the_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::create_dir_all(d.join("h")).unwrap();
-    std::fs::write(
-        d.join("h/h.sgf"),
+    let dir = with_game(
+        "h/h.sgf",
         "(;GM[1]SZ[9]HA[2]PB[x]PW[y]RE[W+R];AB[cc][gf]PL[W];W[ee];C[a comment];B[ce])",
-    )
-    .unwrap();
+    );
+    let d = dir.path();
     ok(&kifu(
         &["pos", "index", "h", "-o", "h.idx", "--size", "9"],
         d,
     ));
     let look = |m: &str| -> Value {
-        serde_json::from_str(&ok(&kifu(
+        json(
             &[
                 "pos", "lookup", "h.idx", "--sgf", "h/h.sgf", "--move", m, "--json",
             ],
             d,
-        )))
-        .unwrap()
+        )
     };
     let v = look("0");
     assert_eq!(v["to_play"], "W");

@@ -203,12 +203,12 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             };
             let (fixed, merged) = repair(&bytes, policy)?;
             write_atomically(&output, &fixed)?;
-            eprintln!(
+            crate::output::message(format_args!(
                 "{}: {} entries written, {merged} duplicates merged, {} trailing bytes dropped",
                 output.display(),
                 (fixed.len() / 16) - kifu_polyglot::count_header_records(&fixed),
                 bytes.len() % 16
-            );
+            ));
             Ok(Outcome::Ok)
         }
         BookCommand::Merge {
@@ -329,7 +329,7 @@ fn dump(
     json: bool,
 ) -> Result<Outcome> {
     let book = open(path)?;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::output::stdout();
     if all {
         if json {
             let v: Vec<Value> = book
@@ -383,7 +383,7 @@ fn lookup(path: &Path, fens: &Path, json: bool) -> Result<Outcome> {
             std::fs::File::open(fens).with_context(|| format!("{}", fens.display()))?,
         ))
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::output::stdout();
     let mut results = Vec::new();
     let mut bad = 0usize;
     for (i, line) in input.lines().enumerate() {
@@ -408,7 +408,7 @@ fn lookup(path: &Path, fens: &Path, json: bool) -> Result<Outcome> {
             }
             Err(e) => {
                 bad += 1;
-                eprintln!("{}:{}: {e}", fens.display(), i + 1);
+                crate::output::message(format_args!("{}:{}: {e}", fens.display(), i + 1));
             }
         }
     }
@@ -427,7 +427,7 @@ fn lookup(path: &Path, fens: &Path, json: bool) -> Result<Outcome> {
 fn check_cmd(path: &Path, limit: usize, json: bool) -> Result<Outcome> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
     let r = check(&bytes, limit);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if json {
         let v = json!({
             "file": path.display().to_string(),
@@ -522,23 +522,24 @@ fn make_cmd(
     bar.finish_and_clear();
     let r = report.expect("set when writing succeeded");
     for s in &r.skipped {
-        eprintln!("warning: skipped {s}");
+        crate::output::message(format_args!("warning: skipped {s}"));
     }
     if json {
-        println!(
+        writeln!(
+            crate::output::stdout(),
             "{}",
             json!({"output": output.display().to_string(), "games": r.games, "skipped": r.skipped.len(), "plies": r.plies,
                    "pairs": r.pairs, "entries": r.written, "runs_spilled": r.runs_spilled, "halved_positions": r.halved_keys})
-        );
+        )?;
     } else {
-        eprintln!(
+        crate::output::message(format_args!(
             "{}: {} games ({} skipped), {} plies, {} entries",
             output.display(),
             r.games,
             r.skipped.len(),
             r.plies,
             r.written
-        );
+        ));
     }
     Ok(Outcome::Ok)
 }
@@ -549,7 +550,7 @@ fn header_cmd(args: &[String]) -> Result<Outcome> {
     let parsed = match pgheader::parse_args(args) {
         Ok(a) => a,
         Err(e) => {
-            eprint!("{}", pgheader::usage_message(PROG, &e));
+            let _ = std::io::stderr().write_all(pgheader::usage_message(PROG, &e).as_bytes());
             return Ok(Outcome::Usage);
         }
     };
@@ -561,8 +562,10 @@ fn header_cmd(args: &[String]) -> Result<Outcome> {
     if let (Some(bytes), Some(f)) = (&outcome.new_book, &parsed.file) {
         write_atomically(Path::new(f), bytes)?;
     }
-    std::io::stdout().write_all(&outcome.stdout)?;
-    std::io::stderr().write_all(&outcome.stderr)?;
+    crate::output::stdout().write_all(&outcome.stdout)?;
+    crate::output::finish_stdout()?;
+    // pgheader's own messages; a failure to show them is not the command's failure.
+    let _ = std::io::stderr().write_all(&outcome.stderr);
     Ok(if outcome.code == 0 {
         Outcome::Ok
     } else {

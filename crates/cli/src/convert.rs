@@ -68,7 +68,7 @@ pub fn run(a: ConvertArgs) -> Result<Outcome> {
         Ok(f) => f,
         Err(e) => {
             // A usage error: exit 2 as clap does.
-            eprintln!("kifu: {e:#}");
+            crate::output::message(format_args!("kifu: {e:#}"));
             return Ok(Outcome::Usage);
         }
     };
@@ -128,7 +128,7 @@ pub fn run(a: ConvertArgs) -> Result<Outcome> {
     write_atomically(&a.output, out.as_bytes())?;
     for (is_error, n) in &notes {
         if *is_error || !a.quiet {
-            eprintln!("{n}");
+            crate::output::message(format_args!("{n}"));
         }
     }
     Ok(if errors {

@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use kifu_gtp::{Engine, EngineConfig, GtpError, StderrMode};
 use serde_json::json;
+use std::io::Write as _;
 use std::time::Duration;
 
 /// `kifu gtp` arguments.
@@ -54,7 +55,7 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
                 if a.json {
                     results.push(json!({"command": cmd, "ok": true, "answer": text}));
                 } else {
-                    println!("= {text}\n");
+                    writeln!(crate::output::stdout(), "= {text}\n")?;
                 }
             }
             Err(GtpError::Failure { message, .. }) => {
@@ -62,7 +63,7 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
                 if a.json {
                     results.push(json!({"command": cmd, "ok": false, "answer": message}));
                 } else {
-                    println!("? {message}\n");
+                    writeln!(crate::output::stdout(), "? {message}\n")?;
                 }
             }
             Err(e) => {
@@ -70,7 +71,7 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
                 if a.json {
                     results.push(json!({"command": cmd, "ok": false, "error": e.to_string()}));
                 } else {
-                    eprintln!("kifu: {e}");
+                    crate::output::message(format_args!("kifu: {e}"));
                 }
             }
         }
@@ -79,7 +80,7 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
         }
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+        crate::output::print_json(&results)?;
     }
     engine.shutdown();
     Ok(if failed {

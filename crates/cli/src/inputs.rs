@@ -43,9 +43,11 @@ impl Input {
     }
 }
 
-/// Expands the command line's paths: files as given (whatever their name),
-/// folders recursively for files ending in one of `exts` (case-insensitive),
-/// sorted so that runs are deterministic.
+/// Expands the command line's paths: files as given (whatever their name; a FIFO named
+/// explicitly is read as a stream), folders recursively for regular files ending in one of
+/// `exts` (case-insensitive), sorted so that runs are deterministic. Entries of a folder that
+/// are not regular files (FIFOs, devices, dangling symlinks, symlink loops) are reported once on
+/// stderr and left out.
 pub fn collect(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<Input>> {
     let mut out = Vec::new();
     for p in paths {
@@ -55,10 +57,15 @@ pub fn collect(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<Input>> {
         }
         let meta = std::fs::metadata(p).with_context(|| format!("{}: cannot read", p.display()))?;
         if meta.is_dir() {
-            let mut found = Vec::new();
-            walk(p, exts, &mut found)?;
-            found.sort();
-            out.extend(found.into_iter().map(|path| Input::File {
+            let found = kifu_fs::walk::walk(p, exts)?;
+            for s in &found.skipped {
+                crate::output::message(format_args!(
+                    "kifu: skipped {}: not a regular file ({})",
+                    s.path.display(),
+                    s.why
+                ));
+            }
+            out.extend(found.files.into_iter().map(|path| Input::File {
                 path,
                 root: Some(p.clone()),
             }));
@@ -72,29 +79,7 @@ pub fn collect(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<Input>> {
     Ok(out)
 }
 
-fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) -> Result<()> {
-    // An explicit stack: folder depth must not matter.
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d)
-            .with_context(|| format!("{}: cannot list the folder", d.display()))?;
-        for e in entries {
-            let e = e.with_context(|| format!("{}: cannot list the folder", d.display()))?;
-            let ft = e.file_type()?;
-            let path = e.path();
-            if ft.is_dir() {
-                stack.push(path);
-            } else if has_ext(&path, exts) {
-                out.push(path);
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Whether `path` ends in one of `exts` (case-insensitive).
 pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    kifu_fs::walk::has_ext(path, exts)
 }

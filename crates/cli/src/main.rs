@@ -55,6 +55,20 @@ enum Command {
     Ishi(ishi::IshiCommand),
 }
 
+/// A command line that makes no sense (a value out of range, options that contradict each
+/// other): `main` prints it and exits with code 2, as clap does for the errors it finds.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Returns a [`UsageError`] from the enclosing function: `usage!("--from {a} is after --to {b}")`.
+#[macro_export]
+macro_rules! usage {
+    ($($arg:tt)*) => {
+        return Err($crate::UsageError(format!($($arg)*)).into())
+    };
+}
+
 /// What a command ended with: every command returns one, `main` maps it to an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -71,8 +85,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help/version to stdout with exit 0, usage errors to stderr with 2.
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            // clap's print panics on neither a closed nor a full stream; help that could not
+            // be written is a failure.
+            let printed = e.print().is_ok();
+            return ExitCode::from(match (e.use_stderr(), printed) {
+                (true, _) => 2,
+                (false, true) => 0,
+                (false, false) => 1,
+            });
         }
     };
     let result = match cli.command {
@@ -85,13 +105,21 @@ fn main() -> ExitCode {
         Command::Convert(a) => convert::run(a),
         Command::Ishi(cmd) => ishi::run(cmd),
     };
+    // Whatever the command printed must reach standard output, or the command failed.
+    let result = result.and_then(|outcome| {
+        output::finish_stdout()?;
+        Ok(outcome)
+    });
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Ok(Outcome::Usage) => ExitCode::from(2),
+        // The reader went away (`kifu ... | head`): what it wanted, it has.
+        Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("kifu: {e:#}");
-            ExitCode::from(1)
+            output::message(format_args!("kifu: {e:#}"));
+            let usage = e.chain().any(|c| c.is::<UsageError>());
+            ExitCode::from(if usage { 2 } else { 1 })
         }
     }
 }

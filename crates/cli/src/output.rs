@@ -1,11 +1,100 @@
-//! Output helpers shared by all commands: safe file writing (temporary file in the
-//! same folder, then rename), `-` for stdout, and progress bars that stay quiet
-//! when stderr is not a terminal.
+//! Everything kifu writes goes through here: files (a locked temporary file in the same folder,
+//! synced and renamed, through [`kifu_fs::atomic`]), standard output (one buffered writer whose
+//! failures end the command with exit 1, and whose closed pipe ends it quietly), messages on
+//! standard error, and progress bars that stay quiet when stderr is not a terminal.
+//!
+//! `print!`/`println!`/`eprint!`/`eprintln!` are refused by clippy (see `clippy.toml`): they
+//! panic on a full disk or a closed pipe, which is how the class of bugs this module closes came
+//! about.
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use kifu_fs::atomic::AtomicFile;
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
+use std::sync::Mutex;
+
+/// The marker inside the error of a write to a closed standard output (a reader such as `head`
+/// went away): `main` ends quietly when it finds it in an error's chain.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed")]
+pub struct StdoutClosed;
+
+/// Whether `e` came from writing to a closed standard output.
+pub fn is_stdout_closed(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.is::<StdoutClosed>()
+            || c.downcast_ref::<io::Error>()
+                .and_then(|io| io.get_ref())
+                .is_some_and(|inner| inner.is::<StdoutClosed>())
+    })
+}
+
+static STDOUT: Mutex<Option<BufWriter<io::Stdout>>> = Mutex::new(None);
+
+/// Standard output: a handle to the process's one buffered writer. Errors name standard output;
+/// a closed pipe comes back as [`StdoutClosed`]. [`finish_stdout`] flushes it at the end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stdout;
+
+/// Standard output (see [`Stdout`]).
+pub fn stdout() -> Stdout {
+    Stdout
+}
+
+fn with_stdout<T>(f: impl FnOnce(&mut BufWriter<io::Stdout>) -> io::Result<T>) -> io::Result<T> {
+    let mut guard = STDOUT.lock().unwrap_or_else(|p| p.into_inner());
+    let w = guard.get_or_insert_with(|| BufWriter::with_capacity(1 << 16, io::stdout()));
+    f(w).map_err(stdout_error)
+}
+
+fn stdout_error(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        io::Error::new(io::ErrorKind::BrokenPipe, StdoutClosed)
+    } else {
+        io::Error::new(e.kind(), StdoutFailed(e))
+    }
+}
+
+/// A failed write to standard output (a full disk, an I/O error).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output: {0}")]
+struct StdoutFailed(io::Error);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        with_stdout(|w| w.write(buf))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        with_stdout(|w| w.write_all(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        with_stdout(|w| w.flush())
+    }
+}
+
+/// Flushes standard output at the end of a command; a failure here is the command's failure.
+pub fn finish_stdout() -> io::Result<()> {
+    with_stdout(|w| w.flush())
+}
+
+/// Writes `v` as pretty JSON and a line break to standard output.
+pub fn print_json(v: &impl serde::Serialize) -> Result<()> {
+    let mut out = stdout();
+    serde_json::to_writer_pretty(&mut out, v).map_err(io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Writes a message line to standard error. A failure to write it is ignored: a message that
+/// cannot be shown must not turn into a different failure (or a panic, as `eprintln!` would).
+pub fn message(text: impl std::fmt::Display) {
+    // Standard output first, so that what was printed comes before the message about it.
+    let _ = finish_stdout();
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is
 /// written, synced and renamed over `path`, so a reader (or a crash) never sees a
@@ -25,35 +114,13 @@ pub fn write_atomically_with(
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
     if path.as_os_str() == "-" {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = stdout();
         fill(&mut out)?;
-        return out.flush().context("writing to stdout");
+        return Ok(out.flush()?);
     }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".kifu-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
-    fill(&mut w)?;
-    let tmp = w
-        .into_inner()
-        .map_err(|e| e.into_error())
-        .with_context(|| format!("{}: write failed", path.display()))?;
-    tmp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: sync failed", path.display()))?;
-    keep_permissions(path, tmp.path());
-    tmp.persist(path).with_context(|| {
-        format!(
-            "{}: cannot rename the temporary file into place",
-            path.display()
-        )
-    })?;
+    let mut file = AtomicFile::create(path)?;
+    fill(&mut file)?;
+    file.commit()?;
     Ok(())
 }
 
@@ -78,7 +145,7 @@ pub fn write_with_progress<T>(
 
 /// A progress bar over `len` items, drawn only when stderr is a terminal.
 pub fn progress(len: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
+    if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
@@ -91,21 +158,4 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     bar
-}
-
-/// Gives the temporary file the permissions of the file it replaces, or the usual
-/// `rw-r--r--` for a new file (temporary files are created private).
-fn keep_permissions(path: &Path, tmp: &Path) {
-    match std::fs::metadata(path) {
-        Ok(meta) => {
-            let _ = std::fs::set_permissions(tmp, meta.permissions());
-        }
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let _ = std::fs::set_permissions(tmp, std::fs::Permissions::from_mode(0o644));
-            }
-        }
-    }
 }

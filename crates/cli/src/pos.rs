@@ -153,9 +153,10 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
     }
 }
 
-/// Writes command output to stdout; a closed pipe (`| head`) ends the output quietly.
-fn emit(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+/// Writes command output to stdout (a closed pipe ends the command quietly, see `main`).
+fn emit(text: &str) -> Result<()> {
+    crate::output::stdout().write_all(text.as_bytes())?;
+    Ok(())
 }
 
 fn size_arg(n: u32) -> Result<BoardSize> {
@@ -193,10 +194,10 @@ fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<Positio
             match item {
                 Ok(r) => out.push(r),
                 Err(e) if e.is_torn() => {
-                    eprintln!(
+                    crate::output::message(format_args!(
                         "warning: {}: {e}; the whole records before it are used",
                         path.display()
-                    );
+                    ));
                 }
                 Err(e) => return Err(e).with_context(|| path.display().to_string()),
             }
@@ -295,10 +296,10 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     // Resume: what the output already has.
     let existing = read_scored_file(&a.output, true)?;
     if let Some((record, offset, dropped)) = existing.repaired {
-        eprintln!(
+        crate::output::message(format_args!(
             "{}: repaired: record {record} (byte offset {offset}) was torn; {dropped} bytes cut",
             a.output.display()
-        );
+        ));
     }
     let done: HashSet<PositionId> = existing.records.iter().map(|s| s.id).collect();
     let todo: Vec<PositionRecord> = distinct
@@ -321,7 +322,9 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             // A second Ctrl-C: leave now (whole records only have been written).
             std::process::exit(130);
         }
-        eprintln!("kifu: stopping (Ctrl-C again to leave at once)...");
+        crate::output::message(format_args!(
+            "kifu: stopping (Ctrl-C again to leave at once)..."
+        ));
     });
 
     let workers = if a.jobs == 0 {
@@ -372,7 +375,11 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
                 error,
                 attempts,
             } => {
-                bar.suspend(|| eprintln!("kifu: position {tag}: {error} ({attempts} attempts)"));
+                bar.suspend(|| {
+                    crate::output::message(format_args!(
+                        "kifu: position {tag}: {error} ({attempts} attempts)"
+                    ))
+                });
                 failures.push(
                     json!({"id": tag.to_string(), "error": error.to_string(), "attempts": attempts}),
                 );
@@ -381,7 +388,9 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             }
             Event::Abandoned { .. } => abandoned += 1,
             Event::WorkerLost { worker, error } => {
-                bar.suspend(|| eprintln!("kifu: engine {worker}: {error}"));
+                bar.suspend(|| {
+                    crate::output::message(format_args!("kifu: engine {worker}: {error}"))
+                });
                 lost.push(error.to_string());
             }
         });
@@ -428,16 +437,16 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         "positions_per_second": if secs > 0.0 { scored as f64 / secs } else { 0.0 },
     });
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        crate::output::print_json(&summary)?;
     } else {
-        eprintln!(
+        crate::output::message(format_args!(
             "scored {scored} positions in {secs:.1}s ({:.2}/s, {workers} engines); {already} already \
              scored, {} failed, {} still to do{}",
             summary["positions_per_second"].as_f64().unwrap_or(0.0),
             summary["failed"],
             remaining.len(),
             if stopped { " (stopped)" } else { "" }
-        );
+        ));
     }
     Ok(if remaining.is_empty() {
         Outcome::Ok
@@ -517,16 +526,16 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
     let v = json!({"inputs": a.inputs.len(), "records_read": total, "written": order.len(),
                    "duplicates": total - order.len(), "conflicts": conflicts});
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::output::print_json(&v)?;
     } else {
-        eprintln!(
+        crate::output::message(format_args!(
             "merged {} records from {} files into {} ({} duplicates, {} conflicting)",
             total,
             a.inputs.len(),
             order.len(),
             total - order.len(),
             conflicts
-        );
+        ));
     }
     Ok(Outcome::Ok)
 }
@@ -564,27 +573,30 @@ fn compare(a: &Path, b: &Path, limit: usize, json_out: bool) -> Result<Outcome> 
                    "only_in_a": only_a, "only_in_b": only_b,
                    "by_difference": by_diff, "disagreements": listed});
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::output::print_json(&v)?;
     } else {
-        println!(
+        writeln!(
+            crate::output::stdout(),
             "{both} positions in both: {agree} agree, {} disagree; {only_a} only in {}, {only_b} only in {}",
             both - agree,
             a.display(),
             b.display()
-        );
-        println!(
+        )?;
+        writeln!(
+            crate::output::stdout(),
             "score difference 0..5+: {}",
             by_diff.map(|n| n.to_string()).join(" ")
-        );
+        )?;
         for d in &listed {
-            println!(
+            writeln!(
+                crate::output::stdout(),
                 "{}  a: {} ({}%)  b: {} ({}%)",
                 d["id"].as_str().unwrap_or(""),
                 d["a"]["score"],
                 d["a"]["confidence"],
                 d["b"]["score"],
                 d["b"]["confidence"]
-            );
+            )?;
         }
     }
     Ok(if both == agree {

@@ -110,14 +110,14 @@ pub fn check_files(
             .collect()
     })?;
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     let mut failed = false;
     let mut json = Vec::new();
     for (name, r) in &results {
         match r {
             Err(e) => {
                 failed = true;
-                eprintln!("kifu: {e:#}");
+                crate::output::message(format_args!("kifu: {e:#}"));
             }
             Ok(findings) => {
                 for f in findings {

@@ -137,7 +137,7 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
         let (text, diags) = convert_bytes(input.read()?);
         if !a.quiet {
             for d in &diags {
-                eprintln!("{name}:{d}");
+                crate::output::message(format_args!("{name}:{d}"));
             }
         }
         if unreadable(&diags) {
@@ -147,7 +147,9 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     if a.output.as_os_str() == "-" {
-        eprintln!("kifu: a folder converts into a folder: give -o FOLDER, not -o -");
+        crate::output::message(format_args!(
+            "kifu: a folder converts into a folder: give -o FOLDER, not -o -"
+        ));
         return Ok(Outcome::Usage);
     }
     let files = inputs::collect(std::slice::from_ref(&a.input), &["sgf"])?;
@@ -169,21 +171,21 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
             Ok(diags) => {
                 if !a.quiet {
                     for d in diags {
-                        eprintln!("{name}:{d}");
+                        crate::output::message(format_args!("{name}:{d}"));
                     }
                 }
             }
             Err(e) => {
                 failed += 1;
-                eprintln!("kifu: {e:#}");
+                crate::output::message(format_args!("kifu: {e:#}"));
             }
         }
     }
     if failed > 0 {
-        eprintln!(
+        crate::output::message(format_args!(
             "kifu: {failed} of {} files could not be converted",
             results.len()
-        );
+        ));
         return Ok(Outcome::Findings);
     }
     Ok(Outcome::Ok)
@@ -299,11 +301,11 @@ fn stats(a: StatsArgs) -> Result<Outcome> {
             Ok(s) => total += s,
             Err(e) => {
                 failed += 1;
-                eprintln!("kifu: {e:#}");
+                crate::output::message(format_args!("kifu: {e:#}"));
             }
         }
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if a.many.json {
         serde_json::to_writer_pretty(&mut out, &total)?;
         writeln!(out)?;

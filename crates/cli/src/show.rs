@@ -187,16 +187,16 @@ pub fn run(a: ShowArgs) -> Result<Outcome> {
         if let Some(png) = &a.png {
             let picture = render_png(&text, a.scale)?;
             if picture.text_dropped {
-                eprintln!(
+                crate::output::message(format_args!(
                     "kifu: warning: no font is installed, so the PNG has no coordinates, labels or \
                      numbers (install e.g. fonts-dejavu-core)"
-                );
+                ));
             }
             write_atomically(png, &picture.bytes)?;
         }
         return Ok(Outcome::Ok);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout();
     if a.json {
         serde_json::to_writer_pretty(&mut out, &json(&at, game.index()))?;
         writeln!(out)?;

@@ -1,6 +1,8 @@
 //! `kifu book ...` end to end: the real binary on the corpus, against Debian polyglot 2.0.4
 //! (live when installed, and its stored outputs) and pgheader 1.0.5's golden files.
 
+#![allow(clippy::disallowed_macros)] // a test may print to its own output
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -2,6 +2,8 @@
 //! real GNU Go (level 0, a few dozen positions, compared with direct GTP sessions) and against
 //! kifu's fake engine (crashes, hangs, garbage, refusals, slow answers, SIGKILL and resume).
 
+#![allow(clippy::disallowed_macros)] // a test may print to its own output
+
 use kifu_go::ZobristKeys;
 use kifu_go::{Board, BoardSize, Color, Move, Point, Position};
 use kifu_posdb::{
@@ -266,7 +268,7 @@ fn gnugo_scores_equal_direct_sessions() {
         let extra = random_positions(1, rng_seed, 40..60);
         rng_seed += 1;
         if extra[0].2 {
-            let to_play = if positions.len() % 2 == 0 {
+            let to_play = if positions.len().is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White

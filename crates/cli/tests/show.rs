@@ -1,5 +1,7 @@
 //! `kifu show` run as a user runs it, with exact expected output.
 
+#![allow(clippy::disallowed_macros)] // a test may print to its own output
+
 use kifu_go::diagram::{svg_diagram, Label, Markup, MoveNumber, SvgOptions};
 use kifu_go::{Board, BoardSize, Point, ZobristTable};
 use std::path::{Path, PathBuf};

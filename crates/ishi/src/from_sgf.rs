@@ -565,7 +565,7 @@ fn fit_event(ev: &mut Event, changed: &mut usize) {
                 fit_notes(&mut d.notes, changed);
             }
             Item::BeginVar(m) => {
-                let ok = m.as_ref().map_or(true, |m| {
+                let ok = m.as_ref().is_none_or(|m| {
                     (1..=2).contains(&m.chars().count())
                         && m.chars().all(|c| ('!'..='~').contains(&c))
                 });

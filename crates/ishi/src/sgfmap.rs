@@ -183,9 +183,9 @@ pub(crate) fn seconds(text: &str) -> Option<u64> {
 /// Seconds as a time-limit text (`1 hour`, `30 minutes`, `90 seconds`).
 pub(crate) fn time_text(s: u64) -> String {
     let plural = |n: u64, u: &str| format!("{n} {u}{}", if n == 1 { "" } else { "s" });
-    if s > 0 && s % 3600 == 0 {
+    if s > 0 && s.is_multiple_of(3600) {
         plural(s / 3600, "hour")
-    } else if s > 0 && s % 60 == 0 {
+    } else if s > 0 && s.is_multiple_of(60) {
         plural(s / 60, "minute")
     } else {
         plural(s, "second")

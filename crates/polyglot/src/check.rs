@@ -154,7 +154,7 @@ impl Report {
 /// At most `limit` findings of each kind are listed.
 pub fn check(bytes: &[u8], limit: usize) -> Report {
     let mut r = Report::default();
-    if bytes.len() % RECORD_SIZE != 0 {
+    if !bytes.len().is_multiple_of(RECORD_SIZE) {
         r.findings.push(Finding::BadSize {
             len: bytes.len() as u64,
         });
@@ -213,7 +213,7 @@ pub fn check(bytes: &[u8], limit: usize) -> Report {
             ),
             _ => {}
         }
-        if prev.map_or(true, |p| p.key != e.key) {
+        if prev.is_none_or(|p| p.key != e.key) {
             r.keys += 1;
         }
         if e.weight == 0 {

@@ -375,7 +375,7 @@ fn create(variants: &[String], comment: &[u8], dialect: Dialect) -> Result<Vec<u
 /// pgheader_detect plus the copy: the size must be a multiple of 16, the first ten keys
 /// must not decrease, and there must be an entry after the null records.
 fn rewrite(bytes: &[u8], text: Option<&[u8]>) -> Result<Vec<u8>, PgError> {
-    if bytes.len() % RECORD_SIZE != 0 {
+    if !bytes.len().is_multiple_of(RECORD_SIZE) {
         return Err(PgError::BadFormat);
     }
     let mut prev = 0u64;

@@ -35,7 +35,7 @@ fn main() {
         };
         let _ = replay_bytes(&bytes, &opts, |s: &Step<'_>| {
             if s.game == 0
-                && s.move_number % 10 == 0
+                && s.move_number.is_multiple_of(10)
                 && s.move_number <= 100
                 && s.position.size() == db.size()
             {

@@ -367,7 +367,7 @@ mod tests {
             id: PositionId {
                 hash,
                 tiebreak: 0,
-                to_play: if hash % 2 == 0 {
+                to_play: if hash.is_multiple_of(2) {
                     Color::Black
                 } else {
                     Color::White

@@ -76,7 +76,7 @@ fn summaries_answer_exactly_as_a_full_scan_on_the_corpus() {
         let bytes = std::fs::read(p).unwrap();
         let _ = replay_bytes(&bytes, &opts, |s: &Step<'_>| {
             if s.game == 0
-                && s.move_number % 7 == 0
+                && s.move_number.is_multiple_of(7)
                 && s.move_number <= 140
                 && s.position.size() == size
             {

@@ -187,10 +187,10 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         let mut list = MasterList::open(&path)?;
         master_repaired = list.repaired();
         if let Some(n) = master_repaired {
-            eprintln!(
+            crate::output::message(format_args!(
                 "{}: repaired: a torn last line ({n} bytes) was cut off",
                 path.display()
-            );
+            ));
         }
         let names = sources
             .iter()
@@ -209,7 +209,7 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         Ok(extract(&sources, &opts, w, tick)?)
     })?;
     for e in &s.errors {
-        eprintln!("kifu: {e}");
+        crate::output::message(format_args!("kifu: {e}"));
     }
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
@@ -232,13 +232,13 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         "positions_per_second": rate(s.occurrences),
     });
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        crate::output::print_json(&v)?;
     } else {
-        eprintln!(
+        crate::output::message(format_args!(
             "{} files, {} games: {} positions, {} distinct, {} written to {} ({} games of other sizes skipped, {} failed files, {} failed games) in {secs:.2}s",
             s.files, s.games, s.occurrences, s.distinct, s.written, a.output.display(),
             s.games_other_size, s.files_failed, s.games_failed
-        );
+        ));
     }
     Ok(if s.files_failed > 0 || s.games_failed > 0 {
         Outcome::Findings

@@ -101,7 +101,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         Ok(build_index(&sources, &opts, w, tick)?)
     })?;
     for e in &s.errors {
-        eprintln!("kifu: {e}");
+        crate::output::message(format_args!("kifu: {e}"));
     }
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
@@ -113,12 +113,12 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.entries),
     });
     if a.json {
-        super::emit(&format!("{}\n", serde_json::to_string_pretty(&v)?));
+        crate::output::print_json(&v)?;
     } else {
-        eprintln!(
+        crate::output::message(format_args!(
             "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} failed games",
             s.games, s.entries, s.files, s.games_other_size, s.files_failed, s.games_failed
-        );
+        ));
     }
     Ok(if s.files_failed > 0 || s.games_failed > 0 {
         Outcome::Findings
@@ -258,7 +258,7 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
                 "scorer": l, "id": s.id.to_string(), "score": s.score, "confidence": s.confidence,
             })).collect::<Vec<Value>>(),
         });
-        super::emit(&format!("{}\n", serde_json::to_string_pretty(&v)?));
+        crate::output::print_json(&v)?;
     } else {
         let mut o = format!(
             "position {:016x}, {} to play: {} occurrences in {} games ({} with colours swapped)\n",
@@ -332,7 +332,7 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
                 .collect();
             o.push_str(&format!("scores: {}\n", cols.join("  ")));
         }
-        super::emit(&o);
+        super::emit(&o)?;
     }
     Ok(Outcome::Ok)
 }

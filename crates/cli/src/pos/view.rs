@@ -186,7 +186,7 @@ pub fn view(a: ViewArgs) -> Result<Outcome> {
         Ok(true)
     })?;
     if let Some(t) = &torn {
-        eprintln!("warning: {}: {t}", a.file.display());
+        crate::output::message(format_args!("warning: {}: {t}", a.file.display()));
     }
     if let Some(svg) = &a.svg {
         let pattern = svg.to_string_lossy();
@@ -211,9 +211,9 @@ pub fn view(a: ViewArgs) -> Result<Outcome> {
         super::emit(&format!(
             "{}\n",
             serde_json::to_string_pretty(&json!({"positions": items}))?
-        ));
+        ))?;
     } else {
-        super::emit(&out);
+        super::emit(&out)?;
     }
     Ok(if torn.is_some() {
         Outcome::Findings
@@ -230,7 +230,7 @@ fn stats_of(path: &Path, size: kifu_go::BoardSize) -> Result<(FileStats, Option<
         Ok(true)
     })?;
     if let Some(t) = &torn {
-        eprintln!("warning: {}: {t}", path.display());
+        crate::output::message(format_args!("warning: {}: {t}", path.display()));
     }
     Ok((stats, torn))
 }
@@ -264,7 +264,7 @@ pub fn histogram(a: HistogramArgs) -> Result<Outcome> {
         }
         o!(" total  {:>9}", stats.records);
     }
-    super::emit(&text);
+    super::emit(&text)?;
     Ok(if torn.is_some() {
         Outcome::Findings
     } else {
@@ -320,7 +320,7 @@ pub fn stats(a: HistogramArgs) -> Result<Outcome> {
             _ => o!("stones         -"),
         }
     }
-    super::emit(&text);
+    super::emit(&text)?;
     Ok(if torn.is_some() {
         Outcome::Findings
     } else {

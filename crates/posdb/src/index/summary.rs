@@ -149,7 +149,7 @@ impl Summary {
         let n = u64::from(u32_at(h, 24));
         let set_len = u64_at(h, 32);
         let set_at = SUMMARY_HEAD as u64 + n * CONT_BYTES as u64;
-        if !first.checked_add(count).is_some_and(|e| e <= entries)
+        if first.checked_add(count).is_none_or(|e| e > entries)
             || count == 0
             || games > count
             || n > 1 << 16

@@ -1,0 +1,166 @@
+//! Folder walks for inputs: regular files (and symlinks to them) whose names end in one of the
+//! wanted extensions, sorted; everything else that matches by name (a FIFO, a socket, a device,
+//! a dangling symlink) is reported once as skipped, since opening a FIFO would block forever.
+//! Symlinked folders are followed, each real folder once, so a symlink cycle ends the walk there.
+
+use crate::{kind_name, FsError};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// An entry the walk did not take.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The entry.
+    pub path: PathBuf,
+    /// Why (`FIFO`, `dangling symlink`, `symlink loop`, ...).
+    pub why: String,
+}
+
+/// What a walk found.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Files to read, sorted.
+    pub files: Vec<PathBuf>,
+    /// Entries left out, in the order met.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Walks `root` recursively for files ending in one of `exts` (case-insensitive; an empty list
+/// takes every regular file).
+pub fn walk(root: &Path, exts: &[&str]) -> Result<Found, FsError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut found = Found::default();
+    let mut seen = HashSet::new();
+    let meta = std::fs::metadata(root).map_err(|e| FsError::io(root, "cannot read", e))?;
+    seen.insert((meta.dev(), meta.ino()));
+    // An explicit stack: folder depth must not matter.
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).map_err(|e| FsError::io(&d, "cannot list the folder", e))?;
+        for e in entries {
+            let e = e.map_err(|e| FsError::io(&d, "cannot list the folder", e))?;
+            let path = e.path();
+            let ft = e
+                .file_type()
+                .map_err(|err| FsError::io(&path, "cannot read", err))?;
+            let wanted = has_ext(&path, exts);
+            if ft.is_dir() {
+                let m = e
+                    .metadata()
+                    .map_err(|err| FsError::io(&path, "cannot read", err))?;
+                if seen.insert((m.dev(), m.ino())) {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if ft.is_file() {
+                if wanted {
+                    found.files.push(path);
+                }
+                continue;
+            }
+            if ft.is_symlink() {
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => {
+                        if seen.insert((m.dev(), m.ino())) {
+                            stack.push(path);
+                        } else {
+                            found.skipped.push(Skipped {
+                                path,
+                                why: "symlink loop (a folder already walked)".into(),
+                            });
+                        }
+                    }
+                    Ok(m) if m.is_file() => {
+                        if wanted {
+                            found.files.push(path);
+                        }
+                    }
+                    Ok(m) if wanted => found.skipped.push(Skipped {
+                        path,
+                        why: format!("symlink to a {}", kind_name(&m.file_type())),
+                    }),
+                    Ok(_) => {}
+                    Err(err) if wanted => found.skipped.push(Skipped {
+                        path,
+                        why: if err.raw_os_error() == Some(40) {
+                            "symlink loop".to_string()
+                        } else {
+                            format!("dangling symlink ({err})")
+                        },
+                    }),
+                    Err(_) => {}
+                }
+                continue;
+            }
+            if wanted {
+                found.skipped.push(Skipped {
+                    path,
+                    why: kind_name(&ft).to_string(),
+                });
+            }
+        }
+    }
+    found.files.sort();
+    Ok(found)
+}
+
+/// Whether `path` ends in one of `exts` (case-insensitive); an empty list takes any name.
+pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
+    exts.is_empty()
+        || path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn regular_files_only_and_no_loops() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("a/b")).unwrap();
+        std::fs::write(d.join("a/x.sgf"), b"").unwrap();
+        std::fs::write(d.join("a/b/y.SGF"), b"").unwrap();
+        std::fs::write(d.join("a/b/z.txt"), b"").unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(d.join("a/f.sgf"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        symlink("x.sgf", d.join("a/l.sgf")).unwrap();
+        symlink("nowhere.sgf", d.join("a/dangling.sgf")).unwrap();
+        symlink("..", d.join("a/b/up")).unwrap();
+        symlink("loop2.sgf", d.join("loop1.sgf")).unwrap();
+        symlink("loop1.sgf", d.join("loop2.sgf")).unwrap();
+        let f = walk(d, &["sgf"]).unwrap();
+        assert_eq!(
+            f.files,
+            vec![d.join("a/b/y.SGF"), d.join("a/l.sgf"), d.join("a/x.sgf")]
+        );
+        let mut why: Vec<(String, String)> = f
+            .skipped
+            .iter()
+            .map(|s| {
+                let name = s.path.strip_prefix(d).unwrap().display().to_string();
+                (name, s.why.split(" (").next().unwrap().to_string())
+            })
+            .collect();
+        why.sort();
+        assert_eq!(
+            why,
+            vec![
+                ("a/b/up".into(), "symlink loop".into()),
+                ("a/dangling.sgf".into(), "dangling symlink".into()),
+                ("a/f.sgf".into(), "FIFO".into()),
+                ("loop1.sgf".into(), "symlink loop".into()),
+                ("loop2.sgf".into(), "symlink loop".into()),
+            ]
+        );
+    }
+}

@@ -83,7 +83,7 @@ pub enum BookCommand {
         #[arg(long, value_enum, default_value_t = Strategy::Sum)]
         strategy: Strategy,
         /// Factors for --strategy weighted, one per book, comma separated.
-        #[arg(long, value_delimiter = ',')]
+        #[arg(long, value_delimiter = ',', value_parser = crate::args::non_negative)]
         weights: Vec<f64>,
         /// Write no header even if an input has one.
         #[arg(long)]
@@ -102,7 +102,7 @@ pub enum BookCommand {
         #[arg(long, value_enum, default_value_t = CompatArg::Kifu)]
         compat: CompatArg,
         /// Worker threads (0: all cores).
-        #[arg(short = 'j', long, default_value_t = 0)]
+        #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
         jobs: usize,
         /// Plies of each game used.
         #[arg(long, default_value_t = 1024)]
@@ -111,7 +111,7 @@ pub enum BookCommand {
         #[arg(long, default_value_t = 3)]
         min_game: u32,
         /// Least score in percent for a move to be kept.
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 0.0, value_parser = crate::args::percent)]
         min_score: f64,
         /// Keep only White's moves.
         #[arg(long)]
@@ -218,6 +218,18 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             weights,
             no_header,
         } => {
+            match strategy {
+                Strategy::Weighted if weights.len() != books.len() => crate::usage!(
+                    "--strategy weighted needs one weight per book: {} books, {} weights",
+                    books.len(),
+                    weights.len()
+                ),
+                Strategy::Weighted => {}
+                _ if !weights.is_empty() => {
+                    crate::usage!("--weights is for --strategy weighted")
+                }
+                _ => {}
+            }
             let opened = books
                 .iter()
                 .map(|p| Book::open(p).with_context(|| format!("{}", p.display())))
@@ -479,16 +491,28 @@ fn make_cmd(
     comment: Option<String>,
     json: bool,
 ) -> Result<Outcome> {
-    // stdin cannot be read twice (halving may need a second pass): spool it.
-    let mut _spool = None;
+    // stdin cannot be read twice (halving may need a second pass): spool it, in a locked
+    // temporary file that a later run removes if this one is killed. Messages name it <stdin>.
+    let mut spool = None;
     for p in pgn.iter_mut() {
         if p.as_os_str() == "-" {
-            let mut tmp = tempfile::NamedTempFile::new()?;
-            std::io::copy(&mut std::io::stdin().lock(), &mut tmp)?;
+            if spool.is_some() {
+                crate::usage!("`-` (stdin) can be given once");
+            }
+            let tmp = kifu_fs::atomic::spool_stdin()?;
             *p = tmp.path().to_path_buf();
-            _spool = Some(tmp);
+            spool = Some(tmp);
         }
     }
+    let spool_path = spool.as_ref().map(|t| t.path().to_path_buf());
+    let shown = |p: &Path| -> PathBuf {
+        if spool_path.as_deref() == Some(p) {
+            PathBuf::from("<stdin>")
+        } else {
+            p.to_path_buf()
+        }
+    };
+    let names: Vec<PathBuf> = pgn.iter().map(|p| shown(p)).collect();
     let total: u64 = pgn
         .iter()
         .filter_map(|p| std::fs::metadata(p).ok())
@@ -499,7 +523,7 @@ fn make_cmd(
         None
     } else {
         let text = comment
-            .unwrap_or_else(|| format!("made by kifu book make from {}", make::file_names(&pgn)));
+            .unwrap_or_else(|| format!("made by kifu book make from {}", make::file_names(&names)));
         Some(Header::new(vec!["normal".into()], text))
     };
     let mut report = None;
@@ -511,17 +535,28 @@ fn make_cmd(
             w.write_all(&e.to_bytes())
                 .map_err(kifu_polyglot::Error::from)
         };
-        report = Some(make::make_book_to(
-            &pgn,
-            opts,
-            &|b| bar.set_position(b),
-            &mut sink,
-        )?);
+        let made = make::make_book_to(&pgn, opts, &|b| bar.set_position(b), &mut sink);
+        report = Some(made.map_err(|e| match e {
+            kifu_polyglot::Error::Game { path, game, reason } => kifu_polyglot::Error::Game {
+                path: shown(&path),
+                game,
+                reason,
+            },
+            kifu_polyglot::Error::Io { path, source } => kifu_polyglot::Error::Io {
+                path: shown(&path),
+                source,
+            },
+            e => e,
+        })?);
         Ok(())
     })?;
     bar.finish_and_clear();
     let r = report.expect("set when writing succeeded");
     for s in &r.skipped {
+        let s = make::SkippedGame {
+            path: shown(&s.path),
+            ..s.clone()
+        };
         crate::output::message(format_args!("warning: skipped {s}"));
     }
     if json {

@@ -3,7 +3,7 @@
 use crate::inputs::Input;
 use crate::output::write_atomically;
 use crate::Outcome;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,7 @@ fn format_of(path: &Path, given: Option<Format>, what: &str) -> Result<Format> {
         return Ok(f);
     }
     if path.as_os_str() == "-" {
-        bail!(
+        crate::usage!(
             "the {what} is `-`: say its format with --{}",
             if what == "input" { "from" } else { "to" }
         );
@@ -50,7 +50,7 @@ fn format_of(path: &Path, given: Option<Format>, what: &str) -> Result<Format> {
     } else if ext.eq_ignore_ascii_case("go") {
         Ok(Format::Go)
     } else {
-        bail!(
+        crate::usage!(
             "{}: cannot tell the {what} format from the extension (use .sgf or .go, or --{})",
             path.display(),
             if what == "input" { "from" } else { "to" }

@@ -4,6 +4,7 @@
 //! wires clap's parse result to them and turns errors into exit codes:
 //! 0 ok, 1 findings or failure, 2 usage error.
 
+mod args;
 mod book;
 mod convert;
 mod gtp;

@@ -101,7 +101,7 @@ pub struct ScoreArgs {
     #[arg(long, default_value_t = 2)]
     retries: u32,
     /// Engines run in parallel (0: one per core).
-    #[arg(short = 'j', long, default_value_t = 0)]
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
     jobs: usize,
     /// Write the positions still to do at the end (failed, stopped, never reached) to this
     /// position file: the input of a later run.
@@ -160,21 +160,18 @@ fn emit(text: &str) -> Result<()> {
 }
 
 fn size_arg(n: u32) -> Result<BoardSize> {
-    BoardSize::new(n).map_err(|e| anyhow::anyhow!("--size {n}: {e}"))
+    BoardSize::new(n).map_err(|e| crate::UsageError(format!("--size {n}: {e}")).into())
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64)> {
-    let (i, n) = s
+    let parsed = s
         .split_once('/')
-        .with_context(|| format!("--shard {s:?}: expected I/N"))?;
-    let (i, n): (u64, u64) = (
-        i.trim().parse().context("--shard: I is not a number")?,
-        n.trim().parse().context("--shard: N is not a number")?,
-    );
-    if n == 0 || i == 0 || i > n {
-        bail!("--shard {s}: I must be in 1..=N");
+        .map(|(i, n)| (i.trim().parse::<u64>(), n.trim().parse::<u64>()));
+    match parsed {
+        Some((Ok(i), Ok(n))) if n > 0 && i > 0 && i <= n => Ok((i - 1, n)),
+        Some((Ok(_), Ok(_))) => crate::usage!("--shard {s}: I must be in 1..=N"),
+        _ => crate::usage!("--shard {s:?}: expected I/N with numbers, e.g. 1/4"),
     }
-    Ok((i - 1, n))
 }
 
 fn open_input(path: &Path) -> Result<Box<dyn Read>> {
@@ -213,7 +210,9 @@ struct Existing {
     repaired: Option<(u64, u64, u64)>,
 }
 
-/// Reads a scored file; with `repair`, a torn last record is truncated away in place.
+/// Reads a scored file; with `repair`, a torn last record is truncated away in place. A file
+/// with bytes but not one whole record is refused: it is not a scored file (a text file given to
+/// `-o` by mistake), and cutting it would destroy it.
 fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
     let f = match File::open(path) {
         Ok(f) => f,
@@ -231,7 +230,7 @@ fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
     for item in ScoredReader::new(BufReader::with_capacity(1 << 16, f)) {
         match item {
             Ok(r) => records.push(r),
-            Err(e) if e.is_torn() && repair => {
+            Err(e) if e.is_torn() && repair && e.record > 0 => {
                 let f = OpenOptions::new()
                     .write(true)
                     .open(path)
@@ -241,10 +240,34 @@ fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
                 f.sync_all()?;
                 repaired = Some((e.record, e.offset, len - e.offset));
             }
-            Err(e) => return Err(e).with_context(|| path.display().to_string()),
+            Err(e) if e.is_torn() => bail!(
+                "{}: not a scored file ({len} bytes, not one whole {SCORED_BYTES}-byte record); \
+                 it is left as it is: remove it or choose another output",
+                path.display()
+            ),
+            Err(e) => {
+                return Err(e).with_context(|| {
+                    format!("{}: not a scored file, left as it is", path.display())
+                })
+            }
         }
     }
     Ok(Existing { records, repaired })
+}
+
+/// Opens the scored file a run appends to, creating it, and locks it for the whole run: a second
+/// run on the same file would score every position again and could cut a record this one is
+/// still appending. The second run fails at once, naming this one's process id.
+fn open_scored_output(path: &Path) -> Result<File> {
+    let target = kifu_fs::atomic::resolve_symlinks(path)?;
+    kifu_fs::existing_regular_file(&target)?;
+    let out = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&target)
+        .with_context(|| format!("{}: cannot open for appending", path.display()))?;
+    kifu_fs::lock::lock_exclusive(&out, path, kifu_fs::lock::Wait::Fail)?;
+    Ok(out)
 }
 
 fn score(a: ScoreArgs) -> Result<Outcome> {
@@ -252,7 +275,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     let size = size_arg(a.size)?;
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if a.playouts == 0 {
-        bail!("--playouts must be at least 1");
+        crate::usage!("--playouts must be at least 1");
     }
     if !(a.timeout > 0.0 && a.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
@@ -293,7 +316,8 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     }
     let in_shard = distinct.len();
 
-    // Resume: what the output already has.
+    // Resume: what the output already has, read under the run's lock.
+    let mut out = open_scored_output(&a.output)?;
     let existing = read_scored_file(&a.output, true)?;
     if let Some((record, offset, dropped)) = existing.repaired {
         crate::output::message(format_args!(
@@ -308,12 +332,6 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         .cloned()
         .collect();
     let already = in_shard - todo.len();
-
-    let mut out = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&a.output)
-        .with_context(|| format!("{}: cannot open for appending", a.output.display()))?;
 
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);

@@ -78,7 +78,7 @@ pub struct CheckOptions {
     #[arg(long)]
     pub errors_only: bool,
     /// Threads to use (default: all cores).
-    #[arg(short = 'j', long)]
+    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
     pub jobs: Option<usize>,
 }
 

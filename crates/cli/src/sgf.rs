@@ -36,7 +36,7 @@ pub struct Many {
     #[arg(long)]
     pub json: bool,
     /// Threads to use (default: all cores).
-    #[arg(short = 'j', long)]
+    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -59,7 +59,7 @@ pub struct ConvertArgs {
     #[arg(short, long)]
     quiet: bool,
     /// Threads to use for folders (default: all cores).
-    #[arg(short = 'j', long)]
+    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
     jobs: Option<usize>,
 }
 
@@ -106,20 +106,21 @@ fn check(a: CheckArgs) -> Result<Outcome> {
     })
 }
 
-/// Parses, repairs and converts SGF bytes to FF[4] UTF-8 text.
-pub fn convert_bytes(bytes: Vec<u8>) -> (String, Vec<Diagnostic>) {
+/// Parses, repairs and converts SGF bytes to FF[4] UTF-8 text; `None` when there is no game to
+/// write.
+pub fn convert_bytes(bytes: Vec<u8>) -> (Option<String>, Vec<Diagnostic>) {
     let parsed = Collection::parse_vec(bytes);
     let mut diags = parsed.diagnostics;
     let converted = convert::to_ff4(&parsed.collection);
     diags.extend(converted.diagnostics);
     diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
-    (kifu_sgf::write(&converted.collection), diags)
-}
-
-fn unreadable(diags: &[Diagnostic]) -> bool {
-    diags
-        .iter()
-        .any(|d| matches!(d.code, kifu_sgf::Code::NoSgfData | kifu_sgf::Code::TooLarge))
+    // No game, nothing to write: an empty output would replace a good file with nothing.
+    let unreadable = converted.collection.games().next().is_none()
+        || diags
+            .iter()
+            .any(|d| matches!(d.code, kifu_sgf::Code::NoSgfData | kifu_sgf::Code::TooLarge));
+    let text = (!unreadable).then(|| kifu_sgf::write(&converted.collection));
+    (text, diags)
 }
 
 fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
@@ -140,9 +141,9 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
                 crate::output::message(format_args!("{name}:{d}"));
             }
         }
-        if unreadable(&diags) {
+        let Some(text) = text else {
             bail!("{name}: no SGF game tree found: nothing written");
-        }
+        };
         write_atomically(&a.output, text.as_bytes())?;
         return Ok(Outcome::Ok);
     }
@@ -198,9 +199,9 @@ fn convert_one(f: &Input, in_root: &Path, out_root: &Path) -> Result<Vec<Diagnos
     let rel = path.strip_prefix(in_root).unwrap_or(path);
     let dest = out_root.join(rel);
     let (text, diags) = convert_bytes(f.read()?);
-    if unreadable(&diags) {
+    let Some(text) = text else {
         bail!("{}: no SGF game tree found: skipped", path.display());
-    }
+    };
     if let Some(parent) = dest.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("{}: cannot create the folder", parent.display()))?;

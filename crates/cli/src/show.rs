@@ -3,7 +3,7 @@
 use crate::inputs::Input;
 use crate::output::write_atomically;
 use crate::Outcome;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{ArgGroup, Args, ValueEnum};
 use kifu_go::diagram::{ascii_diagram, render_png, svg_diagram, SvgOptions};
 use kifu_go::navigate::{self, NodePosition};
@@ -91,23 +91,23 @@ fn parse_path(text: &str) -> Result<Vec<usize>> {
     if text == "root" || text.is_empty() {
         return Ok(Vec::new());
     }
-    text.split(['.', ','])
-        .map(|p| {
-            p.trim()
-                .parse::<usize>()
-                .with_context(|| format!("--node {text}: not a path like 0.0.1"))
-        })
-        .collect()
+    match text
+        .split(['.', ','])
+        .map(|p| p.trim().parse::<usize>())
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(path) => Ok(path),
+        Err(_) => crate::usage!("--node {text}: not a path like 0.0.1"),
+    }
 }
 
 fn parse_range(text: &str) -> Result<(u32, u32)> {
-    let (a, b) = text
+    let parsed = text
         .split_once('-')
-        .with_context(|| format!("--numbers {text}: expected FROM-TO, e.g. 1-50"))?;
-    let (a, b) = (a.trim().parse::<u32>(), b.trim().parse::<u32>());
-    match (a, b) {
-        (Ok(a), Ok(b)) if a <= b => Ok((a, b)),
-        _ => bail!("--numbers {text}: expected FROM-TO with FROM <= TO, e.g. 1-50"),
+        .map(|(a, b)| (a.trim().parse::<u32>(), b.trim().parse::<u32>()));
+    match parsed {
+        Some((Ok(a), Ok(b))) if a <= b => Ok((a, b)),
+        _ => crate::usage!("--numbers {text}: expected FROM-TO with FROM <= TO, e.g. 1-50"),
     }
 }
 

@@ -30,6 +30,9 @@ const MAX_LINKS: usize = 40;
 pub struct AtomicFile {
     inner: Inner,
     target: PathBuf,
+    // The lock on the file being replaced, held until the rename: a file another process
+    // appends to under its lock (a scoring run's output) is never replaced under it.
+    _target_lock: Option<File>,
 }
 
 enum Inner {
@@ -65,16 +68,25 @@ impl AtomicFile {
                 return Ok(AtomicFile {
                     inner: Inner::Direct(BufWriter::with_capacity(1 << 20, f)),
                     target,
+                    _target_lock: None,
                 });
             }
             _ => {}
         }
+        let target_lock = match File::open(&target) {
+            Ok(f) => {
+                lock_exclusive(&f, &target, Wait::Fail)?;
+                Some(f)
+            }
+            Err(_) => None,
+        };
         let dir = folder_of(&target).to_path_buf();
         clean_stale_temps_once(&dir);
         let tmp = locked_temp_in(&dir)?;
         Ok(AtomicFile {
             inner: Inner::Temp(BufWriter::with_capacity(1 << 20, tmp)),
             target,
+            _target_lock: target_lock,
         })
     }
 
@@ -290,6 +302,22 @@ mod tests {
         w.commit().unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_file_locked_by_its_writer_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("scored.dat");
+        std::fs::write(&p, b"appending").unwrap();
+        let appender = File::open(&p).unwrap();
+        lock_exclusive(&appender, &p, Wait::Fail).unwrap();
+        let e = AtomicFile::create(&p).unwrap_err();
+        assert!(matches!(e, FsError::Locked { .. }), "{e}");
+        drop(appender);
+        let mut w = AtomicFile::create(&p).unwrap();
+        w.write_all(b"merged").unwrap();
+        w.commit().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"merged");
     }
 
     #[test]

@@ -5,9 +5,13 @@
 //! before any position file refers to them, and only whole lines (ending in `\n`) count. A last
 //! line without its `\n` is what a crash mid-append leaves; [`MasterList::open`] cuts it off (the
 //! file ids of the whole lines never change). A file already listed keeps its line and id.
+//!
+//! Several runs may share one list (two extractions into one folder): every read, repair and
+//! append happens under an exclusive lock on the list, and ids are given from the list as it is
+//! under that lock, never from an earlier read, so each name gets one line whoever appends.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The usual file name, next to the position file.
@@ -35,47 +39,63 @@ pub enum MasterListError {
     /// A file name with a line break cannot be one line of the list.
     #[error("{0:?}: a file name with a line break cannot be listed")]
     LineBreak(String),
+    /// The list could not be locked.
+    #[error(transparent)]
+    Lock(#[from] kifu_fs::FsError),
 }
 
 impl MasterList {
     /// Opens the list at `path` (an absent file is an empty list). A torn last line is cut off in
     /// place; [`MasterList::repaired`] says how many bytes went.
     pub fn open(path: &Path) -> Result<MasterList, MasterListError> {
-        let io_err = |source| MasterListError::Io {
+        let mut list = MasterList {
             path: path.to_owned(),
-            source,
+            lines: Vec::new(),
+            repaired: None,
         };
-        let mut bytes = Vec::new();
-        match File::open(path) {
+        match OpenOptions::new().read(true).write(true).open(path) {
             Ok(mut f) => {
-                f.read_to_end(&mut bytes).map_err(io_err)?;
+                kifu_fs::lock::lock_exclusive(&f, path, kifu_fs::lock::Wait::Block)?;
+                list.reload(&mut f)?;
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_err(e)),
+            Err(e) => return Err(list.io_err(e)),
         }
+        Ok(list)
+    }
+
+    fn io_err(&self, source: io::Error) -> MasterListError {
+        MasterListError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Reads the list from `f` (locked by the caller), cutting a torn last line off: under the
+    /// lock, a line without its `\n` is what a killed run left, never a live append.
+    fn reload(&mut self, f: &mut File) -> Result<(), MasterListError> {
+        let mut bytes = Vec::new();
+        f.seek(SeekFrom::Start(0)).map_err(|e| self.io_err(e))?;
+        f.read_to_end(&mut bytes).map_err(|e| self.io_err(e))?;
         let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut repaired = None;
         if whole < bytes.len() {
-            let f = OpenOptions::new().write(true).open(path).map_err(io_err)?;
-            f.set_len(whole as u64).map_err(io_err)?;
-            f.sync_all().map_err(io_err)?;
-            repaired = Some((bytes.len() - whole) as u64);
+            f.set_len(whole as u64).map_err(|e| self.io_err(e))?;
+            f.sync_all().map_err(|e| self.io_err(e))?;
+            let cut = (bytes.len() - whole) as u64;
+            self.repaired = Some(self.repaired.unwrap_or(0) + cut);
         }
-        let lines = bytes[..whole]
-            .split(|&b| b == b'\n')
-            .map(|l| String::from_utf8_lossy(l).into_owned())
-            .collect::<Vec<_>>();
+        bytes.truncate(whole);
         // `split` yields an empty piece after the final `\n`.
-        let lines = if whole == 0 {
+        bytes.pop();
+        self.lines = if whole == 0 {
             Vec::new()
         } else {
-            lines[..lines.len() - 1].to_vec()
+            bytes
+                .split(|&b| b == b'\n')
+                .map(|l| String::from_utf8_lossy(l).into_owned())
+                .collect()
         };
-        Ok(MasterList {
-            path: path.to_owned(),
-            lines,
-            repaired,
-        })
+        Ok(())
     }
 
     /// Bytes of a torn last line cut off when opening, if there was one.
@@ -89,8 +109,20 @@ impl MasterList {
     }
 
     /// The file id (1-based line) of every name, appending the names not listed yet (in order,
-    /// each once) with a single write, synced before returning.
+    /// each once) with a single write, synced before returning. The list is locked and read
+    /// again first, so names another run appended since [`MasterList::open`] keep their ids.
     pub fn ids_for(&mut self, names: &[String]) -> Result<Vec<u32>, MasterListError> {
+        if let Some(name) = names.iter().find(|n| n.contains(['\n', '\r'])) {
+            return Err(MasterListError::LineBreak(name.clone()));
+        }
+        let mut f = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| self.io_err(e))?;
+        kifu_fs::lock::lock_exclusive(&f, &self.path, kifu_fs::lock::Wait::Block)?;
+        self.reload(&mut f)?;
         let mut known: std::collections::HashMap<String, u32> = self
             .lines
             .iter()
@@ -100,9 +132,6 @@ impl MasterList {
         let mut append = String::new();
         let mut ids = Vec::with_capacity(names.len());
         for name in names {
-            if name.contains(['\n', '\r']) {
-                return Err(MasterListError::LineBreak(name.clone()));
-            }
             let id = match known.get(name) {
                 Some(&id) => id,
                 None => {
@@ -117,17 +146,8 @@ impl MasterList {
             ids.push(id);
         }
         if !append.is_empty() {
-            let io_err = |source| MasterListError::Io {
-                path: self.path.clone(),
-                source,
-            };
-            let mut f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)
-                .map_err(io_err)?;
-            f.write_all(append.as_bytes()).map_err(io_err)?;
-            f.sync_all().map_err(io_err)?;
+            f.write_all(append.as_bytes()).map_err(|e| self.io_err(e))?;
+            f.sync_all().map_err(|e| self.io_err(e))?;
         }
         Ok(ids)
     }
@@ -164,5 +184,20 @@ mod tests {
         std::fs::write(&p, "abc").unwrap();
         let m = MasterList::open(&p).unwrap();
         assert_eq!((m.repaired(), m.lines().len()), (Some(3), 0));
+    }
+
+    #[test]
+    fn two_runs_sharing_a_list_never_share_ids() {
+        // Two extractions opened the list before either appended: ids come from the list as
+        // it is at append time, so b's files do not get a's lines.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(MASTER_LIST_NAME);
+        let mut a = MasterList::open(&p).unwrap();
+        let mut b = MasterList::open(&p).unwrap();
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(a.ids_for(&names(&["f1", "f2"])).unwrap(), vec![1, 2]);
+        assert_eq!(b.ids_for(&names(&["g1", "f2"])).unwrap(), vec![3, 2]);
+        assert_eq!(a.ids_for(&names(&["g1", "f3"])).unwrap(), vec![3, 4]);
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "f1\nf2\ng1\nf3\n");
     }
 }

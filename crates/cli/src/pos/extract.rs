@@ -4,7 +4,7 @@
 use crate::inputs::{collect, Input};
 use crate::output::{write_atomically, write_with_progress};
 use crate::Outcome;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use kifu_go::replay::Scope;
 use kifu_go::{BoardSize, ZobristKeys, ZobristTable};
@@ -52,7 +52,7 @@ pub struct ExtractArgs {
     #[arg(long)]
     ascii: bool,
     /// Threads (0: one per core). The output is the same for any number.
-    #[arg(short = 'j', long, default_value_t = 0)]
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
     jobs: usize,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
@@ -71,12 +71,13 @@ pub fn parse_bytes(text: &str) -> Result<usize> {
         Some('G') => (&t[..t.len() - 1], 1 << 30),
         _ => (t, 1),
     };
-    let n: usize = num
-        .trim()
-        .parse()
-        .with_context(|| format!("{text:?} is not a number of bytes"))?;
-    n.checked_mul(mult)
-        .with_context(|| format!("{text:?} is too large"))
+    let Ok(n) = num.trim().parse::<usize>() else {
+        crate::usage!("{text:?} is not a number of bytes (e.g. 256M, 64K, 1G)");
+    };
+    match n.checked_mul(mult) {
+        Some(n) => Ok(n),
+        None => crate::usage!("{text:?} is too large"),
+    }
 }
 
 /// The input files of a command, as kifu-posdb sources, their kind told by their extension
@@ -90,7 +91,9 @@ pub fn sources(paths: &[PathBuf], ascii: bool) -> Result<Vec<Source>> {
     let mut out = Vec::new();
     for input in collect(paths, exts)? {
         match input {
-            Input::Stdin => bail!("`-` (stdin) is not supported here: give files or folders"),
+            Input::Stdin => {
+                crate::usage!("`-` (stdin) is not supported here: give files or folders")
+            }
             Input::File { path, .. } => {
                 let mut source = Source::new(path);
                 if ascii {
@@ -135,7 +138,8 @@ pub fn zobrist_keys(
         return Ok((ZobristKeys::default_for(size), None, false));
     }
     let beside = folder_of(output).join(format!("zobrist_board_{}.dat", size.points()));
-    if beside.exists() {
+    // A FIFO by that name would block the load forever: only a regular file is a table.
+    if kifu_fs::existing_regular_file(&beside)? {
         return Ok((load(&beside)?, Some(beside), false));
     }
     let keys = ZobristKeys::default_for(size);
@@ -157,7 +161,7 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let size = super::size_arg(a.size)?;
     let to = a.to.unwrap_or(u32::MAX);
     if a.from > to {
-        bail!("--from {} is after --to {to}", a.from);
+        crate::usage!("--from {} is after --to {to}", a.from);
     }
     let memory = parse_bytes(&a.memory)?;
     let sources = sources(&a.games, a.ascii)?;
@@ -181,7 +185,7 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let mut master_path = None;
     if a.extra {
         if a.output.as_os_str() == "-" {
-            bail!("--extra needs an output file (the master list goes next to it)");
+            crate::usage!("--extra needs an output file (the master list goes next to it)");
         }
         let path = folder_of(&a.output).join(MASTER_LIST_NAME);
         let mut list = MasterList::open(&path)?;

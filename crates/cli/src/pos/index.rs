@@ -34,7 +34,7 @@ pub struct IndexArgs {
     #[arg(long)]
     zobrist: Option<PathBuf>,
     /// Threads (0: one per core). The index is the same for any number.
-    #[arg(short = 'j', long, default_value_t = 0)]
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
     jobs: usize,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
@@ -189,14 +189,14 @@ fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
         });
     }
     let (Some(rows), Some(tp)) = (&a.board, &a.to_play) else {
-        bail!("give --sgf FILE --move N, or --board ROWS --to-play B|W");
+        crate::usage!("give --sgf FILE --move N, or --board ROWS --to-play B|W");
     };
     let rows: Vec<u8> = rows.bytes().filter(|&b| b != b'/').collect();
     let board = Board::from_rows(&rows, None).context("--board")?;
     let to_play = match tp.as_str() {
         "B" | "b" => Color::Black,
         "W" | "w" => Color::White,
-        other => bail!("--to-play {other:?}: B or W"),
+        other => crate::usage!("--to-play {other:?}: B or W"),
     };
     Ok((board, to_play))
 }

@@ -2,7 +2,7 @@
 
 use crate::output::write_atomically;
 use crate::Outcome;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use kifu_go::diagram::{ascii_board, svg_diagram, Markup, SvgOptions};
 use kifu_go::Color;
@@ -200,7 +200,7 @@ pub fn view(a: ViewArgs) -> Result<Outcome> {
         } else if svgs.len() == 1 {
             write_atomically(svg, svgs[0].1.as_bytes())?;
         } else {
-            bail!(
+            crate::usage!(
                 "--svg {}: {} positions selected; select one (--index) or put {{}} in the name",
                 svg.display(),
                 svgs.len()
@@ -278,7 +278,7 @@ pub fn stats(a: HistogramArgs) -> Result<Outcome> {
     let mut text = String::new();
     macro_rules! o { ($($t:tt)*) => {{ text.push_str(&format!($($t)*)); text.push('\n'); }} }
     if a.svg.is_some() {
-        bail!("--svg is for kifu pos histogram");
+        crate::usage!("--svg is for kifu pos histogram");
     }
     let (s, torn) = stats_of(&a.file, size)?;
     let (min, max) = (

@@ -211,8 +211,9 @@ fn replay(game: &PgnGame, max_ply: u32, compat: Compat) -> std::result::Result<V
         let token = game.mv(ply);
         let m = parse_token(&pos, token).map_err(|e| {
             format!(
-                "line {}, ply {}: move {}{}{token}: {e}",
+                "line {}, column {}, ply {}: move {}{}{token}: {e}",
                 game.moves[ply].2,
+                game.moves[ply].3,
                 ply + 1,
                 pos.fullmoves(),
                 if pos.turn() == Color::White {

@@ -25,8 +25,8 @@ pub struct PgnGame {
     pub fen: Option<String>,
     /// Move tokens, concatenated.
     pub text: String,
-    /// (start, end, line) of each move in `text`.
-    pub moves: Vec<(u32, u32, u32)>,
+    /// (start, end, line, column) of each move in `text`.
+    pub moves: Vec<(u32, u32, u32, u32)>,
     /// A syntax error (line and what), if the game is bad.
     pub error: Option<String>,
 }
@@ -34,7 +34,7 @@ pub struct PgnGame {
 impl PgnGame {
     /// The `i`th move token.
     pub fn mv(&self, i: usize) -> &str {
-        let (a, b, _) = self.moves[i];
+        let (a, b, _, _) = self.moves[i];
         &self.text[a as usize..b as usize]
     }
 }
@@ -61,6 +61,9 @@ pub struct PgnReader<R> {
     at_line_start: bool,
     token: Vec<u8>,
     token_line: u32,
+    // Byte offset (in the whole input) where the current line starts, and the token's column.
+    line_start: u64,
+    token_column: u64,
     pushed: Option<Token>,
     game_number: u64,
     bytes: u64,
@@ -89,6 +92,8 @@ impl<R: Read> PgnReader<R> {
             at_line_start: true,
             token: Vec::with_capacity(64),
             token_line: 1,
+            line_start: 0,
+            token_column: 1,
             pushed: None,
             game_number: 0,
             bytes: 0,
@@ -126,10 +131,21 @@ impl<R: Read> PgnReader<R> {
         Ok(Some(self.buf[self.pos]))
     }
 
+    /// Byte offset in the whole input of the next byte.
+    fn offset(&self) -> u64 {
+        self.bytes - (self.len - self.pos) as u64
+    }
+
+    /// Where the current token starts, for messages: `line L, column C` (C in bytes from 1).
+    fn at(&self) -> String {
+        format!("line {}, column {}", self.token_line, self.token_column)
+    }
+
     fn bump(&mut self) {
         let c = self.buf[self.pos];
         self.pos += 1;
         if c == b'\n' {
+            self.line_start = self.offset();
             self.line += 1;
             self.at_line_start = true;
         } else {
@@ -149,6 +165,9 @@ impl<R: Read> PgnReader<R> {
             let upto = found.map_or(chunk.len(), |i| i + 1);
             let skipped = &chunk[..upto];
             let newlines = skipped.iter().filter(|&&c| c == b'\n').count();
+            if let Some(last) = skipped.iter().rposition(|&c| c == b'\n') {
+                self.line_start = self.offset() + last as u64 + 1;
+            }
             self.line += newlines as u32;
             self.at_line_start = skipped.last() == Some(&b'\n');
             self.pos += upto;
@@ -200,7 +219,9 @@ impl<R: Read> PgnReader<R> {
         }
         self.token.clear();
         self.token_line = self.line;
-        let Some(c) = self.peek()? else {
+        let next = self.peek()?;
+        self.token_column = self.offset() - self.line_start + 1;
+        let Some(c) = next else {
             return Ok(Ok(Token::Eof));
         };
         let t = match c {
@@ -230,7 +251,7 @@ impl<R: Read> PgnReader<R> {
                     digits += 1;
                 }
                 if digits == 0 || digits > 3 {
-                    return Ok(Err(format!("line {}: malformed NAG", self.token_line)));
+                    return Ok(Err(format!("{}: malformed NAG", self.at())));
                 }
                 Token::Nag
             }
@@ -238,20 +259,14 @@ impl<R: Read> PgnReader<R> {
                 self.bump();
                 loop {
                     let Some(d) = self.peek()? else {
-                        return Ok(Err(format!(
-                            "line {}: end of file in a string",
-                            self.token_line
-                        )));
+                        return Ok(Err(format!("{}: end of file in a string", self.at())));
                     };
                     self.bump();
                     match d {
                         b'"' => break,
                         b'\\' => {
                             let Some(e) = self.peek()? else {
-                                return Ok(Err(format!(
-                                    "line {}: end of file in a string",
-                                    self.token_line
-                                )));
+                                return Ok(Err(format!("{}: end of file in a string", self.at())));
                             };
                             self.bump();
                             if e != b'"' && e != b'\\' {
@@ -284,10 +299,7 @@ impl<R: Read> PgnReader<R> {
             }
             _ => {
                 self.bump();
-                return Ok(Err(format!(
-                    "line {}: lexical error (byte {c:#04x})",
-                    self.token_line
-                )));
+                return Ok(Err(format!("{}: lexical error (byte {c:#04x})", self.at())));
             }
         };
         Ok(Ok(t))
@@ -357,12 +369,12 @@ impl<R: Read> PgnReader<R> {
                     depth -= 1;
                     continue;
                 }
-                Token::Char(b')') => format!("line {}: malformed variation", self.token_line),
+                Token::Char(b')') => format!("{}: malformed variation", self.at()),
                 Token::Result(r) if depth == 0 => {
                     g.result_token = Some(r);
                     return Ok(Some(g));
                 }
-                Token::Result(_) => format!("line {}: malformed variation", self.token_line),
+                Token::Result(_) => format!("{}: malformed variation", self.at()),
                 Token::Char(b'[') if !strict => {
                     // A game without a result: the next game's tags begin.
                     self.pushed = Some(Token::Char(b'['));
@@ -395,7 +407,12 @@ impl<R: Read> PgnReader<R> {
                             if depth == 0 {
                                 let start = g.text.len() as u32;
                                 g.text.push_str(&String::from_utf8_lossy(&self.token));
-                                g.moves.push((start, g.text.len() as u32, self.token_line));
+                                g.moves.push((
+                                    start,
+                                    g.text.len() as u32,
+                                    self.token_line,
+                                    self.token_column as u32,
+                                ));
                             }
                             // Polyglot skips the NAGs after a move.
                             loop {
@@ -423,10 +440,10 @@ impl<R: Read> PgnReader<R> {
                             self.pushed = Some(t);
                             continue;
                         }
-                        _ => format!("line {}: malformed move", self.token_line),
+                        _ => format!("{}: malformed move", self.at()),
                     }
                 }
-                _ => format!("line {}: malformed move", self.token_line),
+                _ => format!("{}: malformed move", self.at()),
             };
             if strict {
                 return Ok(Some(self.fail(g, err)));
@@ -447,7 +464,7 @@ impl<R: Read> PgnReader<R> {
     /// After `[` (kifu mode): the rest of the line is `Name "value"]`; a value with
     /// quotes inside is kept whole, and the game is marked bad.
     fn tag_line(&mut self, g: &mut PgnGame) -> std::io::Result<Result<(), String>> {
-        let line = self.token_line;
+        let at = self.at();
         let mut raw = Vec::new();
         while let Some(c) = self.peek()? {
             if c == b'\n' {
@@ -458,7 +475,7 @@ impl<R: Read> PgnReader<R> {
         }
         let text = String::from_utf8_lossy(&raw);
         let text = text.trim_end();
-        let bad = || Ok(Err(format!("line {line}: malformed tag")));
+        let bad = || Ok(Err(format!("{at}: malformed tag")));
         let Some(body) = text.strip_suffix(']') else {
             return bad();
         };
@@ -495,7 +512,7 @@ impl<R: Read> PgnReader<R> {
 
     /// After `[`: a symbol, a string and `]`.
     fn tag(&mut self, g: &mut PgnGame) -> std::io::Result<Result<(), String>> {
-        let bad = format!("line {}: malformed tag", self.token_line);
+        let bad = format!("{}: malformed tag", self.at());
         if !matches!(self.next_token()?, Ok(Token::Symbol)) {
             return Ok(Err(bad));
         }
@@ -562,7 +579,10 @@ mod tests {
         let pgn = "[White \"a\" junk]\n1. e4 *\n[Result \"0-1\"]\n1. d4 <> d5 0-1\n[Result \"1-0\"]\n1. c4 1-0\n";
         let strict = games(pgn, true);
         assert_eq!(strict.len(), 1);
-        assert_eq!(strict[0].error.as_deref(), Some("line 1: malformed tag"));
+        assert_eq!(
+            strict[0].error.as_deref(),
+            Some("line 1, column 1: malformed tag")
+        );
         let lax = games(pgn, false);
         assert_eq!(lax.len(), 3);
         assert!(lax[0].error.is_some() && lax[1].error.is_some());

@@ -36,7 +36,9 @@ pub struct AtomicFile {
 }
 
 enum Inner {
-    Temp(BufWriter<tempfile::NamedTempFile>),
+    // The file and its path apart, so that write errors are the system's own, without
+    // tempfile's path decoration (the message names the target instead).
+    Temp(BufWriter<File>, tempfile::TempPath),
     Direct(BufWriter<File>),
 }
 
@@ -82,9 +84,9 @@ impl AtomicFile {
         };
         let dir = folder_of(&target).to_path_buf();
         clean_stale_temps_once(&dir);
-        let tmp = locked_temp_in(&dir)?;
+        let (file, path) = locked_temp_in(&dir)?.into_parts();
         Ok(AtomicFile {
-            inner: Inner::Temp(BufWriter::with_capacity(1 << 20, tmp)),
+            inner: Inner::Temp(BufWriter::with_capacity(1 << 20, file), path),
             target,
             _target_lock: target_lock,
         })
@@ -103,15 +105,14 @@ impl AtomicFile {
             Inner::Direct(mut w) => w
                 .flush()
                 .map_err(|e| FsError::io(&target, "write failed", e)),
-            Inner::Temp(w) => {
-                let tmp = w
+            Inner::Temp(w, path) => {
+                let file = w
                     .into_inner()
                     .map_err(|e| FsError::io(&target, "write failed", e.into_error()))?;
-                tmp.as_file()
-                    .sync_all()
+                file.sync_all()
                     .map_err(|e| FsError::io(&target, "sync failed", e))?;
-                keep_permissions(&target, tmp.path());
-                tmp.persist(&target).map_err(|e| {
+                keep_permissions(&target, &path);
+                path.persist(&target).map_err(|e| {
                     FsError::io(
                         &target,
                         "cannot rename the temporary file into place",
@@ -131,21 +132,21 @@ impl AtomicFile {
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
-            Inner::Temp(w) => w.write(buf),
+            Inner::Temp(w, _) => w.write(buf),
             Inner::Direct(w) => w.write(buf),
         }
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Temp(w) => w.write_all(buf),
+            Inner::Temp(w, _) => w.write_all(buf),
             Inner::Direct(w) => w.write_all(buf),
         }
     }
 
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
-            Inner::Temp(w) => w.flush(),
+            Inner::Temp(w, _) => w.flush(),
             Inner::Direct(w) => w.flush(),
         }
     }

@@ -33,15 +33,16 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum FsError {
     /// An operating-system error on `path`.
-    #[error("{}: {what}: {source}", path.display())]
+    // The system's error is part of the message and not a `source`, so that error chains
+    // (anyhow's `{:#}`) do not print it twice.
+    #[error("{}: {what}: {error}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
         /// What kifu was doing (`cannot create a temporary file`, ...).
         what: &'static str,
         /// The error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// Another process holds the lock on `path`.
     #[error("{}: in use by another process{}; wait for it to finish or stop it", path.display(), holder_text(*pid))]
@@ -73,7 +74,7 @@ impl FsError {
         FsError::Io {
             path: path.into(),
             what,
-            source,
+            error: source,
         }
     }
 }

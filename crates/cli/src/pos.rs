@@ -240,7 +240,7 @@ fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
                 f.sync_all()?;
                 repaired = Some((e.record, e.offset, len - e.offset));
             }
-            Err(e) if e.is_torn() => bail!(
+            Err(e) if e.is_torn() && repair => bail!(
                 "{}: not a scored file ({len} bytes, not one whole {SCORED_BYTES}-byte record); \
                  it is left as it is: remove it or choose another output",
                 path.display()

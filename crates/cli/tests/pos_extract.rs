@@ -340,7 +340,7 @@ fn ascii_positions_scores_and_svg() {
     let out = ok(&kifu(&["pos", "view", "p.dat", "--key", &id[..6]], d));
     assert!(out.starts_with(&format!("#1 {id}")));
     let bad = kifu(&["pos", "view", "p.dat", "--svg", "x.svg"], d);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2));
     ok(&kifu(&["pos", "view", "p.dat", "--svg", "b{}.svg"], d));
     assert!(d.join("b0.svg").exists() && d.join("b1.svg").exists());
     // A bad ASCII file is reported with its line and column.

@@ -2,6 +2,11 @@
 //!
 //! - [`pattern`]: rectangles of cells with wildcards, read from rows, turned by the 8
 //!   symmetries and with colours swapped.
+//! - [`query`]: the pattern, its placement (a fixed place: corner, side, anchor; or anywhere),
+//!   symmetries, colour swap, side to move, move window, variations, and [`filter`]s on games.
+//! - [`scan`]: the plain search that replays games and tests every position: exact by
+//!   construction, the oracle of the tests.
+//! - [`answer`]: the one answer type (serde) every skin prints.
 //!
 //! ```
 //! use kifu_search::pattern::Pattern;
@@ -11,4 +16,13 @@
 //! # Ok::<(), kifu_search::pattern::PatternError>(())
 //! ```
 
+pub mod answer;
+pub mod filter;
 pub mod pattern;
+pub mod query;
+pub mod scan;
+
+pub use answer::SearchAnswer;
+pub use filter::{Filters, GameInfo};
+pub use pattern::{Cell, Pattern, PatternError};
+pub use query::{Placement, Query};

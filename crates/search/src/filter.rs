@@ -1,0 +1,276 @@
+//! Game information and the filters on it, combinable with any search or used alone.
+//!
+//! Names, event and free text match case-insensitively as substrings; dates compare as the
+//! SGF `DT` text (ISO `YYYY-MM-DD`, so a prefix such as `1990` or `1990-05` is a range start or
+//! end); ranges are inclusive.
+
+pub use kifu_posdb::index::Winner;
+use serde::{Deserialize, Serialize};
+
+/// The winner filter's names in JSON: `black`, `white`, `draw`, `unknown`.
+mod winner_name {
+    use super::Winner;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(w: &Option<Winner>, s: S) -> Result<S::Ok, S::Error> {
+        match w {
+            None => s.serialize_none(),
+            Some(w) => s.serialize_str(super::winner_text(*w)),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Winner>, D::Error> {
+        let Some(t) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        super::parse_winner(&t).map(Some).ok_or_else(|| {
+            serde::de::Error::custom(format!("winner {t:?}: black, white, draw or unknown"))
+        })
+    }
+}
+
+/// `black`, `white`, `draw` or `unknown`.
+pub fn winner_text(w: Winner) -> &'static str {
+    match w {
+        Winner::Black => "black",
+        Winner::White => "white",
+        Winner::Draw => "draw",
+        Winner::Unknown => "unknown",
+    }
+}
+
+/// The winner of a name (`black`/`b`, `white`/`w`, `draw`/`jigo`, `unknown`), any case.
+pub fn parse_winner(text: &str) -> Option<Winner> {
+    Some(match text.trim().to_ascii_lowercase().as_str() {
+        "black" | "b" => Winner::Black,
+        "white" | "w" => Winner::White,
+        "draw" | "jigo" | "0" => Winner::Draw,
+        "unknown" | "?" => Winner::Unknown,
+        _ => return None,
+    })
+}
+
+/// What a search knows of a game, from its root.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameInfo {
+    /// `PB`.
+    pub black: String,
+    /// `PW`.
+    pub white: String,
+    /// `DT`.
+    pub date: String,
+    /// `EV`.
+    pub event: String,
+    /// `RE`.
+    pub result: String,
+    /// `HA` (0 when absent).
+    pub handicap: u32,
+    /// `KM`, when given.
+    pub komi: Option<f64>,
+    /// Board side.
+    pub size: u8,
+}
+
+impl GameInfo {
+    /// What the root of `game` says (`PB PW DT EV RE HA KM`, and the board size).
+    pub fn from_game(game: &kifu_sgf::GameTree<'_>) -> GameInfo {
+        let root = game.root();
+        let text = |id: &str| root.simple_text(id).unwrap_or_default().trim().to_string();
+        let komi = root
+            .get("KM")
+            .and_then(|p| p.value())
+            .and_then(|v| v.real());
+        GameInfo {
+            black: text("PB"),
+            white: text("PW"),
+            date: text("DT"),
+            event: text("EV"),
+            result: text("RE"),
+            handicap: root
+                .number("HA")
+                .and_then(|h| u32::try_from(h).ok())
+                .unwrap_or(0),
+            komi: komi.filter(|k| k.is_finite()),
+            // A rectangular or unreadable size is no square board: 0 takes no pattern.
+            size: match game.board_size() {
+                Some((c, r)) if c == r => c.min(255) as u8,
+                _ => 0,
+            },
+        }
+    }
+
+    /// The year of the date (its first four digits), if it has one.
+    pub fn year(&self) -> Option<i32> {
+        let d = self.date.trim();
+        let digits: String = d.chars().take(4).collect();
+        (digits.len() == 4 && digits.chars().all(|c| c.is_ascii_digit()))
+            .then(|| digits.parse().ok())
+            .flatten()
+    }
+
+    /// The winner its result names.
+    pub fn winner(&self) -> Winner {
+        Winner::from_result(&self.result)
+    }
+}
+
+/// Conditions on games; empty conditions take every game.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Filters {
+    /// Either player's name contains this.
+    pub player: Option<String>,
+    /// Black's name contains this.
+    pub black: Option<String>,
+    /// White's name contains this.
+    pub white: Option<String>,
+    /// Dates from this on (compared as text, so `1990` means from 1990).
+    pub date_from: Option<String>,
+    /// Dates up to this (a prefix counts as its whole range: `1999` takes all of 1999).
+    pub date_to: Option<String>,
+    /// The event contains this.
+    pub event: Option<String>,
+    /// This colour won (or a draw, or unknown).
+    #[serde(with = "winner_name")]
+    pub winner: Option<Winner>,
+    /// The result text contains this (`B+R`, `W+0.5`).
+    pub result: Option<String>,
+    /// Handicap at least this.
+    pub handicap_min: Option<u32>,
+    /// Handicap at most this.
+    pub handicap_max: Option<u32>,
+    /// Komi at least this.
+    pub komi_min: Option<f64>,
+    /// Komi at most this.
+    pub komi_max: Option<f64>,
+    /// Board side.
+    pub size: Option<u8>,
+    /// Players, event, date or result contains this.
+    pub text: Option<String>,
+}
+
+fn contains(hay: &str, needle: &Option<String>) -> bool {
+    match needle {
+        None => true,
+        Some(n) => hay.to_lowercase().contains(&n.to_lowercase()),
+    }
+}
+
+impl Filters {
+    /// Whether no condition is set.
+    pub fn is_empty(&self) -> bool {
+        *self == Filters::default()
+    }
+
+    /// Whether `g` passes every condition.
+    pub fn accepts(&self, g: &GameInfo) -> bool {
+        let player_ok = match &self.player {
+            None => true,
+            Some(_) => contains(&g.black, &self.player) || contains(&g.white, &self.player),
+        };
+        let date = g.date.trim();
+        let from_ok = self.date_from.as_deref().is_none_or(|f| date >= f.trim());
+        // A prefix bound takes its whole range: `1999` ends after `1999-12-31`.
+        let to_ok = self.date_to.as_deref().is_none_or(|t| {
+            let t = t.trim();
+            date <= t || date.starts_with(t)
+        });
+        let text_ok = match &self.text {
+            None => true,
+            Some(_) => [&g.black, &g.white, &g.event, &g.date, &g.result]
+                .iter()
+                .any(|f| contains(f, &self.text)),
+        };
+        let komi_ok = match (self.komi_min, self.komi_max, g.komi) {
+            (None, None, _) => true,
+            (_, _, None) => false,
+            (lo, hi, Some(k)) => lo.is_none_or(|lo| k >= lo) && hi.is_none_or(|hi| k <= hi),
+        };
+        player_ok
+            && contains(&g.black, &self.black)
+            && contains(&g.white, &self.white)
+            && from_ok
+            && to_ok
+            && contains(&g.event, &self.event)
+            && self.winner.is_none_or(|w| g.winner() == w)
+            && contains(&g.result, &self.result)
+            && self.handicap_min.is_none_or(|h| g.handicap >= h)
+            && self.handicap_max.is_none_or(|h| g.handicap <= h)
+            && komi_ok
+            && self.size.is_none_or(|s| g.size == s)
+            && text_ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> GameInfo {
+        GameInfo {
+            black: "Go Seigen".into(),
+            white: "Kitani Minoru".into(),
+            date: "1933-10-16".into(),
+            event: "Jiji Shimpo".into(),
+            result: "B+2".into(),
+            handicap: 0,
+            komi: None,
+            size: 19,
+        }
+    }
+
+    #[test]
+    fn each_condition() {
+        let g = game();
+        let f = |f: Filters| f.accepts(&g);
+        assert!(f(Filters::default()));
+        assert!(f(Filters {
+            player: Some("kitani".into()),
+            ..Default::default()
+        }));
+        assert!(!f(Filters {
+            black: Some("kitani".into()),
+            ..Default::default()
+        }));
+        assert!(f(Filters {
+            date_from: Some("1933".into()),
+            date_to: Some("1933".into()),
+            ..Default::default()
+        }));
+        assert!(!f(Filters {
+            date_from: Some("1934".into()),
+            ..Default::default()
+        }));
+        assert!(!f(Filters {
+            date_to: Some("1933-09".into()),
+            ..Default::default()
+        }));
+        assert!(f(Filters {
+            winner: Some(Winner::Black),
+            ..Default::default()
+        }));
+        assert!(!f(Filters {
+            winner: Some(Winner::White),
+            ..Default::default()
+        }));
+        assert!(f(Filters {
+            text: Some("shimpo".into()),
+            ..Default::default()
+        }));
+        assert!(
+            !f(Filters {
+                komi_min: Some(0.0),
+                ..Default::default()
+            }),
+            "no komi given"
+        );
+        assert!(f(Filters {
+            size: Some(19),
+            handicap_max: Some(0),
+            ..Default::default()
+        }));
+        assert_eq!(g.year(), Some(1933));
+        assert_eq!(parse_winner("W"), Some(Winner::White));
+        assert_eq!(parse_winner("nobody"), None);
+    }
+}

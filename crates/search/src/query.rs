@@ -1,0 +1,271 @@
+//! The query: a pattern, where it may stand, which symmetries and colours count, and which
+//! positions of which games are searched. [`Query::variants`] turns it into the concrete
+//! (pattern, places) pairs to test on a board of one size.
+
+use crate::filter::Filters;
+use crate::pattern::{map_in_box, Pattern};
+use kifu_go::{BoardSize, Color, Point, Symmetry};
+use serde::{Deserialize, Serialize};
+
+/// Where the pattern's top-left cell may be, in the query's orientation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Placement {
+    /// At this point (column, row from the top-left, from 0). A pattern at a corner is a corner
+    /// pattern, one along an edge a side pattern: under the symmetries it is sought at the
+    /// corresponding corners and sides.
+    At {
+        /// Column of the top-left cell.
+        col: u32,
+        /// Row of the top-left cell.
+        row: u32,
+    },
+    /// Anywhere on the board where it fits (Kombilo's "center" patterns).
+    Anywhere,
+}
+
+/// A pattern search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Query {
+    /// The pattern, in the query's orientation and colours.
+    pub pattern: Pattern,
+    /// Where it may stand.
+    pub placement: Placement,
+    /// Seek it in all 8 orientations (else as given only).
+    pub symmetries: bool,
+    /// Also seek it with Black and White exchanged.
+    pub swap_colors: bool,
+    /// Only positions where this colour (in the query's colours) is to play next (`"B"`, `"W"`).
+    #[serde(with = "color_letter", default)]
+    pub to_play: Option<Color>,
+    /// Only positions after move `from` up to move `to` (inclusive; 0 is the start).
+    pub moves: Option<(u32, u32)>,
+    /// Search every variation, not only the main line.
+    pub variations: bool,
+    /// Which games.
+    pub filters: Filters,
+}
+
+impl Query {
+    /// A query for `pattern` at `placement`, in all orientations, colours as given, main lines.
+    pub fn new(pattern: Pattern, placement: Placement) -> Query {
+        Query {
+            pattern,
+            placement,
+            symmetries: true,
+            swap_colors: false,
+            to_play: None,
+            moves: None,
+            variations: false,
+            filters: Filters::default(),
+        }
+    }
+
+    /// The distinct ways the pattern can appear on a board of `size`: each orientation and
+    /// colour choice, with the places its top-left cell may take. Orientations that give the same
+    /// cells at the same places (a symmetric pattern) are kept once, the first in the order
+    /// identity, the other symmetries by index, then the same with colours swapped: a position
+    /// is counted once however many of them it matches. Empty when the pattern does not fit.
+    pub fn variants(&self, size: BoardSize) -> Vec<Variant> {
+        let n = u32::from(size.get());
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        let syms: &[Symmetry] = if self.symmetries {
+            &Symmetry::ALL
+        } else {
+            &[Symmetry::Identity]
+        };
+        let swaps: &[bool] = if self.swap_colors {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let mut out: Vec<Variant> = Vec::new();
+        for &swapped in swaps {
+            let base = if swapped {
+                self.pattern.swapped()
+            } else {
+                self.pattern.clone()
+            };
+            for &sym in syms {
+                let pattern = base.transformed(sym);
+                let (tw, th) = (pattern.width(), pattern.height());
+                if tw > n || th > n {
+                    continue;
+                }
+                let places = match self.placement {
+                    Placement::At { col, row } => {
+                        if col + w > n || row + h > n {
+                            continue;
+                        }
+                        // The rectangle's two far corners, moved by the symmetry: the new
+                        // top-left is their smaller coordinates.
+                        let a = sym.apply(Point::new(col, row, size).expect("fits"), size);
+                        let b = sym.apply(
+                            Point::new(col + w - 1, row + h - 1, size).expect("fits"),
+                            size,
+                        );
+                        vec![(
+                            u32::from(a.col()).min(u32::from(b.col())),
+                            u32::from(a.row()).min(u32::from(b.row())),
+                        )]
+                    }
+                    Placement::Anywhere => (0..=n - th)
+                        .flat_map(|r| (0..=n - tw).map(move |c| (c, r)))
+                        .collect(),
+                };
+                if out
+                    .iter()
+                    .any(|v| v.pattern == pattern && v.places == places)
+                {
+                    continue;
+                }
+                let mut back = vec![(0u32, 0u32); (tw * th) as usize];
+                for y in 0..h {
+                    for x in 0..w {
+                        let (tx, ty) = map_in_box(sym, x, y, w, h);
+                        back[(ty * tw + tx) as usize] = (x, y);
+                    }
+                }
+                out.push(Variant {
+                    symmetry: sym,
+                    swapped,
+                    pattern,
+                    places,
+                    back,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Colours in JSON as `"B"` and `"W"`.
+mod color_letter {
+    use kifu_go::Color;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+        match c {
+            None => s.serialize_none(),
+            Some(c) => s.serialize_char(c.letter() as char),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
+        match Option::<String>::deserialize(d)?.as_deref() {
+            None => Ok(None),
+            Some("B" | "b") => Ok(Some(Color::Black)),
+            Some("W" | "w") => Ok(Some(Color::White)),
+            Some(t) => Err(serde::de::Error::custom(format!("colour {t:?}: B or W"))),
+        }
+    }
+}
+
+/// One orientation and colour choice of a query's pattern on one board size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variant {
+    /// The symmetry that turns the query's pattern into this one.
+    pub symmetry: Symmetry,
+    /// Whether colours are exchanged.
+    pub swapped: bool,
+    /// The pattern as it stands on the board.
+    pub pattern: Pattern,
+    /// Where its top-left cell may be (column, row).
+    pub places: Vec<(u32, u32)>,
+    // For each cell of `pattern`, the cell of the query's pattern it came from.
+    back: Vec<(u32, u32)>,
+}
+
+impl Variant {
+    /// The cell of the query's pattern (column, row in the pattern) that the board point
+    /// (`col`, `row`) is, with this variant's top-left at `place`; `None` outside the rectangle.
+    pub fn query_cell(&self, place: (u32, u32), col: u32, row: u32) -> Option<(u32, u32)> {
+        let (x, y) = (col.checked_sub(place.0)?, row.checked_sub(place.1)?);
+        if x >= self.pattern.width() || y >= self.pattern.height() {
+            return None;
+        }
+        Some(self.back[(y * self.pattern.width() + x) as usize])
+    }
+
+    /// A colour on the board in the query's colours.
+    pub fn query_color(&self, c: Color) -> Color {
+        if self.swapped {
+            c.opponent()
+        } else {
+            c
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(n: u32) -> BoardSize {
+        BoardSize::new(n).unwrap()
+    }
+
+    #[test]
+    fn a_corner_pattern_goes_to_the_four_corners() {
+        let p = Pattern::parse("#O\n..\n..").unwrap();
+        let q = Query::new(p, Placement::At { col: 0, row: 0 });
+        let v = q.variants(size(19));
+        assert_eq!(v.len(), 8);
+        let mut places: Vec<(u32, u32)> = v.iter().map(|v| v.places[0]).collect();
+        places.sort();
+        places.dedup();
+        // 3x2 and 2x3 rectangles in each corner.
+        assert_eq!(
+            places,
+            vec![
+                (0, 0),
+                (0, 16),
+                (0, 17),
+                (16, 0),
+                (17, 0),
+                (17, 16),
+                (16, 17)
+            ]
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn symmetric_patterns_keep_distinct_variants_only() {
+        // A single stone anywhere: one orientation; with colours swapped, two.
+        let mut q = Query::new(Pattern::parse("#").unwrap(), Placement::Anywhere);
+        assert_eq!(q.variants(size(9)).len(), 1);
+        q.swap_colors = true;
+        let v = q.variants(size(9));
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].places.len(), 81);
+        // The 3-3 point of a corner pattern: symmetric under the diagonal mirror.
+        let p = Pattern::parse("...\n...\n..#").unwrap();
+        let q = Query::new(p, Placement::At { col: 0, row: 0 });
+        assert_eq!(q.variants(size(19)).len(), 4);
+    }
+
+    #[test]
+    fn board_points_map_back_to_query_cells() {
+        let p = Pattern::parse("#O.\n...").unwrap();
+        let q = Query::new(p.clone(), Placement::At { col: 0, row: 0 });
+        for v in q.variants(size(9)) {
+            let place = v.places[0];
+            for y in 0..v.pattern.height() {
+                for x in 0..v.pattern.width() {
+                    let (qx, qy) = v.query_cell(place, place.0 + x, place.1 + y).unwrap();
+                    assert_eq!(p.cell(qx, qy), v.pattern.cell(x, y), "{:?}", v.symmetry);
+                }
+            }
+            assert_eq!(v.query_cell(place, place.0 + 5, place.1), None);
+        }
+        // Too large for the board: nothing to seek.
+        let big = Pattern::parse(&"#".repeat(10)).unwrap();
+        assert!(Query::new(big, Placement::Anywhere)
+            .variants(size(9))
+            .is_empty());
+    }
+}

@@ -63,15 +63,15 @@ impl Cell {
     /// Whether a point holding `stone` satisfies the cell.
     #[inline]
     pub fn matches(self, stone: Option<Color>) -> bool {
-        match (self, stone) {
-            (Cell::Any, _) => true,
-            (Cell::Black, Some(Color::Black)) | (Cell::White, Some(Color::White)) => true,
-            (Cell::Empty | Cell::EmptyOrBlack | Cell::EmptyOrWhite, None) => true,
-            (Cell::EmptyOrBlack, Some(Color::Black)) | (Cell::EmptyOrWhite, Some(Color::White)) => {
-                true
-            }
-            _ => false,
-        }
+        matches!(
+            (self, stone),
+            (Cell::Any, _)
+                | (Cell::Black, Some(Color::Black))
+                | (Cell::White, Some(Color::White))
+                | (Cell::Empty | Cell::EmptyOrBlack | Cell::EmptyOrWhite, None)
+                | (Cell::EmptyOrBlack, Some(Color::Black))
+                | (Cell::EmptyOrWhite, Some(Color::White))
+        )
     }
 
     /// The cell with Black and White exchanged.

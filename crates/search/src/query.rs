@@ -147,7 +147,7 @@ mod color_letter {
     pub fn serialize<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
         match c {
             None => s.serialize_none(),
-            Some(c) => s.serialize_char(c.letter() as char),
+            Some(c) => s.serialize_char(c.letter()),
         }
     }
 

@@ -284,7 +284,7 @@ impl<'q> Scan<'q> {
             .map(|((cell, color), tally)| Continuation {
                 mv: name(cell),
                 cell,
-                color: color.letter() as char,
+                color: color.letter(),
                 tally,
             })
             .collect();

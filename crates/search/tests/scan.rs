@@ -59,7 +59,8 @@ fn corner_hits_continuations_and_tenuki() {
         .map(|y| (y.year, y.games, y.hits))
         .collect();
     assert_eq!(years, vec![(1999, 1, 1), (2001, 1, 8)]);
-    let seen: Vec<(u64, u32, usize, (u32, u32), &str)> = a
+    type Seen<'a> = (u64, u32, usize, (u32, u32), &'a str);
+    let seen: Vec<Seen> = a
         .matches
         .iter()
         .map(|m| (m.game, m.move_number, m.symmetry, m.place, m.next.as_str()))
@@ -123,7 +124,7 @@ fn a_pattern_anywhere_and_the_whole_board() {
     // neighbour; after move 3 (B bb) bb's neighbours ab, ba, cb, bc: bc is white.
     assert_eq!(a.occurrences, 1 + 1 + 2 + 2 + 3 + 1);
     // The whole board at move 2 of game 1, in any orientation.
-    let mut rows = vec![b'.'; 81];
+    let mut rows = [b'.'; 81];
     rows[2 * 9 + 2] = b'#';
     rows[6 * 9 + 6] = b'O';
     let text: String = rows

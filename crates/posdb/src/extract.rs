@@ -80,6 +80,39 @@ impl Source {
         };
         Source { path, kind }
     }
+
+    /// The file's games as an SGF collection: SGF parsed, Ishi through its SGF conversion. ASCII
+    /// positions have no games.
+    pub fn read_games(&self) -> Result<kifu_sgf::Collection, SourceError> {
+        let bytes = std::fs::read(&self.path).map_err(|source| SourceError::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        match self.kind {
+            SourceKind::Sgf => Ok(kifu_sgf::Collection::parse_vec(bytes).collection),
+            SourceKind::Ishi => {
+                let doc = kifu_ishi::read(&bytes).document;
+                Ok(kifu_ishi::to_sgf(&doc).collection)
+            }
+            SourceKind::Ascii => Err(SourceError::NotGames(self.path.clone())),
+        }
+    }
+}
+
+/// Why a source's games could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// ASCII positions are positions, not games.
+    #[error("{}: ASCII positions are not games", .0.display())]
+    NotGames(PathBuf),
 }
 
 /// How to extract.

@@ -26,7 +26,18 @@ impl Tally {
         self.count += 1;
         self.black_wins += u64::from(black_won);
         self.white_wins += u64::from(white_won);
-        let n = self.count as f64;
+        self.rates();
+    }
+
+    pub(crate) fn merge(&mut self, other: &Tally) {
+        self.count += other.count;
+        self.black_wins += other.black_wins;
+        self.white_wins += other.white_wins;
+        self.rates();
+    }
+
+    fn rates(&mut self) {
+        let n = self.count.max(1) as f64;
         self.black_win_rate = self.black_wins as f64 / n;
         self.white_win_rate = self.white_wins as f64 / n;
     }
@@ -105,8 +116,10 @@ pub struct SearchAnswer {
     pub swapped: u64,
     /// Next moves inside the pattern, most played first.
     pub continuations: Vec<Continuation>,
-    /// Next moves outside the pattern, and passes.
+    /// Next moves outside the pattern.
     pub tenuki: Tally,
+    /// Passes next.
+    pub passes: Tally,
     /// Hits after which the game (or the variation) ended.
     pub game_ends: u64,
     /// Games and hits per year, by year.

@@ -6,6 +6,8 @@
 //!   symmetries, colour swap, side to move, move window, variations, and [`filter`]s on games.
 //! - [`scan`]: the plain search that replays games and tests every position: exact by
 //!   construction, the oracle of the tests.
+//! - [`collection`]: a search over many files in parallel (a `kifu pos index` database's files),
+//!   the same answer for any number of threads.
 //! - [`answer`]: the one answer type (serde) every skin prints.
 //!
 //! ```
@@ -17,6 +19,7 @@
 //! ```
 
 pub mod answer;
+pub mod collection;
 pub mod filter;
 pub mod pattern;
 pub mod query;
@@ -25,4 +28,4 @@ pub mod scan;
 pub use answer::SearchAnswer;
 pub use filter::{Filters, GameInfo};
 pub use pattern::{Cell, Pattern, PatternError};
-pub use query::{Placement, Query};
+pub use query::{Placement, Query, Side};

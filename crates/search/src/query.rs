@@ -20,8 +20,80 @@ pub enum Placement {
         /// Row of the top-left cell.
         row: u32,
     },
+    /// Along one edge of the board, touching it, anywhere along it (a side pattern).
+    Edge {
+        /// Which edge, in the query's orientation.
+        side: Side,
+    },
     /// Anywhere on the board where it fits (Kombilo's "center" patterns).
     Anywhere,
+}
+
+/// An edge of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Row 0.
+    Top,
+    /// The last row.
+    Bottom,
+    /// Column 0.
+    Left,
+    /// The last column.
+    Right,
+}
+
+impl Placement {
+    /// The placement of a `w` x `h` region with its top-left at (`col`, `row`) of an `n` x `n`
+    /// board, as Kombilo reads a selected region: touching two edges (a corner, or the whole
+    /// board) it stays where it is; touching one edge it slides along that edge; touching none
+    /// it may be anywhere.
+    pub fn of_region(col: u32, row: u32, w: u32, h: u32, n: u32) -> Placement {
+        let (left, top) = (col == 0, row == 0);
+        let (right, bottom) = (col + w >= n, row + h >= n);
+        let horizontal = left || right;
+        let vertical = top || bottom;
+        match (horizontal, vertical) {
+            (true, true) => Placement::At { col, row },
+            (false, true) => Placement::Edge {
+                side: if top { Side::Top } else { Side::Bottom },
+            },
+            (true, false) => Placement::Edge {
+                side: if left { Side::Left } else { Side::Right },
+            },
+            (false, false) => Placement::Anywhere,
+        }
+    }
+
+    /// The places (top-left cells) a `w` x `h` pattern may take on an `n` x `n` board, in the
+    /// query's orientation.
+    fn places(self, w: u32, h: u32, n: u32) -> Vec<(u32, u32)> {
+        if w > n || h > n {
+            return Vec::new();
+        }
+        match self {
+            Placement::At { col, row } if col + w <= n && row + h <= n => vec![(col, row)],
+            Placement::At { .. } => Vec::new(),
+            Placement::Edge { side } => {
+                let along = |fixed_col: Option<u32>, fixed_row: Option<u32>| {
+                    let cols: Vec<u32> = fixed_col.map_or_else(|| (0..=n - w).collect(), |c| vec![c]);
+                    let rows: Vec<u32> = fixed_row.map_or_else(|| (0..=n - h).collect(), |r| vec![r]);
+                    rows.iter()
+                        .flat_map(|&r| cols.iter().map(move |&c| (c, r)))
+                        .collect::<Vec<_>>()
+                };
+                match side {
+                    Side::Top => along(None, Some(0)),
+                    Side::Bottom => along(None, Some(n - h)),
+                    Side::Left => along(Some(0), None),
+                    Side::Right => along(Some(n - w), None),
+                }
+            }
+            Placement::Anywhere => (0..=n - h)
+                .flat_map(|r| (0..=n - w).map(move |c| (c, r)))
+                .collect(),
+        }
+    }
 }
 
 /// A pattern search.
@@ -67,6 +139,38 @@ impl Query {
     /// identity, the other symmetries by index, then the same with colours swapped: a position
     /// is counted once however many of them it matches. Empty when the pattern does not fit.
     pub fn variants(&self, size: BoardSize) -> Vec<Variant> {
+        self.variants_and_stabilizer(size).0
+    }
+
+    /// The searched orientations and colour choices that leave the pattern, at its places, as
+    /// it is (always the identity): continuations that they exchange are the same continuation,
+    /// and are counted under one name ([`Query::canonical`]).
+    pub fn stabilizer(&self, size: BoardSize) -> Vec<(Symmetry, bool)> {
+        self.variants_and_stabilizer(size).1
+    }
+
+    /// A continuation (cell of the pattern, colour) under the one name it has among those the
+    /// `stabilizer` exchanges: the first by row, column and colour. So a move and its mirror
+    /// image in a symmetric pattern are counted together, whichever orientation a game shows.
+    pub fn canonical(
+        &self,
+        stabilizer: &[(Symmetry, bool)],
+        cell: (u32, u32),
+        color: Color,
+    ) -> ((u32, u32), Color) {
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        stabilizer
+            .iter()
+            .map(|&(sym, sw)| {
+                let c = map_in_box(sym, cell.0, cell.1, w, h);
+                (c, if sw { color.opponent() } else { color })
+            })
+            .min_by_key(|&((x, y), c)| (y, x, c == Color::White))
+            .unwrap_or((cell, color))
+    }
+
+    fn variants_and_stabilizer(&self, size: BoardSize) -> (Vec<Variant>, Vec<(Symmetry, bool)>) {
+        let mut stabilizer = Vec::new();
         let n = u32::from(size.get());
         let (w, h) = (self.pattern.width(), self.pattern.height());
         let syms: &[Symmetry] = if self.symmetries {
@@ -89,35 +193,39 @@ impl Query {
             for &sym in syms {
                 let pattern = base.transformed(sym);
                 let (tw, th) = (pattern.width(), pattern.height());
-                if tw > n || th > n {
-                    continue;
-                }
-                let places = match self.placement {
-                    Placement::At { col, row } => {
-                        if col + w > n || row + h > n {
-                            continue;
-                        }
-                        // The rectangle's two far corners, moved by the symmetry: the new
-                        // top-left is their smaller coordinates.
+                // Each place of the query's rectangle, moved by the symmetry: the new top-left
+                // is the smaller coordinates of the moved far corners.
+                let mut places: Vec<(u32, u32)> = self
+                    .placement
+                    .places(w, h, n)
+                    .into_iter()
+                    .map(|(col, row)| {
                         let a = sym.apply(Point::new(col, row, size).expect("fits"), size);
                         let b = sym.apply(
                             Point::new(col + w - 1, row + h - 1, size).expect("fits"),
                             size,
                         );
-                        vec![(
+                        (
                             u32::from(a.col()).min(u32::from(b.col())),
                             u32::from(a.row()).min(u32::from(b.row())),
-                        )]
-                    }
-                    Placement::Anywhere => (0..=n - th)
-                        .flat_map(|r| (0..=n - tw).map(move |c| (c, r)))
-                        .collect(),
-                };
-                if out
-                    .iter()
-                    .any(|v| v.pattern == pattern && v.places == places)
-                {
+                        )
+                    })
+                    .collect();
+                places.sort_by_key(|&(c, r)| (r, c));
+                if places.is_empty() {
                     continue;
+                }
+                if let Some(i) = out
+                    .iter()
+                    .position(|v| v.pattern == pattern && v.places == places)
+                {
+                    if i == 0 {
+                        stabilizer.push((sym, swapped));
+                    }
+                    continue;
+                }
+                if out.is_empty() {
+                    stabilizer.push((sym, swapped));
                 }
                 let mut back = vec![(0u32, 0u32); (tw * th) as usize];
                 for y in 0..h {
@@ -135,7 +243,7 @@ impl Query {
                 });
             }
         }
-        out
+        (out, stabilizer)
     }
 }
 
@@ -246,6 +354,50 @@ mod tests {
         let p = Pattern::parse("...\n...\n..#").unwrap();
         let q = Query::new(p, Placement::At { col: 0, row: 0 });
         assert_eq!(q.variants(size(19)).len(), 4);
+    }
+
+    #[test]
+    fn side_patterns_slide_along_every_edge() {
+        let p = Pattern::parse("...\n.#.").unwrap();
+        let q = Query::new(p, Placement::Edge { side: Side::Top });
+        let v = q.variants(size(9));
+        // 7 places along each of the 4 edges; the pattern is symmetric left-right, so the 8
+        // symmetries give 4 variants.
+        assert_eq!(v.len(), 4);
+        assert!(v.iter().all(|v| v.places.len() == 7));
+        let mut all: Vec<(u32, u32)> = v.iter().flat_map(|v| v.places.clone()).collect();
+        all.sort();
+        assert!(all.contains(&(0, 0)) && all.contains(&(7, 6)) && all.contains(&(3, 7)));
+        assert_eq!(
+            Placement::of_region(0, 0, 19, 19, 19),
+            Placement::At { col: 0, row: 0 }
+        );
+        assert_eq!(
+            Placement::of_region(3, 14, 5, 5, 19),
+            Placement::Edge { side: Side::Bottom }
+        );
+        assert_eq!(Placement::of_region(3, 3, 5, 5, 19), Placement::Anywhere);
+        assert_eq!(
+            Placement::of_region(15, 0, 4, 4, 19),
+            Placement::At { col: 15, row: 0 }
+        );
+    }
+
+    #[test]
+    fn mirror_continuations_share_one_name() {
+        // The 3-3 corner is symmetric in the diagonal: C16-like cells (2,3) and (3,2) are one.
+        let p = Pattern::parse("....\n....\n..#.\n....").unwrap();
+        let q = Query::new(p, Placement::At { col: 0, row: 0 });
+        let st = q.stabilizer(size(19));
+        assert_eq!(st, vec![(Symmetry::Identity, false), (Symmetry::Transpose, false)]);
+        assert_eq!(q.canonical(&st, (3, 2), Color::White), ((3, 2), Color::White));
+        assert_eq!(q.canonical(&st, (2, 3), Color::White), ((3, 2), Color::White));
+        // An empty 2x2 corner with colours swapped: every orientation and colour choice fixes it.
+        let mut q = Query::new(Pattern::parse("..\n..").unwrap(), Placement::At { col: 0, row: 0 });
+        q.swap_colors = true;
+        let st = q.stabilizer(size(9));
+        assert_eq!(st.len(), 4);
+        assert_eq!(q.canonical(&st, (0, 1), Color::White), ((1, 0), Color::Black));
     }
 
     #[test]

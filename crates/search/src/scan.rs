@@ -6,7 +6,7 @@ use crate::answer::{Continuation, Match, SearchAnswer, Tally, YearCount};
 use crate::filter::{GameInfo, Winner};
 use crate::query::{Placement, Query, Variant};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{BoardSize, Color, Move, Point, Position};
+use kifu_go::{BoardSize, Color, Move, Point, Position, Symmetry};
 use kifu_sgf::GameTree;
 use std::collections::{BTreeMap, HashMap};
 
@@ -42,7 +42,7 @@ pub struct GameSource {
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
     query: &'q Query,
-    variants: HashMap<u8, Vec<Variant>>,
+    variants: HashMap<u8, (Vec<Variant>, Vec<(Symmetry, bool)>)>,
     page: Page,
     games_searched: u64,
     games: u64,
@@ -50,6 +50,7 @@ pub struct Scan<'q> {
     swapped: u64,
     continuations: HashMap<((u32, u32), Color), Tally>,
     tenuki: Tally,
+    passes: Tally,
     game_ends: u64,
     by_year: BTreeMap<i32, (u64, u64)>,
     no_year: u64,
@@ -57,11 +58,24 @@ pub struct Scan<'q> {
     match_count: u64,
 }
 
-/// A hit waiting for the move that follows it.
+/// A hit waiting for the moves that follow it.
 struct Pending {
     variant: usize,
     place: (u32, u32),
-    match_index: Option<usize>,
+    move_number: u32,
+    in_variation: bool,
+}
+
+impl Pending {
+    fn event(&self, next: Option<(Color, Move)>) -> Event {
+        Event {
+            variant: self.variant,
+            place: self.place,
+            move_number: self.move_number,
+            in_variation: self.in_variation,
+            next,
+        }
+    }
 }
 
 impl<'q> Scan<'q> {
@@ -77,6 +91,7 @@ impl<'q> Scan<'q> {
             swapped: 0,
             continuations: HashMap::new(),
             tenuki: Tally::default(),
+            passes: Tally::default(),
             game_ends: 0,
             by_year: BTreeMap::new(),
             no_year: 0,
@@ -94,10 +109,10 @@ impl<'q> Scan<'q> {
             return;
         };
         let query = self.query;
-        let variants = self
+        let (variants, stabilizer) = self
             .variants
             .entry(size.get())
-            .or_insert_with(|| query.variants(size))
+            .or_insert_with(|| (query.variants(size), query.stabilizer(size)))
             .clone();
         if variants.is_empty() {
             return;
@@ -112,28 +127,28 @@ impl<'q> Scan<'q> {
             ..ReplayOptions::default()
         };
         let winner = info.winner();
-        let mut pending: HashMap<usize, Vec<Pending>> = HashMap::new();
-        let mut hits_in_game = 0u64;
-        let mut events: Vec<Event> = Vec::new();
+        // A node's hits wait for its children: each child with a move is one occurrence with
+        // that continuation (as the index counts them), a node without any ends its line there,
+        // and a child without a move stands for its parent (setup after a move belongs to it,
+        // as in the index), so the parent's hits give way to the child's.
+        let mut pending: HashMap<usize, (Vec<Pending>, bool)> = HashMap::new();
+        let mut events: Vec<((usize, usize, usize), Event)> = Vec::new();
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
-            // The move of this node settles the hits of its parent; a node without a move stands
-            // for its parent.
             if let Some(parent) = step.parent {
-                if let Some(waiting) = pending.remove(&parent) {
-                    match step.mv {
-                        Some(pm) => {
-                            for w in waiting {
-                                events.push(Event::Next {
-                                    variant: w.variant,
-                                    place: w.place,
-                                    mv: Some((pm.color, pm.mv)),
-                                    match_index: w.match_index,
-                                });
+                match step.mv {
+                    Some(pm) => {
+                        if let Some((waiting, had_child)) = pending.get_mut(&parent) {
+                            *had_child = true;
+                            for (k, w) in waiting.iter().enumerate() {
+                                events.push((
+                                    (parent, k, step.node_index),
+                                    w.event(Some((pm.color, pm.mv))),
+                                ));
                             }
                         }
-                        None => {
-                            pending.insert(step.node_index, waiting);
-                        }
+                    }
+                    None => {
+                        pending.remove(&parent);
                     }
                 }
             }
@@ -142,39 +157,34 @@ impl<'q> Scan<'q> {
                     return;
                 }
             }
-            let found = find(&variants, step.position);
-            for (vi, place) in found {
-                let v = &variants[vi];
+            let mut here = Vec::new();
+            for (vi, place) in find(&variants, step.position) {
                 if let Some(tp) = query.to_play {
-                    if v.query_color(step.to_play) != tp {
+                    if variants[vi].query_color(step.to_play) != tp {
                         continue;
                     }
                 }
-                hits_in_game += 1;
-                events.push(Event::Hit {
+                here.push(Pending {
                     variant: vi,
                     place,
                     move_number: step.move_number,
                     in_variation: step.variation > 0,
                 });
-                let idx = events.len() - 1;
-                pending.entry(step.node_index).or_default().push(Pending {
-                    variant: vi,
-                    place,
-                    match_index: Some(idx),
-                });
+            }
+            if !here.is_empty() {
+                pending.insert(step.node_index, (here, false));
             }
         });
-        for waiting in pending.into_values() {
-            for w in waiting {
-                events.push(Event::Next {
-                    variant: w.variant,
-                    place: w.place,
-                    mv: None,
-                    match_index: w.match_index,
-                });
+        for (node, (waiting, had_child)) in pending {
+            if !had_child {
+                for (k, w) in waiting.iter().enumerate() {
+                    events.push(((node, k, usize::MAX), w.event(None)));
+                }
             }
         }
+        events.sort_by_key(|(key, _)| *key);
+        let events: Vec<Event> = events.into_iter().map(|(_, e)| e).collect();
+        let hits_in_game = events.len() as u64;
         if hits_in_game == 0 {
             return;
         }
@@ -187,7 +197,7 @@ impl<'q> Scan<'q> {
             }
             None => self.no_year += hits_in_game,
         }
-        self.record(source, info, size, &variants, winner, events);
+        self.record(source, info, size, (&variants, &stabilizer), winner, events);
     }
 
     fn record(
@@ -195,71 +205,80 @@ impl<'q> Scan<'q> {
         source: &GameSource,
         info: &GameInfo,
         size: BoardSize,
-        variants: &[Variant],
+        (variants, stabilizer): (&[Variant], &[(Symmetry, bool)]),
         winner: Winner,
         events: Vec<Event>,
     ) {
-        // Match records are made for hits on the page; `slot` maps an event to its record.
-        let mut slot: HashMap<usize, usize> = HashMap::new();
-        for (i, e) in events.iter().enumerate() {
-            match *e {
-                Event::Hit {
-                    variant,
-                    place,
-                    move_number,
-                    in_variation,
-                } => {
-                    let v = &variants[variant];
-                    self.occurrences += 1;
-                    self.swapped += u64::from(v.swapped);
-                    let n = self.match_count;
-                    self.match_count += 1;
-                    if n >= self.page.offset && n < self.page.offset + self.page.limit {
-                        slot.insert(i, self.matches.len());
-                        self.matches.push(Match {
-                            game: source.id,
-                            move_number,
-                            symmetry: v.symmetry.index(),
-                            symmetry_name: v.symmetry.to_string(),
-                            swapped: v.swapped,
-                            in_variation,
-                            place,
-                            next: "-".into(),
-                            info: info.clone(),
-                            file: source.file.clone(),
-                            game_in_file: source.game_in_file + 1,
-                        });
+        for e in events {
+            let v = &variants[e.variant];
+            self.occurrences += 1;
+            self.swapped += u64::from(v.swapped);
+            let n = self.match_count;
+            self.match_count += 1;
+            // Every match up to the end of the page is kept (merging partial scans in order
+            // needs them); the page is cut out at the end.
+            if n < self.page.offset.saturating_add(self.page.limit) {
+                self.matches.push(Match {
+                    game: source.id,
+                    move_number: e.move_number,
+                    symmetry: v.symmetry.index(),
+                    symmetry_name: v.symmetry.to_string(),
+                    swapped: v.swapped,
+                    in_variation: e.in_variation,
+                    place: e.place,
+                    next: e.next.map_or_else(|| "-".into(), |m| m.1.to_human(size)),
+                    info: info.clone(),
+                    file: source.file.clone(),
+                    game_in_file: source.game_in_file + 1,
+                });
+            }
+            let w = if v.swapped { winner.swapped() } else { winner };
+            let (bw, ww) = (w == Winner::Black, w == Winner::White);
+            match e.next {
+                None => self.game_ends += 1,
+                Some((color, Move::Play(p))) => {
+                    match v.query_cell(e.place, u32::from(p.col()), u32::from(p.row())) {
+                        Some(cell) => self
+                            .continuations
+                            .entry(self.query.canonical(stabilizer, cell, v.query_color(color)))
+                            .or_default()
+                            .add(bw, ww),
+                        None => self.tenuki.add(bw, ww),
                     }
                 }
-                Event::Next {
-                    variant,
-                    place,
-                    mv,
-                    match_index,
-                } => {
-                    let v = &variants[variant];
-                    let w = if v.swapped { winner.swapped() } else { winner };
-                    let (bw, ww) = (w == Winner::Black, w == Winner::White);
-                    if let (Some(m), Some(&k)) = (mv, match_index.and_then(|j| slot.get(&j))) {
-                        self.matches[k].next = m.1.to_human(size);
-                    }
-                    match mv {
-                        None => self.game_ends += 1,
-                        Some((color, Move::Play(p))) => {
-                            match v.query_cell(place, u32::from(p.col()), u32::from(p.row())) {
-                                Some(cell) => self
-                                    .continuations
-                                    .entry((cell, v.query_color(color)))
-                                    .or_default()
-                                    .add(bw, ww),
-                                None => self.tenuki.add(bw, ww),
-                            }
-                        }
-                        Some((_, Move::Pass)) => self.tenuki.add(bw, ww),
-                    }
-                }
+                Some((_, Move::Pass)) => self.passes.add(bw, ww),
             }
         }
+    }
+
+    /// Adds the counts and matches of `later`, a scan of games that come after this one's (for
+    /// scans run in parallel over parts of a collection, merged in order).
+    pub fn merge(mut self, later: Scan<'q>) -> Scan<'q> {
+        self.games_searched += later.games_searched;
+        self.games += later.games;
+        self.occurrences += later.occurrences;
+        self.swapped += later.swapped;
+        for (k, t) in later.continuations {
+            self.continuations.entry(k).or_default().merge(&t);
+        }
+        self.tenuki.merge(&later.tenuki);
+        self.passes.merge(&later.passes);
+        self.game_ends += later.game_ends;
+        for (y, (g, h)) in later.by_year {
+            let e = self.by_year.entry(y).or_default();
+            e.0 += g;
+            e.1 += h;
+        }
+        self.no_year += later.no_year;
+        let keep = usize::try_from(self.page.offset.saturating_add(self.page.limit))
+            .unwrap_or(usize::MAX);
+        let room = keep.saturating_sub(self.matches.len());
+        self.matches.extend(later.matches.into_iter().take(room));
+        self.match_count += later.match_count;
+        for (k, v) in later.variants {
+            self.variants.entry(k).or_insert(v);
+        }
+        self
     }
 
     /// The answer: totals, continuations (most played first, then by point), years, the page.
@@ -268,7 +287,7 @@ impl<'q> Scan<'q> {
     pub fn finish(self, size: Option<BoardSize>) -> SearchAnswer {
         let at = match self.query.placement {
             Placement::At { col, row } => Some((col, row)),
-            Placement::Anywhere => None,
+            Placement::Edge { .. } | Placement::Anywhere => None,
         };
         let name = |cell: (u32, u32)| -> String {
             let point = at.zip(size).and_then(|((c, r), size)| {
@@ -305,6 +324,7 @@ impl<'q> Scan<'q> {
             swapped: self.swapped,
             continuations,
             tenuki: self.tenuki,
+            passes: self.passes,
             game_ends: self.game_ends,
             by_year: self
                 .by_year
@@ -312,25 +332,23 @@ impl<'q> Scan<'q> {
                 .map(|(year, (games, hits))| YearCount { year, games, hits })
                 .collect(),
             no_year: self.no_year,
-            matches: self.matches,
+            matches: self
+                .matches
+                .into_iter()
+                .skip(usize::try_from(self.page.offset).unwrap_or(usize::MAX))
+                .collect(),
             offset: self.page.offset,
         }
     }
 }
 
-enum Event {
-    Hit {
-        variant: usize,
-        place: (u32, u32),
-        move_number: u32,
-        in_variation: bool,
-    },
-    Next {
-        variant: usize,
-        place: (u32, u32),
-        mv: Option<(Color, Move)>,
-        match_index: Option<usize>,
-    },
+/// One occurrence: a hit and the move that followed it (`None`: the line ended).
+struct Event {
+    variant: usize,
+    place: (u32, u32),
+    move_number: u32,
+    in_variation: bool,
+    next: Option<(Color, Move)>,
 }
 
 /// Every (variant, place) where a variant stands on `position`, each rectangle of the board

@@ -149,19 +149,32 @@ impl ReplaySink for LinePosition<'_> {
 
 fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
     if let (Some(path), Some(n)) = (&a.sgf, a.r#move) {
+        return game_position(path, a.game, a.variation, n);
+    }
+    board_position(a)
+}
+
+/// The position after move `n` of variation `variation` of game `game` (from 1) of an SGF file,
+/// as the index stores it, and who is to play.
+pub fn game_position(
+    path: &std::path::Path,
+    game_number: usize,
+    variation: u32,
+    n: u32,
+) -> Result<(Board, Color)> {
+    {
         let name = path.display();
         let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
         let coll = Collection::parse_vec(bytes).collection;
-        let game = a
-            .game
+        let game = game_number
             .checked_sub(1)
             .and_then(|i| coll.game(i))
-            .with_context(|| format!("{name}: no game {} (the file has {})", a.game, coll.len()))?;
-        let line = navigate::variation_line(game, a.variation).with_context(|| {
+            .with_context(|| {
+                format!("{name}: no game {game_number} (the file has {})", coll.len())
+            })?;
+        let line = navigate::variation_line(game, variation).with_context(|| {
             format!(
-                "{name}: game {} has no variation {} (it has {})",
-                a.game,
-                a.variation,
+                "{name}: game {game_number} has no variation {variation} (it has {})",
                 navigate::leaves(game).count()
             )
         })?;
@@ -181,13 +194,13 @@ fn query_position(a: &LookupArgs) -> Result<(Board, Color)> {
             bail!("{name}: {e}");
         }
         let found = at.found;
-        return found.with_context(|| {
-            format!(
-                "{name}: game {} has no move {n} on variation {}",
-                a.game, a.variation
-            )
-        });
+        found.with_context(|| {
+            format!("{name}: game {game_number} has no move {n} on variation {variation}")
+        })
     }
+}
+
+fn board_position(a: &LookupArgs) -> Result<(Board, Color)> {
     let (Some(rows), Some(tp)) = (&a.board, &a.to_play) else {
         crate::usage!("give --sgf FILE --move N, or --board ROWS --to-play B|W");
     };

@@ -1,0 +1,358 @@
+//! `kifu pos search`: pattern search over a `kifu pos index` database (the query model and the
+//! search are kifu-search's; this module reads the command line and prints the answer).
+
+use crate::Outcome;
+use anyhow::{Context, Result};
+use clap::Args;
+use kifu_go::{BoardSize, Color, Point};
+use kifu_posdb::index::IndexReader;
+use kifu_search::collection::{index_files, search_files};
+use kifu_search::filter::parse_winner;
+use kifu_search::scan::Page;
+use kifu_search::{Filters, Pattern, Placement, Query, SearchAnswer, Side};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// The most matches one page may list.
+const MAX_PAGE: u64 = 10_000;
+
+/// `kifu pos search` arguments.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// The database (`kifu pos index` output).
+    db: PathBuf,
+    /// The pattern as rows: `#`/`X` black, `O` white, `.` empty, `*`/`?` anything, `x` empty or
+    /// black, `o` empty or white; rows separated by line breaks or `/` (`"..O/.#./..."`).
+    #[arg(long, conflicts_with_all = ["pattern_file", "sgf"])]
+    pattern: Option<String>,
+    /// A file holding the pattern's rows.
+    #[arg(long, conflicts_with = "sgf")]
+    pattern_file: Option<PathBuf>,
+    /// Take the pattern from a game: this SGF file...
+    #[arg(long, requires_all = ["move", "area"])]
+    sgf: Option<PathBuf>,
+    /// ...after this many moves...
+    #[arg(long = "move")]
+    r#move: Option<u32>,
+    /// ...of this game of the file (1 = the first)...
+    #[arg(long, default_value_t = 1)]
+    game: usize,
+    /// ...and variation (0 = the main line)...
+    #[arg(long, default_value_t = 0)]
+    variation: u32,
+    /// ...the stones of this rectangle, two corners such as `A19:G13`. An area that touches a
+    /// corner is a corner pattern, one touching one edge a side pattern, else it is sought
+    /// anywhere (as Kombilo reads a selection).
+    #[arg(long)]
+    area: Option<String>,
+    /// The pattern's top-left cell stands on this point (e.g. `A19` for the top-left corner).
+    #[arg(long, conflicts_with_all = ["corner", "edge", "anywhere"])]
+    at: Option<String>,
+    /// The pattern stands in the top-left corner (and, by symmetry, in every corner).
+    #[arg(long, conflicts_with_all = ["edge", "anywhere"])]
+    corner: bool,
+    /// The pattern touches this edge (top, bottom, left, right), anywhere along it.
+    #[arg(long, value_parser = parse_side, conflicts_with = "anywhere")]
+    edge: Option<Side>,
+    /// The pattern may stand anywhere (the default for --pattern without --at/--corner/--edge).
+    #[arg(long)]
+    anywhere: bool,
+    /// Only the pattern as given, not its 8 orientations.
+    #[arg(long)]
+    no_symmetries: bool,
+    /// Also with Black and White exchanged.
+    #[arg(long)]
+    swap_colors: bool,
+    /// Only positions where this colour (B or W, in the pattern's colours) is to play.
+    #[arg(long, value_parser = parse_color)]
+    to_play: Option<Color>,
+    /// Only positions after these moves: `FROM-TO` (e.g. `0-60` for "before move 60").
+    #[arg(long, value_name = "FROM-TO", value_parser = parse_range)]
+    moves: Option<(u32, u32)>,
+    /// Search the variations too (needs an index built with --variations to mean more than
+    /// the main lines, since the games are read again from their files).
+    #[arg(long)]
+    variations: bool,
+    /// Games where either player's name contains this.
+    #[arg(long)]
+    player: Option<String>,
+    /// Games where Black's name contains this.
+    #[arg(long)]
+    black: Option<String>,
+    /// Games where White's name contains this.
+    #[arg(long)]
+    white: Option<String>,
+    /// Games from this date on (`1990`, `1990-05`, `1990-05-17`).
+    #[arg(long)]
+    date_from: Option<String>,
+    /// Games up to this date (a prefix takes its whole year or month).
+    #[arg(long)]
+    date_to: Option<String>,
+    /// Games whose event contains this.
+    #[arg(long)]
+    event: Option<String>,
+    /// Games won by: black, white, draw, unknown.
+    #[arg(long, value_parser = parse_winner_arg)]
+    winner: Option<kifu_search::filter::Winner>,
+    /// Games whose result contains this (`B+R`).
+    #[arg(long)]
+    result: Option<String>,
+    /// Handicap range `MIN-MAX`.
+    #[arg(long, value_name = "MIN-MAX", value_parser = parse_range)]
+    handicap: Option<(u32, u32)>,
+    /// Komi range `MIN:MAX` (e.g. `6.5:7.5`).
+    #[arg(long, value_name = "MIN:MAX", value_parser = parse_komi)]
+    komi: Option<(f64, f64)>,
+    /// Games whose players, event, date or result contain this.
+    #[arg(long)]
+    text: Option<String>,
+    /// Matches listed (at most 10,000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=MAX_PAGE))]
+    limit: u64,
+    /// Matches skipped before the list.
+    #[arg(long, default_value_t = 0)]
+    offset: u64,
+    /// Threads (0: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
+    jobs: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_side(t: &str) -> Result<Side, String> {
+    match t.to_ascii_lowercase().as_str() {
+        "top" => Ok(Side::Top),
+        "bottom" => Ok(Side::Bottom),
+        "left" => Ok(Side::Left),
+        "right" => Ok(Side::Right),
+        _ => Err(format!("{t}: top, bottom, left or right")),
+    }
+}
+
+fn parse_color(t: &str) -> Result<Color, String> {
+    match t {
+        "B" | "b" => Ok(Color::Black),
+        "W" | "w" => Ok(Color::White),
+        _ => Err(format!("{t}: B or W")),
+    }
+}
+
+fn parse_winner_arg(t: &str) -> Result<kifu_search::filter::Winner, String> {
+    parse_winner(t).ok_or_else(|| format!("{t}: black, white, draw or unknown"))
+}
+
+fn parse_range(t: &str) -> Result<(u32, u32), String> {
+    let parsed = t
+        .split_once('-')
+        .map(|(a, b)| (a.trim().parse::<u32>(), b.trim().parse::<u32>()));
+    match parsed {
+        Some((Ok(a), Ok(b))) if a <= b => Ok((a, b)),
+        _ => Err(format!("{t}: expected FROM-TO with FROM <= TO, e.g. 0-60")),
+    }
+}
+
+fn parse_komi(t: &str) -> Result<(f64, f64), String> {
+    let parsed = t
+        .split_once(':')
+        .map(|(a, b)| (a.trim().parse::<f64>(), b.trim().parse::<f64>()));
+    match parsed {
+        Some((Ok(a), Ok(b))) if a.is_finite() && b.is_finite() && a <= b => Ok((a, b)),
+        _ => Err(format!("{t}: expected MIN:MAX with MIN <= MAX, e.g. 6.5:7.5")),
+    }
+}
+
+/// A rectangle `A19:G13` on a board of `size`: (col, row, width, height).
+fn parse_area(t: &str, size: BoardSize) -> Result<(u32, u32, u32, u32)> {
+    let Some((a, b)) = t.split_once(':') else {
+        crate::usage!("--area {t}: expected two corners such as A19:G13");
+    };
+    let (Ok(a), Ok(b)) = (Point::from_human(a, size), Point::from_human(b, size)) else {
+        crate::usage!("--area {t}: corners must be points of a {size} board, such as A19:G13");
+    };
+    let (c0, c1) = (a.col().min(b.col()), a.col().max(b.col()));
+    let (r0, r1) = (a.row().min(b.row()), a.row().max(b.row()));
+    Ok((
+        u32::from(c0),
+        u32::from(r0),
+        u32::from(c1 - c0) + 1,
+        u32::from(r1 - r0) + 1,
+    ))
+}
+
+/// The query the command line asks, for a database of boards of `size`.
+fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
+    let n = u32::from(size.get());
+    let (pattern, placement) = if let Some(path) = &a.sgf {
+        let (Some(mv), Some(area)) = (a.r#move, &a.area) else {
+            crate::usage!("--sgf needs --move N and --area A19:G13");
+        };
+        let (board, _) = super::index::game_position(path, a.game, a.variation, mv)?;
+        if board.size() != size {
+            crate::usage!(
+                "{}: a {} board, but the database holds {size} games",
+                path.display(),
+                board.size()
+            );
+        }
+        let (c, r, w, h) = parse_area(area, size)?;
+        let pattern = Pattern::from_board(&board, c, r, w, h)
+            .with_context(|| format!("--area {area}: no stone and no empty point"))?;
+        (pattern, Placement::of_region(c, r, w, h, n))
+    } else {
+        let text = match (&a.pattern, &a.pattern_file) {
+            (Some(t), _) => t.clone(),
+            (None, Some(f)) => std::fs::read_to_string(f)
+                .with_context(|| format!("{}: cannot read", f.display()))?,
+            (None, None) => crate::usage!("give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13"),
+        };
+        let pattern = match Pattern::parse(&text) {
+            Ok(p) => p,
+            Err(e) => crate::usage!("--pattern: {e}"),
+        };
+        let placement = if let Some(at) = &a.at {
+            let Ok(p) = Point::from_human(at, size) else {
+                crate::usage!("--at {at}: not a point of a {size} board");
+            };
+            Placement::At {
+                col: u32::from(p.col()),
+                row: u32::from(p.row()),
+            }
+        } else if a.corner {
+            Placement::At { col: 0, row: 0 }
+        } else if let Some(side) = a.edge {
+            Placement::Edge { side }
+        } else {
+            Placement::Anywhere
+        };
+        (pattern, placement)
+    };
+    if pattern.width() > n || pattern.height() > n {
+        crate::usage!(
+            "the pattern is {}x{}, larger than the database's {size} board",
+            pattern.width(),
+            pattern.height()
+        );
+    }
+    if let Placement::At { col, row } = placement {
+        if col + pattern.width() > n || row + pattern.height() > n {
+            crate::usage!(
+                "--at: a {}x{} pattern there leaves the board",
+                pattern.width(),
+                pattern.height()
+            );
+        }
+    }
+    let mut q = Query::new(pattern, placement);
+    q.symmetries = !a.no_symmetries;
+    q.swap_colors = a.swap_colors;
+    q.to_play = a.to_play;
+    q.moves = a.moves;
+    q.variations = a.variations;
+    q.filters = Filters {
+        player: a.player.clone(),
+        black: a.black.clone(),
+        white: a.white.clone(),
+        date_from: a.date_from.clone(),
+        date_to: a.date_to.clone(),
+        event: a.event.clone(),
+        winner: a.winner,
+        result: a.result.clone(),
+        handicap_min: a.handicap.map(|h| h.0),
+        handicap_max: a.handicap.map(|h| h.1),
+        komi_min: a.komi.map(|k| k.0),
+        komi_max: a.komi.map(|k| k.1),
+        size: None,
+        text: a.text.clone(),
+    };
+    Ok(q)
+}
+
+/// Runs `kifu pos search`.
+pub fn search(a: SearchArgs) -> Result<Outcome> {
+    let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let size = db.size();
+    let q = query(&a, size)?;
+    let files = index_files(&db).with_context(|| a.db.display().to_string())?;
+    let page = Page {
+        offset: a.offset,
+        limit: a.limit,
+    };
+    let found = crate::sgf::with_jobs(Some(a.jobs), || {
+        search_files(&files, &q, page, Some(size))
+    })?;
+    for f in &found.failures {
+        crate::output::message(format_args!("kifu: {}", f.message));
+    }
+    if a.json {
+        crate::output::print_json(&found.answer)?;
+    } else {
+        super::emit(&text(&found.answer))?;
+    }
+    Ok(if found.failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}
+
+fn text(r: &SearchAnswer) -> String {
+    let mut o = String::new();
+    let pct = |n: u64, d: u64| if d > 0 { n as f64 * 100.0 / d as f64 } else { 0.0 };
+    let _ = writeln!(
+        o,
+        "{} occurrences in {} of {} games ({} with colours swapped)",
+        r.occurrences, r.games, r.games_searched, r.swapped
+    );
+    if !r.continuations.is_empty() || r.tenuki.count > 0 {
+        o.push_str("move    games  Black wins  White wins  Black %  White %\n");
+        let rows = r
+            .continuations
+            .iter()
+            .map(|c| (format!("{} {}", c.color, c.mv), &c.tally))
+            .chain(std::iter::once(("tenuki".to_string(), &r.tenuki)))
+            .chain((r.passes.count > 0).then(|| ("pass".to_string(), &r.passes)));
+        for (name, t) in rows {
+            let _ = writeln!(
+                o,
+                "{name:<7} {:>5}  {:>10}  {:>10}  {:>6.1}%  {:>6.1}%",
+                t.count,
+                t.black_wins,
+                t.white_wins,
+                pct(t.black_wins, t.count),
+                pct(t.white_wins, t.count)
+            );
+        }
+    }
+    if !r.by_year.is_empty() {
+        let years: Vec<String> = r
+            .by_year
+            .iter()
+            .map(|y| format!("{}: {}", y.year, y.hits))
+            .collect();
+        let _ = writeln!(o, "hits by year: {}", years.join(", "));
+    }
+    for m in &r.matches {
+        let _ = writeln!(
+            o,
+            "game {} move {} ({}{}{}) next {}: {} - {} {} {} [{} game {}]",
+            m.game,
+            m.move_number,
+            m.symmetry_name,
+            if m.swapped { ", colours swapped" } else { "" },
+            if m.in_variation { ", in a variation" } else { "" },
+            m.next,
+            m.info.black,
+            m.info.white,
+            m.info.date,
+            m.info.result,
+            m.file,
+            m.game_in_file
+        );
+    }
+    let shown = r.offset + r.matches.len() as u64;
+    if r.occurrences > shown {
+        let _ = writeln!(o, "... {} more (--limit, --offset)", r.occurrences - shown);
+    }
+    o
+}

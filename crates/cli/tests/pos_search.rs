@@ -1,0 +1,167 @@
+//! `kifu pos search` over an index of the shared corpus: the whole-board case equals
+//! `kifu pos lookup`, filters give the same answers before or after, threads change nothing,
+//! and bad patterns are usage errors naming the row and column.
+
+mod common;
+
+use common::{corpus, fails, kifu_in, ok};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// One index of the corpus's games for every test (built once; tests only read it).
+fn db() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let games = corpus().join("sgf/games");
+        ok(&kifu_in(
+            &["pos", "index", games.to_str().unwrap(), "-o", "corpus.kpx"],
+            dir.path(),
+        ));
+        dir
+    });
+    dir.path()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(&kifu_in(args, db()))).unwrap()
+}
+
+fn game_file() -> String {
+    corpus()
+        .join("sgf/games/computer-go-dataset/AI/2018 Tencent World AI WEIQI Competition/PC 6-4 Golaxy vs LeelaZero.SGF")
+        .display()
+        .to_string()
+}
+
+/// Continuations by move with the colours added up (lookup does not tell them apart).
+fn by_move(v: &Value, count: &str) -> BTreeMap<String, (u64, u64, u64)> {
+    let mut out = BTreeMap::new();
+    for c in v["continuations"].as_array().unwrap() {
+        let e = out.entry(c["move"].as_str().unwrap().to_string()).or_insert((0, 0, 0));
+        e.0 += c[count].as_u64().unwrap();
+        e.1 += c["black_wins"].as_u64().unwrap();
+        e.2 += c["white_wins"].as_u64().unwrap();
+    }
+    out
+}
+
+#[test]
+fn the_whole_board_is_a_lookup() {
+    let f = game_file();
+    for n in ["0", "1", "2", "3", "4", "7", "20"] {
+        let shown: Value =
+            serde_json::from_str(&ok(&kifu_in(&["show", &f, "--move", n, "--json"], db())))
+                .unwrap();
+        let to_play = shown["to_play"].as_str().unwrap();
+        let l = json(&["pos", "lookup", "corpus.kpx", "--sgf", &f, "--move", n, "--json"]);
+        let s = json(&[
+            "pos", "search", "corpus.kpx", "--sgf", &f, "--move", n, "--area", "A19:T1",
+            "--to-play", to_play, "--json", "--limit", "0",
+        ]);
+        assert_eq!(s["games"], l["games"], "move {n}");
+        assert_eq!(s["occurrences"], l["occurrences"], "move {n}");
+        let mut want = by_move(&l, "count");
+        let pass = want.remove("pass");
+        assert_eq!(by_move(&s, "count"), want, "move {n}");
+        let passes = &s["passes"];
+        assert_eq!(
+            pass.map(|p| p.0).unwrap_or(0),
+            passes["count"].as_u64().unwrap(),
+            "move {n}"
+        );
+        assert_eq!(s["tenuki"]["count"], 0, "nothing is outside the whole board");
+    }
+}
+
+#[test]
+fn filters_give_the_same_answer_before_or_after() {
+    let pattern = ["--pattern", "..../..../..#./....", "--corner"];
+    let all = |extra: &[&str]| {
+        let mut args = vec!["pos", "search", "corpus.kpx", "--json", "--limit", "10000"];
+        args.extend_from_slice(&pattern);
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let everything = all(&[]);
+    let matches = everything["matches"].as_array().unwrap();
+    assert_eq!(everything["occurrences"].as_u64().unwrap() as usize, matches.len());
+    assert!(matches.len() > 1000, "{}", matches.len());
+    type Pick = fn(&Value) -> bool;
+    let cases: Vec<(Vec<&str>, Pick)> = vec![
+        (vec!["--player", "leela"], |m| {
+            let has = |k: &str| m[k].as_str().unwrap().to_lowercase().contains("leela");
+            has("black") || has("white")
+        }),
+        (vec!["--winner", "white"], |m| {
+            m["result"].as_str().unwrap().to_uppercase().starts_with("W+")
+        }),
+        (vec!["--date-from", "2017", "--date-to", "2017"], |m| {
+            m["date"].as_str().unwrap().starts_with("2017")
+        }),
+        (vec!["--moves", "0-20"], |m| m["move"].as_u64().unwrap() <= 20),
+    ];
+    for (args, pick) in cases {
+        let filtered = all(&args);
+        let want: Vec<&Value> = matches.iter().filter(|m| pick(m)).collect();
+        let got = filtered["matches"].as_array().unwrap();
+        assert_eq!(got.len(), want.len(), "{args:?}");
+        assert!(got.iter().zip(&want).all(|(a, b)| a == *b), "{args:?}");
+        let games: std::collections::HashSet<u64> =
+            want.iter().map(|m| m["game"].as_u64().unwrap()).collect();
+        assert_eq!(filtered["games"].as_u64().unwrap() as usize, games.len(), "{args:?}");
+    }
+}
+
+#[test]
+fn threads_and_pages_change_nothing() {
+    let base = [
+        "pos", "search", "corpus.kpx", "--pattern", "*.*/.#./*.*", "--swap-colors", "--json",
+        "--moves", "0-40",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let one = run(&["-j", "1", "--limit", "300"]);
+    let two = run(&["-j", "2", "--limit", "300"]);
+    assert_eq!(one, two);
+    let page = run(&["--offset", "100", "--limit", "50"]);
+    assert_eq!(
+        page["matches"].as_array().unwrap()[..],
+        one["matches"].as_array().unwrap()[100..150]
+    );
+    assert!(one["swapped"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn bad_patterns_and_options_are_usage_errors() {
+    let wide = "#".repeat(20);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--pattern", "#O./#Q."], "row 2, column 2: 'Q' is not a pattern letter"),
+        (vec!["--pattern", "#O./#O"], "row 2: 2 cells, but row 1 has 3"),
+        (vec!["--pattern", "  "], "the pattern is empty"),
+        (vec!["--pattern", "**/**"], "only wildcards"),
+        (vec!["--pattern", &wide], "larger than the database's 19x19 board"),
+        (vec!["--pattern", "#", "--at", "Z9"], "--at Z9"),
+        (vec!["--pattern", "##", "--at", "T1"], "leaves the board"),
+        (vec!["--pattern", "#", "--moves", "9-2"], "FROM <= TO"),
+        (vec!["--pattern", "#", "--winner", "nobody"], "black, white, draw or unknown"),
+        (vec!["--pattern", "#", "--limit", "100000"], "100000"),
+        (vec![], "give --pattern"),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["pos", "search", "corpus.kpx"];
+        args.extend_from_slice(&extra);
+        let err = fails(&kifu_in(&args, db()), 2);
+        assert!(err.contains(want), "{extra:?}: want {want:?} in {err}");
+    }
+    // A damaged index is refused with a message, not a panic.
+    std::fs::write(db().join("bad.kpx"), b"KIFUPIX2 but nothing else").unwrap();
+    let err = fails(&kifu_in(&["pos", "search", "bad.kpx", "--pattern", "#"], db()), 1);
+    assert!(err.contains("bad.kpx"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

@@ -1,0 +1,114 @@
+//! Searching whole collections: files read once each (SGF, or Ishi through its SGF
+//! conversion), in parallel, the partial scans merged in file order so that the answer does not
+//! depend on the number of threads.
+
+use crate::answer::SearchAnswer;
+use crate::filter::GameInfo;
+use crate::query::Query;
+use crate::scan::{GameSource, Page, Scan};
+use kifu_go::BoardSize;
+use kifu_posdb::extract::Source;
+use kifu_posdb::index::{IndexError, IndexReader};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// A file of a collection and the numbers its games go by.
+#[derive(Debug, Clone)]
+pub struct CollectionFile {
+    /// The file.
+    pub source: Source,
+    /// The number of each game of the file (by its place in the file), `None` for games that are
+    /// not part of the collection (an index leaves out games of other sizes); games past the end
+    /// of the list are left out too.
+    pub ids: Vec<Option<u64>>,
+}
+
+/// A file that could not be searched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub message: String,
+}
+
+/// What [`search_files`] found, and the files it could not read.
+#[derive(Debug, Clone)]
+pub struct CollectionAnswer {
+    /// The answer.
+    pub answer: SearchAnswer,
+    /// Files that could not be read (moved, deleted, unreadable since indexing).
+    pub failures: Vec<Failure>,
+}
+
+/// Searches `files` for `query` (on rayon's current pool). Continuations of a pattern at a
+/// fixed place are named as points of a board of `size`.
+pub fn search_files(
+    files: &[CollectionFile],
+    query: &Query,
+    page: Page,
+    size: Option<BoardSize>,
+) -> CollectionAnswer {
+    let identity = || (Scan::new(query, page), Vec::new());
+    let (scan, failures) = files
+        .par_iter()
+        .map(|f| {
+            let mut scan = Scan::new(query, page);
+            let mut failures = Vec::new();
+            match f.source.read_games() {
+                Err(e) => failures.push(Failure {
+                    path: f.source.path.clone(),
+                    message: e.to_string(),
+                }),
+                Ok(coll) => {
+                    for (i, game) in coll.games().enumerate() {
+                        let Some(Some(id)) = f.ids.get(i) else {
+                            continue;
+                        };
+                        let source = GameSource {
+                            id: *id,
+                            file: f.source.path.display().to_string(),
+                            game_in_file: i as u32,
+                        };
+                        scan.game(&source, &GameInfo::from_game(&game), game);
+                    }
+                }
+            }
+            (scan, failures)
+        })
+        .reduce(identity, |(a, mut fa), (b, fb)| {
+            fa.extend(fb);
+            (a.merge(b), fa)
+        });
+    CollectionAnswer {
+        answer: scan.finish(size),
+        failures,
+    }
+}
+
+/// The files of a `kifu pos index` database and the index's numbers of their games, in the
+/// index's order.
+pub fn index_files(db: &IndexReader) -> Result<Vec<CollectionFile>, IndexError> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_file: HashMap<String, Vec<Option<u64>>> = HashMap::new();
+    for id in 0..db.games() {
+        let g = db.game(id as u32)?;
+        let ids = by_file.entry(g.file.clone()).or_insert_with(|| {
+            order.push(g.file.clone());
+            Vec::new()
+        });
+        let at = g.game_in_file as usize;
+        if ids.len() <= at {
+            ids.resize(at + 1, None);
+        }
+        ids[at] = Some(id);
+    }
+    Ok(order
+        .into_iter()
+        .map(|file| CollectionFile {
+            ids: by_file.remove(&file).unwrap_or_default(),
+            source: Source::new(file),
+        })
+        .collect())
+}

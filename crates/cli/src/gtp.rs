@@ -104,9 +104,12 @@ pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !secs.is_finite() {
+        return Err(format!("{text:?} is not a finite number of seconds"));
+    }
     if !TIMEOUT_RANGE.contains(&secs) {
         return Err(format!(
-            "{text} seconds is out of range ({} to {})",
+            "{text} seconds is out of range ({} to {}, a year)",
             TIMEOUT_RANGE.start(),
             TIMEOUT_RANGE.end()
         ));

@@ -5,14 +5,46 @@
 
 mod common;
 
-use common::{fails, kifu};
+use common::fails;
 use kifu_go::{Board, BoardSize, Color, Point, ZobristKeys};
 use kifu_posdb::{read_scored, Keyer, PositionRecord, PositionWriter};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 const KIFU: &str = env!("CARGO_BIN_EXE_kifu");
+
+/// Runs `kifu ARGS` with its output in files, not pipes: a surviving engine process that inherited
+/// kifu's standard error must not make the test wait for it (it would hold a pipe open for ever).
+/// A run that takes over a minute is killed and fails the test.
+fn kifu(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, err) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let mut child = Command::new(KIFU)
+        .args(args)
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .expect("kifu runs");
+    let t = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if t.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("kifu {args:?} did not finish within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(&out).unwrap(),
+        stderr: std::fs::read(&err).unwrap(),
+    }
+}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

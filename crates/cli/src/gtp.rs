@@ -18,9 +18,10 @@ pub struct GtpArgs {
     /// GTP commands, one per argument: "boardsize 9" "play B E5" showboard.
     #[arg(required = true)]
     commands: Vec<String>,
-    /// Timeout of each command, in seconds.
-    #[arg(long, default_value_t = 60.0)]
-    timeout: f64,
+    /// Timeout of each command and of the engine's start, in seconds [default: 60 for commands,
+    /// 20 for the start].
+    #[arg(long, value_parser = parse_timeout)]
+    timeout: Option<Duration>,
     /// Discard the engine's standard error (it is shown by default).
     #[arg(long)]
     quiet: bool,
@@ -35,15 +36,17 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
     if config.argv[0] == "gnugo" && std::path::Path::new("/usr/games/gnugo").exists() {
         config.argv[0] = "/usr/games/gnugo".into();
     }
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        anyhow::bail!("--timeout must be a positive number of seconds");
-    }
-    config.command_timeout = Duration::from_secs_f64(a.timeout);
+    set_timeout(&mut config, a.timeout);
     config.stderr = if a.quiet {
         StderrMode::Null
     } else {
         StderrMode::Inherit
     };
+    // Without a handler Ctrl-C would end kifu alone: the engine is in its own process group.
+    let _ = ctrlc::set_handler(|| {
+        kifu_gtp::kill_running_engines();
+        std::process::exit(130);
+    });
     let mut engine = Engine::start(config)?;
     let mut failed = false;
     let mut results = Vec::new();
@@ -88,6 +91,41 @@ pub fn run(a: GtpArgs) -> Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// The bounds of `--timeout`, in seconds: below a millisecond nothing can answer, and a year is
+/// longer than any wait kifu-gtp will do ([`kifu_gtp::MAX_WAIT`]).
+const TIMEOUT_RANGE: std::ops::RangeInclusive<f64> = 0.001..=31_536_000.0;
+
+/// The clap parser of `--timeout` (`kifu gtp`, `kifu pos score`): a number of seconds in
+/// [`TIMEOUT_RANGE`]. Checked here, so a value that `Duration` cannot hold is a usage error rather
+/// than a panic.
+pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !secs.is_finite() {
+        return Err(format!("{text:?} is not a finite number of seconds"));
+    }
+    if !TIMEOUT_RANGE.contains(&secs) {
+        return Err(format!(
+            "{text} seconds is out of range ({} to {}, a year)",
+            TIMEOUT_RANGE.start(),
+            TIMEOUT_RANGE.end()
+        ));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| e.to_string())
+}
+
+/// Applies `--timeout` to an engine: it bounds every command and the start as well (an engine
+/// that never answers `protocol_version` is given up as soon as one that hangs on a command).
+/// Without it, the defaults of [`EngineConfig::from_command_line`] stay.
+pub(crate) fn set_timeout(config: &mut EngineConfig, timeout: Option<Duration>) {
+    if let Some(t) = timeout {
+        config.command_timeout = t;
+        config.startup_timeout = t;
+    }
 }
 
 /// The fake engine of kifu-gtp on stdin/stdout (for tests of GTP controllers, kifu's own included).

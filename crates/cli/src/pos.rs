@@ -99,9 +99,10 @@ pub struct ScoreArgs {
     /// First seed: playout k uses seed + 2k, plus 1 with White to play.
     #[arg(long, default_value_t = 1)]
     seed: u32,
-    /// Timeout of each engine command, in seconds.
-    #[arg(long, default_value_t = 60.0)]
-    timeout: f64,
+    /// Timeout of each engine command and of the engine's start, in seconds [default: 60 for
+    /// commands, 20 for the start].
+    #[arg(long, value_parser = crate::gtp::parse_timeout)]
+    timeout: Option<Duration>,
     /// Retries of a position after the engine died, hung or answered garbage.
     #[arg(long, default_value_t = 2)]
     retries: u32,
@@ -283,9 +284,6 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     if a.playouts == 0 {
         crate::usage!("--playouts must be at least 1");
     }
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     let mut engine = EngineConfig::from_command_line(&a.engine)?;
     // GNU Go is often not on PATH (Debian puts it in /usr/games).
     if engine.argv[0] == "gnugo" && which("gnugo").is_none() {
@@ -294,7 +292,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             engine.argv[0] = games.display().to_string();
         }
     }
-    engine.command_timeout = Duration::from_secs_f64(a.timeout);
+    crate::gtp::set_timeout(&mut engine, a.timeout);
     if a.engine_stderr {
         engine.stderr = StderrMode::Inherit;
     }
@@ -302,8 +300,9 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         playouts: a.playouts,
         seed_base: a.seed,
         rules: a.rules.clone(),
-        timeout: Duration::from_secs_f64(a.timeout),
+        timeout: engine.command_timeout,
         retries: a.retries,
+        ..ScoreConfig::default()
     };
 
     // The positions: distinct ids (first record kept), in this shard.
@@ -343,7 +342,9 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: leave now (whole records only have been written).
+            // A second Ctrl-C: leave now (whole records only have been written), and take the
+            // engines' process groups along, since no destructor will.
+            kifu_gtp::kill_running_engines();
             std::process::exit(130);
         }
         crate::output::message(format_args!(

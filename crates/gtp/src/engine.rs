@@ -1,10 +1,11 @@
 //! [`Engine`]: one GTP engine process, commands with timeouts, restart and clean shutdown.
 
+use std::collections::BTreeSet;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,13 @@ use std::time::{Duration, Instant};
 pub const MAX_LINE: usize = 1 << 20;
 /// The most lines accepted in one response.
 pub const MAX_RESPONSE_LINES: usize = 100_000;
+/// The longest wait for anything: longer timeouts are cut to this, so that a deadline can always
+/// be computed (`Instant + Duration` panics on overflow).
+pub const MAX_WAIT: Duration = Duration::from_secs(365 * 24 * 3600);
+/// The startup timeout of [`EngineConfig::from_command_line`].
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(20);
+/// The command timeout of [`EngineConfig::from_command_line`].
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What a GTP engine process does with its standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,9 +56,9 @@ impl EngineConfig {
         }
         Ok(EngineConfig {
             argv,
-            startup_timeout: Duration::from_secs(20),
+            startup_timeout: DEFAULT_STARTUP_TIMEOUT,
             quit_grace: Duration::from_secs(2),
-            command_timeout: Duration::from_secs(60),
+            command_timeout: DEFAULT_COMMAND_TIMEOUT,
             stderr: StderrMode::Null,
         })
     }
@@ -136,12 +144,14 @@ enum Line {
 }
 
 /// One running GTP engine. Commands are sent with increasing ids and the answer's id is checked;
-/// answers are read by a thread so that every command can time out. Dropping an engine kills the
-/// process and waits for it (no zombies); [`Engine::shutdown`] asks politely first.
+/// answers are read by a thread so that every command can time out. The engine runs in its own
+/// process group, and whenever it is stopped (dropped, restarted, timed out, after `quit`) the
+/// whole group is killed and the process reaped: neither a wrapper script's children nor a zombie
+/// are left behind. [`Engine::shutdown`] asks politely first.
 #[derive(Debug)]
 pub struct Engine {
     config: EngineConfig,
-    child: Child,
+    process: Process,
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
     next_id: u64,
@@ -159,7 +169,118 @@ impl std::fmt::Debug for Line {
     }
 }
 
-fn spawn(config: &EngineConfig) -> Result<(Child, ChildStdin, Receiver<Line>), GtpError> {
+/// The process groups of the engines started and not yet reaped (a leader's pid is its group's
+/// id), for [`kill_running_engines`].
+static RUNNING: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn running() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
+    // The set stays consistent even if a holder panicked: every operation is one insert/remove.
+    RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Kills (SIGKILL) the process group of every engine this program has started and not yet
+/// stopped: for a signal handler about to leave at once (a second Ctrl-C), where no engine gets a
+/// `quit` and no destructor runs. Engines run in their own process group, so without this a
+/// wrapper script's children would outlive the program.
+pub fn kill_running_engines() {
+    let running = running();
+    for &pid in running.iter() {
+        signal_group(pid);
+    }
+}
+
+/// SIGKILL to the process group `pid`. Only called for a group whose leader has not been reaped:
+/// an unreaped leader keeps its pid, the group's id, from being reused, so the signal cannot reach
+/// an unrelated group.
+#[cfg(unix)]
+fn signal_group(pid: u32) {
+    use rustix::process::{kill_process_group, Pid, Signal};
+    if let Some(pid) = i32::try_from(pid).ok().and_then(Pid::from_raw) {
+        // An empty group (ESRCH) is what is wanted, not an error.
+        let _ = kill_process_group(pid, Signal::KILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn signal_group(_pid: u32) {}
+
+/// An engine process and everything it started: the leader of its own process group (a wrapper
+/// script's children are members too). Ending it kills the whole group, then reaps the leader;
+/// dropping it ends it, so no path (a timeout, a restart, a failed start, a panic) can leave
+/// members of the group behind or the leader as a zombie.
+#[derive(Debug)]
+struct Process {
+    child: Child,
+    status: Option<ExitStatus>,
+}
+
+impl Process {
+    fn new(child: Child) -> Process {
+        running().insert(child.id());
+        Process {
+            child,
+            status: None,
+        }
+    }
+
+    /// Whether the leader has exited, without reaping it (the group's id must stay reserved until
+    /// the group has been signalled).
+    fn exited(&mut self) -> bool {
+        if self.status.is_some() {
+            return true;
+        }
+        #[cfg(unix)]
+        {
+            use rustix::io::Errno;
+            use rustix::process::{waitid, Pid, WaitId, WaitIdOptions};
+            let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+            match waitid(WaitId::Pid(Pid::from_child(&self.child)), options) {
+                Ok(found) => found.is_some(),
+                Err(e) => e == Errno::CHILD,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                self.status = Some(s);
+            }
+            self.status.is_some()
+        }
+    }
+
+    /// Kills the group (members left behind by a leader that exited on its own included: they
+    /// are strays once the engine is gone, and GTP gives no way to tell when they would finish),
+    /// then reaps the leader. Returns the leader's exit status.
+    fn end(&mut self) -> Option<ExitStatus> {
+        if self.status.is_some() {
+            return self.status;
+        }
+        let pid = self.child.id();
+        {
+            // Out of the set before reaping, so kill_running_engines never signals a reaped id.
+            let mut running = running();
+            running.remove(&pid);
+            signal_group(pid);
+        }
+        // The leader too, in case it left its group.
+        let _ = self.child.kill();
+        self.status = self.child.wait().ok();
+        self.status
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// A deadline `after` from now, with `after` cut to [`MAX_WAIT`].
+fn deadline(after: Duration) -> Instant {
+    Instant::now() + after.min(MAX_WAIT)
+}
+
+fn spawn(config: &EngineConfig) -> Result<(Process, ChildStdin, Receiver<Line>), GtpError> {
     let mut cmd = Command::new(&config.argv[0]);
     cmd.args(&config.argv[1..])
         .stdin(Stdio::piped())
@@ -181,6 +302,8 @@ fn spawn(config: &EngineConfig) -> Result<(Child, ChildStdin, Receiver<Line>), G
     })?;
     let stdin = child.stdin.take().expect("stdin is piped");
     let stdout = child.stdout.take().expect("stdout is piped");
+    // From here on, any early return ends the process group.
+    let process = Process::new(child);
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("gtp-reader".into())
@@ -211,7 +334,7 @@ fn spawn(config: &EngineConfig) -> Result<(Child, ChildStdin, Receiver<Line>), G
             command: config.command_line(),
             source,
         })?;
-    Ok((child, stdin, rx))
+    Ok((process, stdin, rx))
 }
 
 fn clip(s: &str) -> String {
@@ -229,10 +352,10 @@ impl Engine {
         if config.argv.is_empty() {
             return Err(GtpError::CommandLine(String::new()));
         }
-        let (child, stdin, lines) = spawn(&config)?;
+        let (process, stdin, lines) = spawn(&config)?;
         let mut engine = Engine {
             config,
-            child,
+            process,
             stdin: Some(stdin),
             lines,
             next_id: 1,
@@ -269,7 +392,7 @@ impl Engine {
 
     /// The process id of the running engine.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.process.child.id()
     }
 
     /// Whether an earlier error left the engine unusable (see [`GtpError::needs_restart`]).
@@ -277,13 +400,14 @@ impl Engine {
         self.broken
     }
 
-    /// Kills the process (if still running), waits for it, and starts a fresh one.
+    /// Kills the process and its group (if still running), waits for it, and starts a fresh one.
     pub fn restart(&mut self) -> Result<(), GtpError> {
-        self.kill_and_wait();
+        self.stdin = None;
+        self.process.end();
         self.restarts += 1;
         self.broken = true;
-        let (child, stdin, lines) = spawn(&self.config)?;
-        self.child = child;
+        let (process, stdin, lines) = spawn(&self.config)?;
+        self.process = process;
         self.stdin = Some(stdin);
         self.lines = lines;
         self.broken = false;
@@ -316,14 +440,19 @@ impl Engine {
 
     fn died(&mut self, command: &str) -> GtpError {
         // The output closed; give the process a moment to finish exiting so the status is known.
-        let deadline = Instant::now() + Duration::from_millis(200);
+        let deadline = deadline(Duration::from_millis(200));
         let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break describe(s),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                Ok(None) => break "output closed".to_string(),
-                Err(e) => break e.to_string(),
+            if self.process.exited() {
+                // The engine is gone: so is its group.
+                break self
+                    .process
+                    .end()
+                    .map_or_else(|| "exited".to_string(), describe);
             }
+            if Instant::now() >= deadline {
+                break "output closed".to_string();
+            }
+            thread::sleep(Duration::from_millis(5));
         };
         GtpError::Died {
             command: command.to_string(),
@@ -332,7 +461,7 @@ impl Engine {
     }
 
     fn exchange(&mut self, command: &str, timeout: Duration) -> Result<String, GtpError> {
-        let deadline = Instant::now() + timeout;
+        let deadline = deadline(timeout);
         let id = self.next_id;
         self.next_id += 1;
         let Some(stdin) = self.stdin.as_mut() else {
@@ -429,8 +558,9 @@ impl Engine {
         }
     }
 
-    /// Asks the engine to `quit`, waits up to the grace period for it to exit, then kills it;
-    /// always reaps the process. Returns its exit status.
+    /// Asks the engine to `quit`, waits up to the grace period for it to exit, then kills its
+    /// whole process group (whatever is left of it, even if the engine obeyed) and reaps it.
+    /// Returns its exit status.
     pub fn shutdown(mut self) -> Option<ExitStatus> {
         if !self.broken {
             let grace = self.config.quit_grace;
@@ -438,24 +568,11 @@ impl Engine {
         }
         // Closing stdin makes a well-behaved engine exit even if it ignored `quit`.
         self.stdin = None;
-        let deadline = Instant::now() + self.config.quit_grace;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => return Some(s),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => break,
-            }
+        let deadline = deadline(self.config.quit_grace);
+        while !self.process.exited() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(5));
         }
-        self.kill_and_wait()
-    }
-
-    fn kill_and_wait(&mut self) -> Option<ExitStatus> {
-        self.stdin = None;
-        if let Ok(Some(s)) = self.child.try_wait() {
-            return Some(s);
-        }
-        let _ = self.child.kill();
-        self.child.wait().ok()
+        self.process.end()
     }
 }
 
@@ -470,11 +587,5 @@ fn describe(s: ExitStatus) -> String {
     match s.code() {
         Some(c) => format!("exit code {c}"),
         None => "exited".to_string(),
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        self.kill_and_wait();
     }
 }

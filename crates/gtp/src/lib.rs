@@ -9,12 +9,16 @@
 //!   reported as a [`GtpError`] whose [`GtpError::needs_restart`] is true; [`Engine::restart`]
 //!   replaces the process. [`Engine::shutdown`] sends `quit`, waits a grace period, then kills;
 //!   dropping an engine kills and waits, so no process is left behind as a zombie. Engines run in
-//!   their own process group, so Ctrl-C in a terminal reaches only the controller.
+//!   their own process group, so Ctrl-C in a terminal reaches only the controller; whenever an
+//!   engine is stopped (timeout, restart, drop, after `quit`) the whole group is killed, so a
+//!   wrapper script's children do not outlive it, and [`kill_running_engines`] does the same for
+//!   a program about to leave at once.
 //! - **Scoring, [`Scorer`].** Sets rules (GNU Go flags or `kgs-rules`), then for each position
 //!   `boardsize`, `clear_board`, `komi 0`, the stones by `play` in an order that leaves the right
 //!   side to move, and `set_random_seed` + `final_score` per playout. The exact session, seeds and
 //!   the reasons are in [`score`]. Failures that need a restart are retried a bounded number of
-//!   times.
+//!   times, and an engine on which [`score::GIVE_UP_AFTER`] positions in a row fail that way is
+//!   given up ([`ScoreError::GaveUp`]).
 //! - **Many engines, [`score_all`].** A thread per engine pulls jobs from a shared iterator and
 //!   sends results back to the caller's thread, which writes them as they come.
 //! - **A fake engine, [`fake`],** for tests of GTP controllers: it can crash, hang, answer garbage,
@@ -42,9 +46,12 @@ pub mod fake;
 pub mod pool;
 pub mod score;
 
-pub use engine::{Engine, EngineConfig, GtpError, StderrMode};
+pub use engine::{
+    kill_running_engines, Engine, EngineConfig, GtpError, StderrMode, DEFAULT_COMMAND_TIMEOUT,
+    DEFAULT_STARTUP_TIMEOUT, MAX_WAIT,
+};
 pub use pool::{score_all, Event, Job};
 pub use score::{
     parse_final_score, playout_seeds, setup_commands, string_without_liberties, Playouts,
-    ScoreConfig, ScoreError, Scorer,
+    ScoreConfig, ScoreError, Scorer, GIVE_UP_AFTER,
 };

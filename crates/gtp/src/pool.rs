@@ -42,7 +42,8 @@ pub enum Event<T> {
         /// The job's tag.
         tag: T,
     },
-    /// A worker's engine could not be (re)started; the worker has ended.
+    /// A worker's engine could not be (re)started, or was given up after failing on positions in
+    /// a row ([`ScoreError::GaveUp`]); the worker has ended.
     WorkerLost {
         /// The worker number.
         worker: usize,
@@ -54,8 +55,9 @@ pub enum Event<T> {
 /// Scores `jobs` with `workers` engines, calling `on_event` on this thread for every result. Stops
 /// taking jobs when `stop` is set (positions in flight are abandoned at once, even in the middle of
 /// a slow answer: the engine is then killed and not restarted). Ends
-/// when the jobs run out, when stopped, or when every worker is lost; jobs not reported are left
-/// in the iterator's remainder.
+/// when the jobs run out, when stopped, or when every worker is lost (an engine that cannot be
+/// started, or that failed on [`ScoreConfig::give_up_after`] positions in a row); jobs not reported
+/// are left in the iterator's remainder.
 pub fn score_all<T, I>(
     jobs: I,
     workers: usize,
@@ -108,6 +110,13 @@ pub fn score_all<T, I>(
                             };
                             if lost {
                                 let _ = tx.send(ev);
+                                return;
+                            }
+                            if let Some(error) = scorer.given_up() {
+                                let _ = tx.send(ev);
+                                let _ = tx.send(Event::WorkerLost { worker, error });
+                                // Dropping the scorer kills the engine's process group: it is
+                                // broken or hung, a `quit` would only wait for nothing.
                                 return;
                             }
                             ev

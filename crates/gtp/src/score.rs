@@ -35,6 +35,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// How many positions in a row may fail with an engine fault (a death, a hang, garbage, a failed
+/// restart; each after its retries) before a [`Scorer`] gives its engine up: an engine that fails
+/// on every position would otherwise be restarted for ever, each attempt costing a timeout.
+pub const GIVE_UP_AFTER: u32 = 3;
+
 /// How positions are scored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScoreConfig {
@@ -49,6 +54,9 @@ pub struct ScoreConfig {
     /// How many times a position is retried after the engine died, hung or answered garbage
     /// (each retry restarts the engine).
     pub retries: u32,
+    /// How many positions in a row may fail with an engine fault before the engine is given up
+    /// ([`Scorer::given_up`]); 0 counts as 1, so that giving up cannot be turned off.
+    pub give_up_after: u32,
 }
 
 impl Default for ScoreConfig {
@@ -59,6 +67,7 @@ impl Default for ScoreConfig {
             rules: None,
             timeout: Duration::from_secs(60),
             retries: 2,
+            give_up_after: GIVE_UP_AFTER,
         }
     }
 }
@@ -84,6 +93,19 @@ pub enum ScoreError {
     /// A stop was requested.
     #[error("stopped")]
     Stopped,
+    /// Positions failed in a row with engine faults, up to [`ScoreConfig::give_up_after`]: the
+    /// engine is not worth more restarts.
+    #[error(
+        "gave up on the engine {command}: {failures} positions in a row failed (the last: {last})"
+    )]
+    GaveUp {
+        /// The engine's command line.
+        command: String,
+        /// How many positions failed in a row.
+        failures: u32,
+        /// The last fault.
+        last: String,
+    },
 }
 
 /// The seeds of the playouts of a position (see the module docs).
@@ -184,6 +206,9 @@ pub struct Scorer {
     engine: Engine,
     config: ScoreConfig,
     rules_command: Option<String>,
+    /// Positions failed in a row with an engine fault, and the last fault.
+    faults_in_a_row: u32,
+    last_fault: String,
 }
 
 fn is_gnugo(argv0: &str) -> bool {
@@ -221,6 +246,8 @@ impl Scorer {
             engine: e,
             config,
             rules_command,
+            faults_in_a_row: 0,
+            last_fault: String::new(),
         })
     }
 
@@ -271,8 +298,40 @@ impl Scorer {
 
     /// Scores one position: the margins of all playouts. After an engine failure that needs a
     /// restart (death, hang, garbage), the engine is restarted and the position tried again, up to
-    /// `retries` times; a refusal (`?`) or a non-score answer is not retried.
+    /// `retries` times; a refusal (`?`) or a non-score answer is not retried. Positions that fail
+    /// with an engine fault are counted (an answer resets the count) for [`Scorer::given_up`].
     pub fn score(
+        &mut self,
+        board: &Board,
+        to_play: Color,
+        stop: &AtomicBool,
+    ) -> Result<Playouts, (ScoreError, u32)> {
+        let result = self.score_with_retries(board, to_play, stop);
+        match &result {
+            Ok(_)
+            | Err((ScoreError::Engine(GtpError::Failure { .. }), _))
+            | Err((ScoreError::NotAScore(_), _)) => self.faults_in_a_row = 0,
+            Err((ScoreError::Engine(e), _)) if e.needs_restart() => {
+                self.faults_in_a_row += 1;
+                self.last_fault = e.to_string();
+            }
+            // Not the engine's doing (a board that cannot be set up, a stop).
+            Err(_) => {}
+        }
+        result
+    }
+
+    /// [`ScoreError::GaveUp`] once [`ScoreConfig::give_up_after`] positions in a row have failed
+    /// with an engine fault; the caller should then stop using this scorer.
+    pub fn given_up(&self) -> Option<ScoreError> {
+        (self.faults_in_a_row >= self.config.give_up_after.max(1)).then(|| ScoreError::GaveUp {
+            command: self.engine.config().command_line(),
+            failures: self.faults_in_a_row,
+            last: self.last_fault.clone(),
+        })
+    }
+
+    fn score_with_retries(
         &mut self,
         board: &Board,
         to_play: Color,

@@ -4,7 +4,7 @@
 
 use kifu_go::{Board, Color};
 use kifu_gtp::{Engine, EngineConfig, GtpError, ScoreConfig, ScoreError, Scorer};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -138,6 +138,7 @@ fn scorer_retries_a_crash_once_and_gives_up_on_a_crash_always() {
         rules: Some("chinese".into()),
         timeout: Duration::from_secs(5),
         retries: 2,
+        ..Default::default()
     };
     let stop = AtomicBool::new(false);
     let mut s = Scorer::start(
@@ -195,4 +196,160 @@ fn interrupt_cuts_a_long_wait_short() {
     let pid = e.pid();
     e.shutdown();
     assert!(gone(pid));
+}
+
+/// A wrapper script around the fake engine that first starts a `sleep` (a member of the engine's
+/// process group that GTP knows nothing about) and appends its pid to `pids`.
+fn wrapped(dir: &Path, pids: &Path, args: &str) -> EngineConfig {
+    let script = dir.join("engine.sh");
+    // The stray's output goes elsewhere, so that a crash of the engine still closes the pipe.
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nsleep 1000 >/dev/null 2>&1 &\necho $! >> '{}'\nexec '{}' {args}\n",
+            pids.display(),
+            fake().display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut c = config("");
+    c.argv = vec![script.display().to_string()];
+    c
+}
+
+/// The strays recorded in `pids` that still run (a zombie is dead: reaping it is up to whoever
+/// adopted it), after a bounded wait for the killed ones to be torn down.
+fn strays(pids: &Path) -> Vec<u32> {
+    let recorded: Vec<u32> = std::fs::read_to_string(pids)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    let running = |pid: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().next());
+        // The pid may have been reused by an unrelated process.
+        !stat.is_empty() && state != Some("Z") && cmdline.starts_with(b"sleep")
+    };
+    let t = Instant::now();
+    while recorded.iter().any(|&p| running(p)) && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<u32> = recorded.into_iter().filter(|&p| running(p)).collect();
+    for p in &left {
+        // Do not leave them behind when the assertion fails.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &p.to_string()])
+            .status();
+    }
+    left
+}
+
+#[test]
+fn the_whole_process_group_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A `quit` the engine obeys: the stray is killed after the engine exits.
+    let pids = dir.path().join("quit");
+    let mut e = Engine::start(wrapped(dir.path(), &pids, "")).unwrap();
+    assert_eq!(e.command("name").unwrap(), "kifu fake engine");
+    let leader = e.pid();
+    assert!(e.shutdown().unwrap().success());
+    assert!(gone(leader));
+    assert_eq!(strays(&pids), [] as [u32; 0], "after quit");
+
+    // Dropped.
+    let pids = dir.path().join("drop");
+    let e = Engine::start(wrapped(dir.path(), &pids, "")).unwrap();
+    drop(e);
+    assert_eq!(strays(&pids), [] as [u32; 0], "after drop");
+
+    // A timeout, then a restart; then a crash, found when the output closes.
+    let pids = dir.path().join("restart");
+    let mut e = Engine::start(wrapped(dir.path(), &pids, "--hang-on C3 --crash-on A1")).unwrap();
+    e.command("play B C3").unwrap();
+    let err = e
+        .command_with_timeout("final_score", Duration::from_millis(200))
+        .unwrap_err();
+    assert!(matches!(err, GtpError::Timeout { .. }), "{err}");
+    e.restart().unwrap();
+    e.command("play W A1").unwrap();
+    let err = e.command("final_score").unwrap_err();
+    assert!(
+        matches!(&err, GtpError::Died { status, .. } if status == "exit code 3"),
+        "{err}"
+    );
+    // Both engines' strays are gone, the second before any restart or drop.
+    assert_eq!(strays(&pids), [] as [u32; 0], "after a timeout and a crash");
+    drop(e);
+
+    // A broken engine at shutdown (no `quit`).
+    let pids = dir.path().join("broken");
+    let mut e = Engine::start(wrapped(dir.path(), &pids, "--hang-on C3")).unwrap();
+    e.command("play B C3").unwrap();
+    let err = e
+        .command_with_timeout("final_score", Duration::from_millis(200))
+        .unwrap_err();
+    assert!(err.needs_restart());
+    e.shutdown();
+    assert_eq!(strays(&pids), [] as [u32; 0], "after a broken shutdown");
+}
+
+#[test]
+fn timeouts_too_long_for_a_deadline_do_not_panic() {
+    let mut e = Engine::start(config("")).unwrap();
+    assert_eq!(
+        e.command_with_timeout("name", Duration::MAX).unwrap(),
+        "kifu fake engine"
+    );
+    let mut c = config("");
+    c.startup_timeout = Duration::MAX;
+    c.quit_grace = Duration::MAX;
+    let e = Engine::start(c).unwrap();
+    assert!(e.shutdown().unwrap().success());
+}
+
+#[test]
+fn the_scorer_gives_up_after_faults_in_a_row() {
+    let hang = Board::from_rows(b"#...O....", None).unwrap();
+    let refused = Board::from_rows(b".#..O....", None).unwrap();
+    let sound = Board::from_rows(b"....O....", None).unwrap();
+    let cfg = ScoreConfig {
+        playouts: 1,
+        timeout: Duration::from_millis(200),
+        retries: 0,
+        give_up_after: 3,
+        ..Default::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut s = Scorer::start(config("--hang-on A3 --fail-on B3"), cfg).unwrap();
+    for _ in 0..2 {
+        assert!(s.score(&hang, Color::Black, &stop).is_err());
+        assert!(s.given_up().is_none());
+    }
+    // An answer, even a refusal, shows the engine works: the count starts again.
+    assert!(s.score(&refused, Color::Black, &stop).is_err());
+    for _ in 0..2 {
+        assert!(s.score(&hang, Color::Black, &stop).is_err());
+        assert!(s.given_up().is_none());
+    }
+    s.score(&sound, Color::Black, &stop).unwrap();
+    for _ in 0..2 {
+        assert!(s.score(&hang, Color::Black, &stop).is_err());
+        assert!(s.given_up().is_none());
+    }
+    assert!(s.score(&hang, Color::Black, &stop).is_err());
+    let err = s.given_up().unwrap();
+    assert!(
+        matches!(&err, ScoreError::GaveUp { failures: 3, last, command }
+            if last.contains("no answer within 200ms") && command.contains("--hang-on A3")),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(text.contains("gave up on the engine"), "{text}");
 }

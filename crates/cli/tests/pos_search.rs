@@ -40,7 +40,9 @@ fn game_file() -> String {
 fn by_move(v: &Value, count: &str) -> BTreeMap<String, (u64, u64, u64)> {
     let mut out = BTreeMap::new();
     for c in v["continuations"].as_array().unwrap() {
-        let e = out.entry(c["move"].as_str().unwrap().to_string()).or_insert((0, 0, 0));
+        let e = out
+            .entry(c["move"].as_str().unwrap().to_string())
+            .or_insert((0, 0, 0));
         e.0 += c[count].as_u64().unwrap();
         e.1 += c["black_wins"].as_u64().unwrap();
         e.2 += c["white_wins"].as_u64().unwrap();
@@ -56,10 +58,31 @@ fn the_whole_board_is_a_lookup() {
             serde_json::from_str(&ok(&kifu_in(&["show", &f, "--move", n, "--json"], db())))
                 .unwrap();
         let to_play = shown["to_play"].as_str().unwrap();
-        let l = json(&["pos", "lookup", "corpus.kpx", "--sgf", &f, "--move", n, "--json"]);
+        let l = json(&[
+            "pos",
+            "lookup",
+            "corpus.kpx",
+            "--sgf",
+            &f,
+            "--move",
+            n,
+            "--json",
+        ]);
         let s = json(&[
-            "pos", "search", "corpus.kpx", "--sgf", &f, "--move", n, "--area", "A19:T1",
-            "--to-play", to_play, "--json", "--limit", "0",
+            "pos",
+            "search",
+            "corpus.kpx",
+            "--sgf",
+            &f,
+            "--move",
+            n,
+            "--area",
+            "A19:T1",
+            "--to-play",
+            to_play,
+            "--json",
+            "--limit",
+            "0",
         ]);
         assert_eq!(s["games"], l["games"], "move {n}");
         assert_eq!(s["occurrences"], l["occurrences"], "move {n}");
@@ -72,13 +95,16 @@ fn the_whole_board_is_a_lookup() {
             passes["count"].as_u64().unwrap(),
             "move {n}"
         );
-        assert_eq!(s["tenuki"]["count"], 0, "nothing is outside the whole board");
+        assert_eq!(
+            s["tenuki"]["count"], 0,
+            "nothing is outside the whole board"
+        );
     }
 }
 
 #[test]
 fn filters_give_the_same_answer_before_or_after() {
-    let pattern = ["--pattern", "..../..../..#./....", "--corner"];
+    let pattern = ["--pattern", "...../...../..#../...../.....", "--corner"];
     let all = |extra: &[&str]| {
         let mut args = vec!["pos", "search", "corpus.kpx", "--json", "--limit", "10000"];
         args.extend_from_slice(&pattern);
@@ -87,7 +113,10 @@ fn filters_give_the_same_answer_before_or_after() {
     };
     let everything = all(&[]);
     let matches = everything["matches"].as_array().unwrap();
-    assert_eq!(everything["occurrences"].as_u64().unwrap() as usize, matches.len());
+    assert_eq!(
+        everything["occurrences"].as_u64().unwrap() as usize,
+        matches.len()
+    );
     assert!(matches.len() > 1000, "{}", matches.len());
     type Pick = fn(&Value) -> bool;
     let cases: Vec<(Vec<&str>, Pick)> = vec![
@@ -96,12 +125,18 @@ fn filters_give_the_same_answer_before_or_after() {
             has("black") || has("white")
         }),
         (vec!["--winner", "white"], |m| {
-            m["result"].as_str().unwrap().to_uppercase().starts_with("W+")
+            m["result"]
+                .as_str()
+                .unwrap()
+                .to_uppercase()
+                .starts_with("W+")
         }),
         (vec!["--date-from", "2017", "--date-to", "2017"], |m| {
             m["date"].as_str().unwrap().starts_with("2017")
         }),
-        (vec!["--moves", "0-20"], |m| m["move"].as_u64().unwrap() <= 20),
+        (vec!["--moves", "0-20"], |m| {
+            m["move"].as_u64().unwrap() <= 20
+        }),
     ];
     for (args, pick) in cases {
         let filtered = all(&args);
@@ -111,15 +146,26 @@ fn filters_give_the_same_answer_before_or_after() {
         assert!(got.iter().zip(&want).all(|(a, b)| a == *b), "{args:?}");
         let games: std::collections::HashSet<u64> =
             want.iter().map(|m| m["game"].as_u64().unwrap()).collect();
-        assert_eq!(filtered["games"].as_u64().unwrap() as usize, games.len(), "{args:?}");
+        assert_eq!(
+            filtered["games"].as_u64().unwrap() as usize,
+            games.len(),
+            "{args:?}"
+        );
     }
 }
 
 #[test]
 fn threads_and_pages_change_nothing() {
     let base = [
-        "pos", "search", "corpus.kpx", "--pattern", "*.*/.#./*.*", "--swap-colors", "--json",
-        "--moves", "0-40",
+        "pos",
+        "search",
+        "corpus.kpx",
+        "--pattern",
+        "*.*/.#./*.*",
+        "--swap-colors",
+        "--json",
+        "--moves",
+        "0-40",
     ];
     let run = |extra: &[&str]| {
         let mut args = base.to_vec();
@@ -141,15 +187,27 @@ fn threads_and_pages_change_nothing() {
 fn bad_patterns_and_options_are_usage_errors() {
     let wide = "#".repeat(20);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["--pattern", "#O./#Q."], "row 2, column 2: 'Q' is not a pattern letter"),
-        (vec!["--pattern", "#O./#O"], "row 2: 2 cells, but row 1 has 3"),
+        (
+            vec!["--pattern", "#O./#Q."],
+            "row 2, column 2: 'Q' is not a pattern letter",
+        ),
+        (
+            vec!["--pattern", "#O./#O"],
+            "row 2: 2 cells, but row 1 has 3",
+        ),
         (vec!["--pattern", "  "], "the pattern is empty"),
         (vec!["--pattern", "**/**"], "only wildcards"),
-        (vec!["--pattern", &wide], "larger than the database's 19x19 board"),
+        (
+            vec!["--pattern", &wide],
+            "larger than the database's 19x19 board",
+        ),
         (vec!["--pattern", "#", "--at", "Z9"], "--at Z9"),
         (vec!["--pattern", "##", "--at", "T1"], "leaves the board"),
         (vec!["--pattern", "#", "--moves", "9-2"], "FROM <= TO"),
-        (vec!["--pattern", "#", "--winner", "nobody"], "black, white, draw or unknown"),
+        (
+            vec!["--pattern", "#", "--winner", "nobody"],
+            "black, white, draw or unknown",
+        ),
         (vec!["--pattern", "#", "--limit", "100000"], "100000"),
         (vec![], "give --pattern"),
     ];
@@ -161,7 +219,10 @@ fn bad_patterns_and_options_are_usage_errors() {
     }
     // A damaged index is refused with a message, not a panic.
     std::fs::write(db().join("bad.kpx"), b"KIFUPIX2 but nothing else").unwrap();
-    let err = fails(&kifu_in(&["pos", "search", "bad.kpx", "--pattern", "#"], db()), 1);
+    let err = fails(
+        &kifu_in(&["pos", "search", "bad.kpx", "--pattern", "#"], db()),
+        1,
+    );
     assert!(err.contains("bad.kpx"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }

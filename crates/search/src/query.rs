@@ -76,8 +76,10 @@ impl Placement {
             Placement::At { .. } => Vec::new(),
             Placement::Edge { side } => {
                 let along = |fixed_col: Option<u32>, fixed_row: Option<u32>| {
-                    let cols: Vec<u32> = fixed_col.map_or_else(|| (0..=n - w).collect(), |c| vec![c]);
-                    let rows: Vec<u32> = fixed_row.map_or_else(|| (0..=n - h).collect(), |r| vec![r]);
+                    let cols: Vec<u32> =
+                        fixed_col.map_or_else(|| (0..=n - w).collect(), |c| vec![c]);
+                    let rows: Vec<u32> =
+                        fixed_row.map_or_else(|| (0..=n - h).collect(), |r| vec![r]);
                     rows.iter()
                         .flat_map(|&r| cols.iter().map(move |&c| (c, r)))
                         .collect::<Vec<_>>()
@@ -389,15 +391,30 @@ mod tests {
         let p = Pattern::parse("....\n....\n..#.\n....").unwrap();
         let q = Query::new(p, Placement::At { col: 0, row: 0 });
         let st = q.stabilizer(size(19));
-        assert_eq!(st, vec![(Symmetry::Identity, false), (Symmetry::Transpose, false)]);
-        assert_eq!(q.canonical(&st, (3, 2), Color::White), ((3, 2), Color::White));
-        assert_eq!(q.canonical(&st, (2, 3), Color::White), ((3, 2), Color::White));
+        assert_eq!(
+            st,
+            vec![(Symmetry::Identity, false), (Symmetry::Transpose, false)]
+        );
+        assert_eq!(
+            q.canonical(&st, (3, 2), Color::White),
+            ((3, 2), Color::White)
+        );
+        assert_eq!(
+            q.canonical(&st, (2, 3), Color::White),
+            ((3, 2), Color::White)
+        );
         // An empty 2x2 corner with colours swapped: every orientation and colour choice fixes it.
-        let mut q = Query::new(Pattern::parse("..\n..").unwrap(), Placement::At { col: 0, row: 0 });
+        let mut q = Query::new(
+            Pattern::parse("..\n..").unwrap(),
+            Placement::At { col: 0, row: 0 },
+        );
         q.swap_colors = true;
         let st = q.stabilizer(size(9));
         assert_eq!(st.len(), 4);
-        assert_eq!(q.canonical(&st, (0, 1), Color::White), ((1, 0), Color::Black));
+        assert_eq!(
+            q.canonical(&st, (0, 1), Color::White),
+            ((1, 0), Color::Black)
+        );
     }
 
     #[test]

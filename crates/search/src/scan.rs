@@ -270,8 +270,8 @@ impl<'q> Scan<'q> {
             e.1 += h;
         }
         self.no_year += later.no_year;
-        let keep = usize::try_from(self.page.offset.saturating_add(self.page.limit))
-            .unwrap_or(usize::MAX);
+        let keep =
+            usize::try_from(self.page.offset.saturating_add(self.page.limit)).unwrap_or(usize::MAX);
         let room = keep.saturating_sub(self.matches.len());
         self.matches.extend(later.matches.into_iter().take(room));
         self.match_count += later.match_count;

@@ -170,7 +170,10 @@ pub fn game_position(
             .checked_sub(1)
             .and_then(|i| coll.game(i))
             .with_context(|| {
-                format!("{name}: no game {game_number} (the file has {})", coll.len())
+                format!(
+                    "{name}: no game {game_number} (the file has {})",
+                    coll.len()
+                )
             })?;
         let line = navigate::variation_line(game, variation).with_context(|| {
             format!(

@@ -158,7 +158,9 @@ fn parse_komi(t: &str) -> Result<(f64, f64), String> {
         .map(|(a, b)| (a.trim().parse::<f64>(), b.trim().parse::<f64>()));
     match parsed {
         Some((Ok(a), Ok(b))) if a.is_finite() && b.is_finite() && a <= b => Ok((a, b)),
-        _ => Err(format!("{t}: expected MIN:MAX with MIN <= MAX, e.g. 6.5:7.5")),
+        _ => Err(format!(
+            "{t}: expected MIN:MAX with MIN <= MAX, e.g. 6.5:7.5"
+        )),
     }
 }
 
@@ -204,7 +206,9 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
             (Some(t), _) => t.clone(),
             (None, Some(f)) => std::fs::read_to_string(f)
                 .with_context(|| format!("{}: cannot read", f.display()))?,
-            (None, None) => crate::usage!("give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13"),
+            (None, None) => crate::usage!(
+                "give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13"
+            ),
         };
         let pattern = match Pattern::parse(&text) {
             Ok(p) => p,
@@ -278,9 +282,7 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         offset: a.offset,
         limit: a.limit,
     };
-    let found = crate::sgf::with_jobs(Some(a.jobs), || {
-        search_files(&files, &q, page, Some(size))
-    })?;
+    let found = crate::sgf::with_jobs(Some(a.jobs), || search_files(&files, &q, page, Some(size)))?;
     for f in &found.failures {
         crate::output::message(format_args!("kifu: {}", f.message));
     }
@@ -298,7 +300,13 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
 
 fn text(r: &SearchAnswer) -> String {
     let mut o = String::new();
-    let pct = |n: u64, d: u64| if d > 0 { n as f64 * 100.0 / d as f64 } else { 0.0 };
+    let pct = |n: u64, d: u64| {
+        if d > 0 {
+            n as f64 * 100.0 / d as f64
+        } else {
+            0.0
+        }
+    };
     let _ = writeln!(
         o,
         "{} occurrences in {} of {} games ({} with colours swapped)",
@@ -340,7 +348,11 @@ fn text(r: &SearchAnswer) -> String {
             m.move_number,
             m.symmetry_name,
             if m.swapped { ", colours swapped" } else { "" },
-            if m.in_variation { ", in a variation" } else { "" },
+            if m.in_variation {
+                ", in a variation"
+            } else {
+                ""
+            },
             m.next,
             m.info.black,
             m.info.white,

@@ -39,10 +39,13 @@ pub struct GameSource {
     pub game_in_file: u32,
 }
 
+/// The variants of a query on one board size and the pattern's own symmetries there.
+type SizeVariants = (Vec<Variant>, Vec<(Symmetry, bool)>);
+
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
     query: &'q Query,
-    variants: HashMap<u8, (Vec<Variant>, Vec<(Symmetry, bool)>)>,
+    variants: HashMap<u8, SizeVariants>,
     page: Page,
     games_searched: u64,
     games: u64,

@@ -44,7 +44,7 @@ pub enum PosCommand {
     /// Pattern search: a corner, side or free pattern (wildcards allowed), in any orientation and
     /// optionally with colours swapped, with game-info filters; the games, continuations with win
     /// rates, tenuki, hits by year.
-    Search(search::SearchArgs),
+    Search(Box<search::SearchArgs>),
     /// The games that reached a position (any symmetry, optionally colours swapped) and their
     /// continuations with counts and win rates; scores from scored files.
     Lookup(index::LookupArgs),
@@ -153,7 +153,7 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::Stats(a) => view::stats(a),
         PosCommand::Index(a) => index::index(a),
         PosCommand::Lookup(a) => index::lookup(a),
-        PosCommand::Search(a) => search::search(a),
+        PosCommand::Search(a) => search::search(*a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),

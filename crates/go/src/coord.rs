@@ -15,6 +15,26 @@ pub enum Color {
     White,
 }
 
+/// A colour is the letter `"B"` or `"W"` in JSON and other serde formats.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Color {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_char(self.letter())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Color {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+        let t = String::deserialize(d)?;
+        match t.as_str() {
+            "B" | "b" => Ok(Color::Black),
+            "W" | "w" => Ok(Color::White),
+            _ => Err(serde::de::Error::custom(format!("colour {t:?}: B or W"))),
+        }
+    }
+}
+
 impl Color {
     /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];

@@ -110,12 +110,21 @@ pub struct Query {
     /// Also seek it with Black and White exchanged.
     pub swap_colors: bool,
     /// Only positions where this colour (in the query's colours) is to play next (`"B"`, `"W"`).
-    #[serde(with = "color_letter", default)]
+    #[serde(default)]
     pub to_play: Option<Color>,
     /// Only positions after move `from` up to move `to` (inclusive; 0 is the start).
     pub moves: Option<(u32, u32)>,
     /// Search every variation, not only the main line.
     pub variations: bool,
+    /// Moves that must follow the pattern, inside it, in order: colour (in the query's colours)
+    /// and cell of the pattern (column, row from its top-left). Captures are whatever the game
+    /// did. Continuations are then the moves after the sequence.
+    #[serde(default)]
+    pub sequence: Vec<(Color, (u32, u32))>,
+    /// Between the moves of the sequence, moves outside the pattern (and passes) are allowed
+    /// (the first move of the sequence is always the one right after the hit).
+    #[serde(default)]
+    pub allow_tenuki: bool,
     /// Which games.
     pub filters: Filters,
 }
@@ -131,6 +140,8 @@ impl Query {
             to_play: None,
             moves: None,
             variations: false,
+            sequence: Vec::new(),
+            allow_tenuki: false,
             filters: Filters::default(),
         }
     }
@@ -169,6 +180,48 @@ impl Query {
             })
             .min_by_key(|&((x, y), c)| (y, x, c == Color::White))
             .unwrap_or((cell, color))
+    }
+
+    /// A move of the pattern (cell, colour) moved by an element of the stabilizer.
+    pub fn apply(
+        &self,
+        g: (Symmetry, bool),
+        cell: (u32, u32),
+        color: Color,
+    ) -> ((u32, u32), Color) {
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        let c = map_in_box(g.0, cell.0, cell.1, w, h);
+        (c, if g.1 { color.opponent() } else { color })
+    }
+
+    /// The move that `g` (an element of the stabilizer) moves onto (`cell`, `color`).
+    pub fn unapply(
+        &self,
+        g: (Symmetry, bool),
+        cell: (u32, u32),
+        color: Color,
+    ) -> ((u32, u32), Color) {
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        // The stabilizer keeps the box, so some cell maps onto `cell`; a box is small.
+        let from = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .find(|&(x, y)| map_in_box(g.0, x, y, w, h) == cell)
+            .unwrap_or(cell);
+        (from, if g.1 { color.opponent() } else { color })
+    }
+
+    /// The elements of `stabilizer` that leave every move of the sequence as it is: those that
+    /// still make two continuations one after the sequence is played.
+    pub fn sequence_fixers(&self, stabilizer: &[(Symmetry, bool)]) -> Vec<(Symmetry, bool)> {
+        stabilizer
+            .iter()
+            .copied()
+            .filter(|&g| {
+                self.sequence
+                    .iter()
+                    .all(|&(color, cell)| self.apply(g, cell, color) == (cell, color))
+            })
+            .collect()
     }
 
     fn variants_and_stabilizer(&self, size: BoardSize) -> (Vec<Variant>, Vec<(Symmetry, bool)>) {
@@ -246,28 +299,6 @@ impl Query {
             }
         }
         (out, stabilizer)
-    }
-}
-
-/// Colours in JSON as `"B"` and `"W"`.
-mod color_letter {
-    use kifu_go::Color;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
-        match c {
-            None => s.serialize_none(),
-            Some(c) => s.serialize_char(c.letter()),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
-        match Option::<String>::deserialize(d)?.as_deref() {
-            None => Ok(None),
-            Some("B" | "b") => Ok(Some(Color::Black)),
-            Some("W" | "w") => Ok(Some(Color::White)),
-            Some(t) => Err(serde::de::Error::custom(format!("colour {t:?}: B or W"))),
-        }
     }
 }
 

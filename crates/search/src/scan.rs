@@ -39,8 +39,9 @@ pub struct GameSource {
     pub game_in_file: u32,
 }
 
-/// The variants of a query on one board size and the pattern's own symmetries there.
-type SizeVariants = (Vec<Variant>, Vec<(Symmetry, bool)>);
+/// The variants of a query on one board size, the pattern's own symmetries there, and those of
+/// them that also leave the move sequence as it is.
+type SizeVariants = (Vec<Variant>, Vec<(Symmetry, bool)>, Vec<(Symmetry, bool)>);
 
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
@@ -62,16 +63,63 @@ pub struct Scan<'q> {
 }
 
 /// A hit waiting for the moves that follow it.
+#[derive(Clone, Copy)]
 struct Pending {
     variant: usize,
     place: (u32, u32),
     move_number: u32,
     in_variation: bool,
+    /// Moves of the query's sequence played so far.
+    seq: usize,
+    /// The elements of the stabilizer (bits) under which the moves so far are the sequence's.
+    alive: u16,
+    /// The node of the hit and its number there (for a stable order of the matches).
+    origin: (usize, usize),
 }
 
 impl Pending {
+    /// The hit after `mv` by `color`, while its sequence is not complete: one move further when
+    /// the move is the next one of the sequence, the same when it is elsewhere, tenuki are
+    /// allowed and the sequence has begun (passes count as tenuki), else none.
+    fn follow(
+        &self,
+        v: &Variant,
+        query: &Query,
+        stabilizer: &[(Symmetry, bool)],
+        color: Color,
+        mv: Move,
+    ) -> Option<Pending> {
+        let (want_color, want_cell) = query.sequence[self.seq];
+        let inside = match mv {
+            Move::Play(p) => v.query_cell(self.place, u32::from(p.col()), u32::from(p.row())),
+            Move::Pass => None,
+        };
+        match inside {
+            Some(cell) => {
+                let played = (cell, v.query_color(color));
+                let mut alive = 0u16;
+                for (i, &g) in stabilizer.iter().enumerate().take(16) {
+                    if self.alive & (1 << i) != 0 && query.apply(g, want_cell, want_color) == played
+                    {
+                        alive |= 1 << i;
+                    }
+                }
+                (alive != 0).then_some(Pending {
+                    seq: self.seq + 1,
+                    alive,
+                    ..*self
+                })
+            }
+            // The first move of the sequence is the one after the hit (a later start is a
+            // later hit, found there); tenuki are allowed between its moves only.
+            None if query.allow_tenuki && self.seq > 0 => Some(*self),
+            None => None,
+        }
+    }
+
     fn event(&self, next: Option<(Color, Move)>) -> Event {
         Event {
+            frame: self.alive.trailing_zeros() as usize,
             variant: self.variant,
             place: self.place,
             move_number: self.move_number,
@@ -112,10 +160,14 @@ impl<'q> Scan<'q> {
             return;
         };
         let query = self.query;
-        let (variants, stabilizer) = self
+        let (variants, stabilizer, fixers) = self
             .variants
             .entry(size.get())
-            .or_insert_with(|| (query.variants(size), query.stabilizer(size)))
+            .or_insert_with(|| {
+                let stabilizer = query.stabilizer(size);
+                let fixers = query.sequence_fixers(&stabilizer);
+                (query.variants(size), stabilizer, fixers)
+            })
             .clone();
         if variants.is_empty() {
             return;
@@ -133,25 +185,49 @@ impl<'q> Scan<'q> {
         // A node's hits wait for its children: each child with a move is one occurrence with
         // that continuation (as the index counts them), a node without any ends its line there,
         // and a child without a move stands for its parent (setup after a move belongs to it,
-        // as in the index), so the parent's hits give way to the child's.
-        let mut pending: HashMap<usize, (Vec<Pending>, bool)> = HashMap::new();
+        // as in the index), so the parent's fresh hits give way to the child's. With a move
+        // sequence, a hit first follows the line move by move until the sequence is played.
+        let sequence = &query.sequence;
+        let mut waiting: HashMap<usize, Vec<(Pending, bool)>> = HashMap::new();
         let mut events: Vec<((usize, usize, usize), Event)> = Vec::new();
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
             if let Some(parent) = step.parent {
                 match step.mv {
                     Some(pm) => {
-                        if let Some((waiting, had_child)) = pending.get_mut(&parent) {
-                            *had_child = true;
-                            for (k, w) in waiting.iter().enumerate() {
-                                events.push((
-                                    (parent, k, step.node_index),
-                                    w.event(Some((pm.color, pm.mv))),
-                                ));
+                        let mut carried = Vec::new();
+                        if let Some(list) = waiting.get_mut(&parent) {
+                            for (w, had_child) in list.iter_mut() {
+                                if w.seq == sequence.len() {
+                                    *had_child = true;
+                                    events.push((
+                                        (w.origin.0, w.origin.1, step.node_index),
+                                        w.event(Some((pm.color, pm.mv))),
+                                    ));
+                                } else if let Some(next) = w.follow(
+                                    &variants[w.variant],
+                                    query,
+                                    &stabilizer,
+                                    pm.color,
+                                    pm.mv,
+                                ) {
+                                    carried.push((next, false));
+                                }
                             }
+                        }
+                        if !carried.is_empty() {
+                            waiting.entry(step.node_index).or_default().extend(carried);
                         }
                     }
                     None => {
-                        pending.remove(&parent);
+                        // Hits in the middle of (or past) a sequence go on from the child; fresh
+                        // ones are found again there.
+                        if let Some(list) = waiting.remove(&parent) {
+                            let carried: Vec<(Pending, bool)> =
+                                list.into_iter().filter(|(w, _)| w.seq > 0).collect();
+                            if !carried.is_empty() {
+                                waiting.entry(step.node_index).or_default().extend(carried);
+                            }
+                        }
                     }
                 }
             }
@@ -167,22 +243,29 @@ impl<'q> Scan<'q> {
                         continue;
                     }
                 }
-                here.push(Pending {
-                    variant: vi,
-                    place,
-                    move_number: step.move_number,
-                    in_variation: step.variation > 0,
-                });
+                let k = here.len();
+                here.push((
+                    Pending {
+                        variant: vi,
+                        place,
+                        move_number: step.move_number,
+                        in_variation: step.variation > 0,
+                        seq: 0,
+                        // Every image of the sequence under the pattern's own symmetries is
+                        // the same sequence: a game may play any of them.
+                        alive: u16::MAX >> (16 - stabilizer.len().min(16)),
+                        origin: (step.node_index, k),
+                    },
+                    false,
+                ));
             }
             if !here.is_empty() {
-                pending.insert(step.node_index, (here, false));
+                waiting.entry(step.node_index).or_default().extend(here);
             }
         });
-        for (node, (waiting, had_child)) in pending {
-            if !had_child {
-                for (k, w) in waiting.iter().enumerate() {
-                    events.push(((node, k, usize::MAX), w.event(None)));
-                }
+        for (w, had_child) in waiting.into_values().flatten() {
+            if !had_child && w.seq == sequence.len() {
+                events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
             }
         }
         events.sort_by_key(|(key, _)| *key);
@@ -200,7 +283,14 @@ impl<'q> Scan<'q> {
             }
             None => self.no_year += hits_in_game,
         }
-        self.record(source, info, size, (&variants, &stabilizer), winner, events);
+        self.record(
+            source,
+            info,
+            size,
+            (&variants, &stabilizer, &fixers),
+            winner,
+            events,
+        );
     }
 
     fn record(
@@ -208,7 +298,7 @@ impl<'q> Scan<'q> {
         source: &GameSource,
         info: &GameInfo,
         size: BoardSize,
-        (variants, stabilizer): (&[Variant], &[(Symmetry, bool)]),
+        (variants, stabilizer, fixers): (&[Variant], &[(Symmetry, bool)], &[(Symmetry, bool)]),
         winner: Winner,
         events: Vec<Event>,
     ) {
@@ -241,11 +331,16 @@ impl<'q> Scan<'q> {
                 None => self.game_ends += 1,
                 Some((color, Move::Play(p))) => {
                     match v.query_cell(e.place, u32::from(p.col()), u32::from(p.row())) {
-                        Some(cell) => self
-                            .continuations
-                            .entry(self.query.canonical(stabilizer, cell, v.query_color(color)))
-                            .or_default()
-                            .add(bw, ww),
+                        Some(cell) => {
+                            // In the frame of the image of the sequence the game played, then
+                            // under one name among the images that leave the sequence as it is.
+                            let g = stabilizer[e.frame];
+                            let (c, k) = self.query.unapply(g, cell, v.query_color(color));
+                            self.continuations
+                                .entry(self.query.canonical(fixers, c, k))
+                                .or_default()
+                                .add(bw, ww)
+                        }
                         None => self.tenuki.add(bw, ww),
                     }
                 }
@@ -347,6 +442,8 @@ impl<'q> Scan<'q> {
 
 /// One occurrence: a hit and the move that followed it (`None`: the line ended).
 struct Event {
+    /// The first element of the stabilizer under which the game played the sequence.
+    frame: usize,
     variant: usize,
     place: (u32, u32),
     move_number: u32,

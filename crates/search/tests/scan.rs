@@ -143,3 +143,61 @@ fn a_pattern_anywhere_and_the_whole_board() {
     // as G7, named by its first row.
     assert_eq!(a.continuations[0].mv, "G7");
 }
+
+/// Black captures a White stone in the corner, with White playing elsewhere in between; the
+/// second game is the first mirrored in the diagonal.
+const CAPTURES: &str =
+    "(;SZ[9]RE[B+R];B[cc];W[bb];B[cb];W[gg];B[bc];W[gc];B[ba];W[gd];B[ab];W[dd])\
+(;SZ[9]RE[B+R];B[cc];W[bb];B[bc];W[gg];B[cb];W[cg];B[ab];W[dg];B[ba];W[dd])";
+
+fn search_in(games: &str, q: &Query) -> SearchAnswer {
+    let coll = Collection::parse(games.as_bytes()).collection;
+    let mut scan = Scan::new(q, Page::default());
+    for (i, g) in coll.games().enumerate() {
+        let source = GameSource {
+            id: i as u64,
+            ..GameSource::default()
+        };
+        scan.game(&source, &GameInfo::from_game(&g), g);
+    }
+    scan.finish(Some(kifu_go::BoardSize::new(9).unwrap()))
+}
+
+#[test]
+fn move_sequences_with_captures_tenuki_and_mirror_images() {
+    let mut q = Query::new(
+        Pattern::parse("..../..../..#./....").unwrap(),
+        Placement::At { col: 0, row: 0 },
+    );
+    use Color::{Black as B, White as W};
+    q.sequence = vec![
+        (W, (1, 1)),
+        (B, (2, 1)),
+        (B, (1, 2)),
+        (B, (1, 0)),
+        (B, (0, 1)),
+    ];
+    // White answers elsewhere between Black's moves: with tenuki not allowed, no game has it.
+    assert_eq!(search_in(CAPTURES, &q).occurrences, 0);
+    q.allow_tenuki = true;
+    let a = search_in(CAPTURES, &q);
+    // Both games (the second in the mirror image, which the pattern's own symmetry allows);
+    // the capture at move 9 is replayed, and White's D6 follows, the same point in both
+    // frames since D6 is on the diagonal.
+    assert_eq!((a.games, a.occurrences), (2, 2));
+    let conts: Vec<(&str, char, u64, u64)> = a
+        .continuations
+        .iter()
+        .map(|c| (c.mv.as_str(), c.color, c.tally.count, c.tally.black_wins))
+        .collect();
+    assert_eq!(conts, vec![("D6", 'W', 2, 2)]);
+    assert!(a.matches.iter().all(|m| m.move_number == 1));
+    // The first two moves of the sequence only, no tenuki: both games, then White tenuki.
+    q.sequence.truncate(2);
+    q.allow_tenuki = false;
+    let a = search_in(CAPTURES, &q);
+    assert_eq!((a.occurrences, a.tenuki.count), (2, 2));
+    // A move of the sequence that no game plays.
+    q.sequence = vec![(W, (3, 0))];
+    assert_eq!(search_in(CAPTURES, &q).occurrences, 0);
+}

@@ -69,6 +69,15 @@ pub struct SearchArgs {
     /// Only positions after these moves: `FROM-TO` (e.g. `0-60` for "before move 60").
     #[arg(long, value_name = "FROM-TO", value_parser = parse_range)]
     moves: Option<(u32, u32)>,
+    /// Moves that must follow the pattern, inside it, in order: `"W D17 B C17 W C16"`. Points
+    /// are board points for a pattern at a fixed place (--corner, --at, a corner --area); for
+    /// others, points of the pattern placed at the board's top-left (A19 is its top-left cell).
+    /// Continuations are then the moves after the sequence.
+    #[arg(long, value_name = "MOVES")]
+    sequence: Option<String>,
+    /// Between the moves of --sequence, moves elsewhere (and passes) are allowed.
+    #[arg(long, requires = "sequence")]
+    allow_tenuki: bool,
     /// Search the variations too (needs an index built with --variations to mean more than
     /// the main lines, since the games are read again from their files).
     #[arg(long)]
@@ -182,6 +191,43 @@ fn parse_area(t: &str, size: BoardSize) -> Result<(u32, u32, u32, u32)> {
     ))
 }
 
+/// `"W D17 B C17"` (commas allowed) as moves of the pattern: colour and cell.
+fn parse_sequence(
+    text: &str,
+    pattern: &Pattern,
+    placement: Placement,
+    size: BoardSize,
+) -> Result<Vec<(Color, (u32, u32))>> {
+    let (c0, r0) = match placement {
+        Placement::At { col, row } => (col, row),
+        Placement::Edge { .. } | Placement::Anywhere => (0, 0),
+    };
+    let tokens: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.is_empty() || tokens.len() % 2 != 0 {
+        crate::usage!("--sequence {text:?}: expected colour and point pairs, e.g. \"W D17 B C17\"");
+    }
+    let mut out = Vec::new();
+    for pair in tokens.chunks(2) {
+        let Ok(color) = parse_color(pair[0]) else {
+            crate::usage!("--sequence: {:?} is not a colour (B or W)", pair[0]);
+        };
+        let Ok(p) = Point::from_human(pair[1], size) else {
+            crate::usage!("--sequence: {:?} is not a point of a {size} board", pair[1]);
+        };
+        let (col, row) = (u32::from(p.col()), u32::from(p.row()));
+        let inside =
+            col >= c0 && row >= r0 && col - c0 < pattern.width() && row - r0 < pattern.height();
+        if !inside {
+            crate::usage!("--sequence: {} is outside the pattern", pair[1]);
+        }
+        out.push((color, (col - c0, row - r0)));
+    }
+    Ok(out)
+}
+
 /// The query the command line asks, for a database of boards of `size`.
 fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
     let n = u32::from(size.get());
@@ -247,7 +293,13 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
             );
         }
     }
+    let sequence = match &a.sequence {
+        None => Vec::new(),
+        Some(text) => parse_sequence(text, &pattern, placement, size)?,
+    };
     let mut q = Query::new(pattern, placement);
+    q.sequence = sequence;
+    q.allow_tenuki = a.allow_tenuki;
     q.symmetries = !a.no_symmetries;
     q.swap_colors = a.swap_colors;
     q.to_play = a.to_play;

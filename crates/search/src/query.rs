@@ -158,7 +158,7 @@ impl Query {
     /// The searched orientations and colour choices that leave the pattern, at its places, as
     /// it is (always the identity): continuations that they exchange are the same continuation,
     /// and are counted under one name ([`Query::canonical`]).
-    pub fn stabilizer(&self, size: BoardSize) -> Vec<(Symmetry, bool)> {
+    pub fn stabilizer(&self, size: BoardSize) -> Vec<Image> {
         self.variants_and_stabilizer(size).1
     }
 
@@ -167,7 +167,7 @@ impl Query {
     /// image in a symmetric pattern are counted together, whichever orientation a game shows.
     pub fn canonical(
         &self,
-        stabilizer: &[(Symmetry, bool)],
+        stabilizer: &[Image],
         cell: (u32, u32),
         color: Color,
     ) -> ((u32, u32), Color) {
@@ -183,24 +183,14 @@ impl Query {
     }
 
     /// A move of the pattern (cell, colour) moved by an element of the stabilizer.
-    pub fn apply(
-        &self,
-        g: (Symmetry, bool),
-        cell: (u32, u32),
-        color: Color,
-    ) -> ((u32, u32), Color) {
+    pub fn apply(&self, g: Image, cell: (u32, u32), color: Color) -> ((u32, u32), Color) {
         let (w, h) = (self.pattern.width(), self.pattern.height());
         let c = map_in_box(g.0, cell.0, cell.1, w, h);
         (c, if g.1 { color.opponent() } else { color })
     }
 
     /// The move that `g` (an element of the stabilizer) moves onto (`cell`, `color`).
-    pub fn unapply(
-        &self,
-        g: (Symmetry, bool),
-        cell: (u32, u32),
-        color: Color,
-    ) -> ((u32, u32), Color) {
+    pub fn unapply(&self, g: Image, cell: (u32, u32), color: Color) -> ((u32, u32), Color) {
         let (w, h) = (self.pattern.width(), self.pattern.height());
         // The stabilizer keeps the box, so some cell maps onto `cell`; a box is small.
         let from = (0..h)
@@ -212,7 +202,7 @@ impl Query {
 
     /// The elements of `stabilizer` that leave every move of the sequence as it is: those that
     /// still make two continuations one after the sequence is played.
-    pub fn sequence_fixers(&self, stabilizer: &[(Symmetry, bool)]) -> Vec<(Symmetry, bool)> {
+    pub fn sequence_fixers(&self, stabilizer: &[Image]) -> Vec<Image> {
         stabilizer
             .iter()
             .copied()
@@ -224,7 +214,7 @@ impl Query {
             .collect()
     }
 
-    fn variants_and_stabilizer(&self, size: BoardSize) -> (Vec<Variant>, Vec<(Symmetry, bool)>) {
+    fn variants_and_stabilizer(&self, size: BoardSize) -> (Vec<Variant>, Vec<Image>) {
         let mut stabilizer = Vec::new();
         let n = u32::from(size.get());
         let (w, h) = (self.pattern.width(), self.pattern.height());
@@ -301,6 +291,9 @@ impl Query {
         (out, stabilizer)
     }
 }
+
+/// An orientation and whether colours are exchanged: an element of a pattern's symmetries.
+pub type Image = (Symmetry, bool);
 
 /// One orientation and colour choice of a query's pattern on one board size.
 #[derive(Debug, Clone, PartialEq, Eq)]

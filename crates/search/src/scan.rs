@@ -4,9 +4,9 @@
 
 use crate::answer::{Continuation, Match, SearchAnswer, Tally, YearCount};
 use crate::filter::{GameInfo, Winner};
-use crate::query::{Placement, Query, Variant};
+use crate::query::{Image, Placement, Query, Variant};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{BoardSize, Color, Move, Point, Position, Symmetry};
+use kifu_go::{BoardSize, Color, Move, Point, Position};
 use kifu_sgf::GameTree;
 use std::collections::{BTreeMap, HashMap};
 
@@ -41,7 +41,7 @@ pub struct GameSource {
 
 /// The variants of a query on one board size, the pattern's own symmetries there, and those of
 /// them that also leave the move sequence as it is.
-type SizeVariants = (Vec<Variant>, Vec<(Symmetry, bool)>, Vec<(Symmetry, bool)>);
+type SizeVariants = (Vec<Variant>, Vec<Image>, Vec<Image>);
 
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
@@ -85,7 +85,7 @@ impl Pending {
         &self,
         v: &Variant,
         query: &Query,
-        stabilizer: &[(Symmetry, bool)],
+        stabilizer: &[Image],
         color: Color,
         mv: Move,
     ) -> Option<Pending> {
@@ -298,7 +298,7 @@ impl<'q> Scan<'q> {
         source: &GameSource,
         info: &GameInfo,
         size: BoardSize,
-        (variants, stabilizer, fixers): (&[Variant], &[(Symmetry, bool)], &[(Symmetry, bool)]),
+        (variants, stabilizer, fixers): (&[Variant], &[Image], &[Image]),
         winner: Winner,
         events: Vec<Event>,
     ) {

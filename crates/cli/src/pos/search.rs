@@ -206,7 +206,7 @@ fn parse_sequence(
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
-    if tokens.is_empty() || tokens.len() % 2 != 0 {
+    if tokens.is_empty() || !tokens.len().is_multiple_of(2) {
         crate::usage!("--sequence {text:?}: expected colour and point pairs, e.g. \"W D17 B C17\"");
     }
     let mut out = Vec::new();

@@ -210,6 +210,22 @@ fn bad_patterns_and_options_are_usage_errors() {
         ),
         (vec!["--pattern", "#", "--limit", "100000"], "100000"),
         (vec![], "give --pattern"),
+        (
+            vec!["--pattern", "..../..#.", "--corner", "--sequence", "W"],
+            "colour and point pairs",
+        ),
+        (
+            vec!["--pattern", "..../..#.", "--corner", "--sequence", "W Q4"],
+            "Q4 is outside the pattern",
+        ),
+        (
+            vec!["--pattern", "..../..#.", "--corner", "--sequence", "X C18"],
+            "not a colour",
+        ),
+        (
+            vec!["--pattern", "..../..#.", "--allow-tenuki"],
+            "--sequence",
+        ),
     ];
     for (extra, want) in cases {
         let mut args = vec!["pos", "search", "corpus.kpx"];
@@ -225,4 +241,44 @@ fn bad_patterns_and_options_are_usage_errors() {
     );
     assert!(err.contains("bad.kpx"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_sequence_of_one_move_is_that_continuation() {
+    // Every hit whose next move is X is a hit of the pattern followed by the sequence "X".
+    let base = [
+        "pos",
+        "search",
+        "corpus.kpx",
+        "--pattern",
+        "...../...../...#./...../.....",
+        "--corner",
+        "--json",
+        "--limit",
+        "0",
+    ];
+    let plain = json(&base);
+    for c in plain["continuations"].as_array().unwrap().iter().take(4) {
+        let seq = format!(
+            "{} {}",
+            c["color"].as_str().unwrap(),
+            c["move"].as_str().unwrap()
+        );
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["--sequence", &seq]);
+        let s = json(&args);
+        assert_eq!(s["occurrences"], c["count"], "{seq}");
+        let next: u64 = s["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["count"].as_u64().unwrap())
+            .sum::<u64>()
+            + ["tenuki", "passes"]
+                .iter()
+                .map(|k| s[k]["count"].as_u64().unwrap())
+                .sum::<u64>()
+            + s["game_ends"].as_u64().unwrap();
+        assert_eq!(next, c["count"].as_u64().unwrap(), "{seq}");
+    }
 }

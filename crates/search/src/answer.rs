@@ -54,6 +54,9 @@ pub struct Continuation {
     pub cell: (u32, u32),
     /// Who played it: `B` or `W`.
     pub color: char,
+    /// The letter of its cell on the diagram (`A` for the most played cell, up to `Z`; both
+    /// colours of one cell share it).
+    pub label: Option<char>,
     /// How often and who won.
     #[serde(flatten)]
     pub tally: Tally,

@@ -8,7 +8,8 @@
 //!   construction, the oracle of the tests.
 //! - [`collection`]: a search over many files in parallel (a `kifu pos index` database's files),
 //!   the same answer for any number of threads.
-//! - [`answer`]: the one answer type (serde) every skin prints.
+//! - [`answer`]: the one answer type (serde) every skin prints; [`svg`]: the pattern as a
+//!   diagram with its continuations lettered.
 //!
 //! ```
 //! use kifu_search::pattern::Pattern;
@@ -24,6 +25,7 @@ pub mod filter;
 pub mod pattern;
 pub mod query;
 pub mod scan;
+pub mod svg;
 
 pub use answer::SearchAnswer;
 pub use filter::{Filters, GameInfo};

@@ -402,6 +402,7 @@ impl<'q> Scan<'q> {
                 mv: name(cell),
                 cell,
                 color: color.letter(),
+                label: None,
                 tally,
             })
             .collect();
@@ -413,6 +414,14 @@ impl<'q> Scan<'q> {
                 .then(a.cell.0.cmp(&b.cell.0))
                 .then(a.color.cmp(&b.color))
         });
+        let mut letters = (b'A'..=b'Z').map(char::from);
+        let mut lettered: Vec<((u32, u32), char)> = Vec::new();
+        for c in &mut continuations {
+            c.label = match lettered.iter().find(|(cell, _)| *cell == c.cell) {
+                Some(&(_, l)) => Some(l),
+                None => letters.next().inspect(|&l| lettered.push((c.cell, l))),
+            };
+        }
         SearchAnswer {
             pattern: self.query.pattern.to_rows(),
             placement: self.query.placement,

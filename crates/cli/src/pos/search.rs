@@ -127,6 +127,10 @@ pub struct SearchArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Also write the pattern as an SVG diagram with the continuations lettered (A = the most
+    /// played, as in the table).
+    #[arg(long, value_name = "OUT.svg")]
+    svg: Option<PathBuf>,
 }
 
 fn parse_side(t: &str) -> Result<Side, String> {
@@ -338,6 +342,11 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
     for f in &found.failures {
         crate::output::message(format_args!("kifu: {}", f.message));
     }
+    if let Some(out) = &a.svg {
+        let svg = kifu_search::svg::pattern_svg(&q, Some(&found.answer), size)
+            .context("the pattern does not fit the board")?;
+        crate::output::write_atomically(out, svg.as_bytes())?;
+    }
     if a.json {
         crate::output::print_json(&found.answer)?;
     } else {
@@ -365,17 +374,20 @@ fn text(r: &SearchAnswer) -> String {
         r.occurrences, r.games, r.games_searched, r.swapped
     );
     if !r.continuations.is_empty() || r.tenuki.count > 0 {
-        o.push_str("move    games  Black wins  White wins  Black %  White %\n");
+        o.push_str("   move    games  Black wins  White wins  Black %  White %\n");
         let rows = r
             .continuations
             .iter()
-            .map(|c| (format!("{} {}", c.color, c.mv), &c.tally))
-            .chain(std::iter::once(("tenuki".to_string(), &r.tenuki)))
-            .chain((r.passes.count > 0).then(|| ("pass".to_string(), &r.passes)));
+            .map(|c| {
+                let label = c.label.map_or(' ', |l| l);
+                (format!("{label}  {} {}", c.color, c.mv), &c.tally)
+            })
+            .chain(std::iter::once(("   tenuki".to_string(), &r.tenuki)))
+            .chain((r.passes.count > 0).then(|| ("   pass".to_string(), &r.passes)));
         for (name, t) in rows {
             let _ = writeln!(
                 o,
-                "{name:<7} {:>5}  {:>10}  {:>10}  {:>6.1}%  {:>6.1}%",
+                "{name:<10} {:>5}  {:>10}  {:>10}  {:>6.1}%  {:>6.1}%",
                 t.count,
                 t.black_wins,
                 t.white_wins,

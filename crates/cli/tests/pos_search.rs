@@ -282,3 +282,65 @@ fn a_sequence_of_one_move_is_that_continuation() {
         assert_eq!(next, c["count"].as_u64().unwrap(), "{seq}");
     }
 }
+
+#[test]
+fn a_batch_answers_as_single_runs_do() {
+    let lines = [
+        r#"{"pattern": "...../...../...#./...../.....", "placement": {"kind": "at", "col": 0, "row": 0}}"#,
+        r#"{"pattern": "*.*/.#./*.*", "swap_colors": true, "to_play": "B", "moves": [0, 30], "filters": {"player": "leela"}}"#,
+        r#"{"pattern": "...#/....", "placement": {"kind": "edge", "side": "top"}, "symmetries": false}"#,
+    ];
+    std::fs::write(db().join("batch.jsonl"), lines.join("\n") + "\n\n").unwrap();
+    let out = ok(&kifu_in(
+        &[
+            "pos",
+            "search",
+            "corpus.kpx",
+            "--batch",
+            "batch.jsonl",
+            "--limit",
+            "5",
+        ],
+        db(),
+    ));
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3);
+    let single = [
+        vec!["--pattern", "...../...../...#./...../.....", "--corner"],
+        vec![
+            "--pattern",
+            "*.*/.#./*.*",
+            "--swap-colors",
+            "--to-play",
+            "B",
+            "--moves",
+            "0-30",
+            "--player",
+            "leela",
+        ],
+        vec!["--pattern", "...#/....", "--edge", "top", "--no-symmetries"],
+    ];
+    for (args, batch) in single.iter().zip(&answers) {
+        let mut all = vec!["pos", "search", "corpus.kpx", "--json", "--limit", "5"];
+        all.extend_from_slice(args);
+        assert_eq!(&json(&all), batch, "{args:?}");
+        assert!(batch["occurrences"].as_u64().unwrap() > 0, "{args:?}");
+    }
+    // A bad line is a usage error naming it.
+    std::fs::write(
+        db().join("bad.jsonl"),
+        "{\"pattern\": \"#\"}\n{\"pattern\": 5}\n",
+    )
+    .unwrap();
+    let err = fails(
+        &kifu_in(
+            &["pos", "search", "corpus.kpx", "--batch", "bad.jsonl"],
+            db(),
+        ),
+        2,
+    );
+    assert!(err.contains("bad.jsonl: query 2:"), "{err}");
+}

@@ -50,11 +50,37 @@ pub fn search_files(
     page: Page,
     size: Option<BoardSize>,
 ) -> CollectionAnswer {
-    let identity = || (Scan::new(query, page), Vec::new());
-    let (scan, failures) = files
+    let mut all = search_files_many(files, std::slice::from_ref(query), page, size);
+    let answer = all.answers.pop().expect("one answer per query");
+    CollectionAnswer {
+        answer,
+        failures: all.failures,
+    }
+}
+
+/// What [`search_files_many`] found: one answer per query, in order, and the files it could not
+/// read.
+#[derive(Debug, Clone)]
+pub struct ManyAnswers {
+    /// The answers, one per query.
+    pub answers: Vec<SearchAnswer>,
+    /// Files that could not be read.
+    pub failures: Vec<Failure>,
+}
+
+/// Searches `files` for every query at once: each file is read and parsed once, and each game
+/// goes through every query (for batches of thousands of queries).
+pub fn search_files_many(
+    files: &[CollectionFile],
+    queries: &[Query],
+    page: Page,
+    size: Option<BoardSize>,
+) -> ManyAnswers {
+    let fresh = || -> Vec<Scan<'_>> { queries.iter().map(|q| Scan::new(q, page)).collect() };
+    let (scans, failures) = files
         .par_iter()
         .map(|f| {
-            let mut scan = Scan::new(query, page);
+            let mut scans = fresh();
             let mut failures = Vec::new();
             match f.source.read_games() {
                 Err(e) => failures.push(Failure {
@@ -71,18 +97,24 @@ pub fn search_files(
                             file: f.source.path.display().to_string(),
                             game_in_file: i as u32,
                         };
-                        scan.game(&source, &GameInfo::from_game(&game), game);
+                        let info = GameInfo::from_game(&game);
+                        for scan in &mut scans {
+                            scan.game(&source, &info, game);
+                        }
                     }
                 }
             }
-            (scan, failures)
+            (scans, failures)
         })
-        .reduce(identity, |(a, mut fa), (b, fb)| {
-            fa.extend(fb);
-            (a.merge(b), fa)
-        });
-    CollectionAnswer {
-        answer: scan.finish(size),
+        .reduce(
+            || (fresh(), Vec::new()),
+            |(a, mut fa), (b, fb)| {
+                fa.extend(fb);
+                (a.into_iter().zip(b).map(|(x, y)| x.merge(y)).collect(), fa)
+            },
+        );
+    ManyAnswers {
+        answers: scans.into_iter().map(|s| s.finish(size)).collect(),
         failures,
     }
 }

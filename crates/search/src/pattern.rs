@@ -132,8 +132,10 @@ pub enum PatternError {
     OnlyWildcards,
 }
 
-/// A rectangle of cells, row 0 at the top.
+/// A rectangle of cells, row 0 at the top. In JSON it is its rows as text (`"..O\n.#.\n"`), read
+/// by [`Pattern::parse`], so a JSON query can hold no malformed pattern.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
 pub struct Pattern {
     width: u8,
     height: u8,
@@ -317,6 +319,19 @@ impl Pattern {
                         .is_ok_and(|p| c.matches(board.get(p)))
             })
         })
+    }
+}
+
+impl TryFrom<String> for Pattern {
+    type Error = PatternError;
+    fn try_from(rows: String) -> Result<Pattern, PatternError> {
+        Pattern::parse(&rows)
+    }
+}
+
+impl From<Pattern> for String {
+    fn from(p: Pattern) -> String {
+        p.to_rows()
     }
 }
 

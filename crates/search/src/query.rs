@@ -72,7 +72,12 @@ impl Placement {
             return Vec::new();
         }
         match self {
-            Placement::At { col, row } if col + w <= n && row + h <= n => vec![(col, row)],
+            Placement::At { col, row }
+                if col.checked_add(w).is_some_and(|e| e <= n)
+                    && row.checked_add(h).is_some_and(|e| e <= n) =>
+            {
+                vec![(col, row)]
+            }
             Placement::At { .. } => Vec::new(),
             Placement::Edge { side } => {
                 let along = |fixed_col: Option<u32>, fixed_row: Option<u32>| {
@@ -103,18 +108,23 @@ impl Placement {
 pub struct Query {
     /// The pattern, in the query's orientation and colours.
     pub pattern: Pattern,
-    /// Where it may stand.
+    /// Where it may stand. Default: anywhere.
+    #[serde(default = "anywhere")]
     pub placement: Placement,
-    /// Seek it in all 8 orientations (else as given only).
+    /// Seek it in all 8 orientations (else as given only). Default: yes.
+    #[serde(default = "yes")]
     pub symmetries: bool,
     /// Also seek it with Black and White exchanged.
+    #[serde(default)]
     pub swap_colors: bool,
     /// Only positions where this colour (in the query's colours) is to play next (`"B"`, `"W"`).
     #[serde(default)]
     pub to_play: Option<Color>,
     /// Only positions after move `from` up to move `to` (inclusive; 0 is the start).
+    #[serde(default)]
     pub moves: Option<(u32, u32)>,
     /// Search every variation, not only the main line.
+    #[serde(default)]
     pub variations: bool,
     /// Moves that must follow the pattern, inside it, in order: colour (in the query's colours)
     /// and cell of the pattern (column, row from its top-left). Captures are whatever the game
@@ -126,7 +136,16 @@ pub struct Query {
     #[serde(default)]
     pub allow_tenuki: bool,
     /// Which games.
+    #[serde(default)]
     pub filters: Filters,
+}
+
+fn anywhere() -> Placement {
+    Placement::Anywhere
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Query {
@@ -144,6 +163,28 @@ impl Query {
             allow_tenuki: false,
             filters: Filters::default(),
         }
+    }
+
+    /// Checks what a query read from JSON may get wrong: moves of the sequence outside the
+    /// pattern, a move window that ends before it starts.
+    pub fn validate(&self) -> Result<(), QueryError> {
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        if let Some(i) = self
+            .sequence
+            .iter()
+            .position(|&(_, (x, y))| x >= w || y >= h)
+        {
+            return Err(QueryError::SequenceOutside {
+                index: i + 1,
+                cell: self.sequence[i].1,
+            });
+        }
+        if let Some((from, to)) = self.moves {
+            if from > to {
+                return Err(QueryError::Moves { from, to });
+            }
+        }
+        Ok(())
     }
 
     /// The distinct ways the pattern can appear on a board of `size`: each orientation and
@@ -172,6 +213,9 @@ impl Query {
         color: Color,
     ) -> ((u32, u32), Color) {
         let (w, h) = (self.pattern.width(), self.pattern.height());
+        if cell.0 >= w || cell.1 >= h {
+            return (cell, color);
+        }
         stabilizer
             .iter()
             .map(|&(sym, sw)| {
@@ -185,6 +229,9 @@ impl Query {
     /// A move of the pattern (cell, colour) moved by an element of the stabilizer.
     pub fn apply(&self, g: Image, cell: (u32, u32), color: Color) -> ((u32, u32), Color) {
         let (w, h) = (self.pattern.width(), self.pattern.height());
+        if cell.0 >= w || cell.1 >= h {
+            return (cell, color); // not a cell of the pattern (see `validate`)
+        }
         let c = map_in_box(g.0, cell.0, cell.1, w, h);
         (c, if g.1 { color.opponent() } else { color })
     }
@@ -290,6 +337,27 @@ impl Query {
         }
         (out, stabilizer)
     }
+}
+
+/// What [`Query::validate`] finds wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    /// A move of the sequence is not on a cell of the pattern.
+    #[error("sequence move {index}: cell {cell:?} is outside the pattern")]
+    SequenceOutside {
+        /// Which move, from 1.
+        index: usize,
+        /// Its cell.
+        cell: (u32, u32),
+    },
+    /// The move window ends before it starts.
+    #[error("moves {from}-{to}: the window ends before it starts")]
+    Moves {
+        /// First move.
+        from: u32,
+        /// Last move.
+        to: u32,
+    },
 }
 
 /// An orientation and whether colours are exchanged: an element of a pattern's symmetries.

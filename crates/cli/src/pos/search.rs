@@ -21,6 +21,13 @@ const MAX_PAGE: u64 = 10_000;
 pub struct SearchArgs {
     /// The database (`kifu pos index` output).
     db: PathBuf,
+    /// Many queries in one run: a file (`-` for stdin) with one JSON query a line (kifu-search's
+    /// `Query`: `{"pattern": "..O/.#.", "placement": {"kind": "at", "col": 0, "row": 0},
+    /// "swap_colors": true, "to_play": "B", "moves": [0, 60], "filters": {"player": "Lee"}}`;
+    /// only `pattern` is required); one JSON answer a line, in order. The games are read once
+    /// for all of them.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["pattern", "pattern_file", "sgf", "svg"])]
+    batch: Option<PathBuf>,
     /// The pattern as rows: `#`/`X` black, `O` white, `.` empty, `*`/`?` anything, `x` empty or
     /// black, `o` empty or white; rows separated by line breaks or `/` (`"..O/.#./..."`).
     #[arg(long, conflicts_with_all = ["pattern_file", "sgf"])]
@@ -328,10 +335,66 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
     Ok(q)
 }
 
+/// The queries of a `--batch` file, one JSON query a line (blank lines skipped).
+fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
+    let input = if path.as_os_str() == "-" {
+        crate::inputs::Input::Stdin
+    } else {
+        crate::inputs::Input::File {
+            path: path.to_path_buf(),
+            root: None,
+        }
+    };
+    let name = input.display();
+    let bytes = input.read()?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        crate::usage!("{name}: not UTF-8 text");
+    };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let q: Query = match serde_json::from_str(line) {
+            Ok(q) => q,
+            Err(e) => crate::usage!("{name}: query {}: {e}", i + 1),
+        };
+        if let Err(e) = q.validate() {
+            crate::usage!("{name}:{}: {e}", i + 1);
+        }
+        out.push(q);
+    }
+    Ok(out)
+}
+
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
     let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
     let size = db.size();
+    if let Some(path) = &a.batch {
+        let queries = batch_queries(path)?;
+        let files = index_files(&db).with_context(|| a.db.display().to_string())?;
+        let page = Page {
+            offset: a.offset,
+            limit: a.limit,
+        };
+        let found = crate::sgf::with_jobs(Some(a.jobs), || {
+            kifu_search::collection::search_files_many(&files, &queries, page, Some(size))
+        })?;
+        for f in &found.failures {
+            crate::output::message(format_args!("kifu: {}", f.message));
+        }
+        let mut out = crate::output::stdout();
+        for answer in &found.answers {
+            serde_json::to_writer(&mut out, answer).map_err(std::io::Error::from)?;
+            std::io::Write::write_all(&mut out, b"\n")?;
+        }
+        return Ok(if found.failures.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::Findings
+        });
+    }
     let q = query(&a, size)?;
     let files = index_files(&db).with_context(|| a.db.display().to_string())?;
     let page = Page {

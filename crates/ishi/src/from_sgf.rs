@@ -15,7 +15,7 @@
 //! dropped silently. Games that are not Go, not square or larger than 19x19
 //! are left out with an error (I041).
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use crate::sgfmap::*;
 use kifu_go::Color;
@@ -60,7 +60,7 @@ fn has(props: &PropList, id: &str) -> bool {
 struct Game<'a> {
     n: u8,
     drops: BTreeMap<String, (usize, usize)>,
-    diags: &'a mut Vec<Diagnostic>,
+    diags: &'a mut DiagnosticSink,
     event: Event,
 }
 
@@ -69,7 +69,7 @@ pub fn from_sgf(coll: &Collection) -> FromSgf {
     let lines = LineIndex::new(coll.text());
     let at = |off: usize| lines.line_col(coll.text(), off);
     let mut doc = Document::default();
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     for (gi, game) in coll.games().enumerate() {
         let root = game.root();
         let rp = props_of(&root);
@@ -171,7 +171,7 @@ pub fn from_sgf(coll: &Collection) -> FromSgf {
     }
     FromSgf {
         document: doc,
-        diagnostics: diags,
+        diagnostics: diags.finish(),
     }
 }
 

@@ -22,7 +22,7 @@
 //!   where a bad item is an error, as the spec's "B 22 Q3 R7" example asks.
 //! - An empty `VAR`/`ENDVAR` pair is dropped with a warning.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use kifu_go::Color;
 use std::borrow::Cow;
@@ -32,7 +32,8 @@ use std::borrow::Cow;
 pub struct Parsed {
     /// Everything that could be read.
     pub document: Document,
-    /// Problems, in line order.
+    /// Problems, in line order: at most [`DiagnosticSink::DEFAULT_LIMIT`], then an
+    /// I044 counting the rest.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -45,7 +46,7 @@ impl Parsed {
 
 /// Reads an Ishi Standard Format file.
 pub fn read(bytes: &[u8]) -> Parsed {
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     let text: Cow<'_, str> = match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
         Err(e) => {
@@ -80,11 +81,10 @@ pub fn read(bytes: &[u8]) -> Parsed {
     }
     r.finish_event(lines.len() as u32);
     r.doc.trailing_remarks = std::mem::take(&mut r.remarks);
-    let mut diagnostics = r.diags;
-    diagnostics.sort_by_key(|d| (d.line, d.column));
+    r.diags.sort();
     Parsed {
         document: r.doc,
-        diagnostics,
+        diagnostics: r.diags.finish(),
     }
 }
 
@@ -101,7 +101,7 @@ struct Level {
 
 struct Reader {
     doc: Document,
-    diags: Vec<Diagnostic>,
+    diags: DiagnosticSink,
     remarks: Vec<String>,
     event: Option<Event>,
     levels: Vec<Level>,
@@ -150,7 +150,7 @@ fn first_word_is(line: &str, kw: &str) -> bool {
 }
 
 /// Removes control characters (keeping tab) and warns about characters outside 32-126.
-pub(crate) fn clean<'a>(line: &'a str, lineno: u32, diags: &mut Vec<Diagnostic>) -> Cow<'a, str> {
+pub(crate) fn clean<'a>(line: &'a str, lineno: u32, diags: &mut DiagnosticSink) -> Cow<'a, str> {
     let odd = |c: char| !(c == '\t' || (' '..='~').contains(&c));
     let Some(pos) = line.find(odd) else {
         return Cow::Borrowed(line);

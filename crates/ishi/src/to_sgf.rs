@@ -43,7 +43,7 @@
 //! The round trip is guaranteed for documents without locations off the
 //! board (those are dropped with a warning, I043).
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use crate::sgfmap::*;
 use crate::validate::{update_numbers, Boards, MAX_REPLAY_DEPTH};
@@ -69,7 +69,7 @@ struct SNode {
 /// Converts a document to an SGF collection (one game tree per event).
 pub fn to_sgf(doc: &Document) -> Converted {
     let mut b = Builder::new();
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     let count = doc.events.len();
     for (i, ev) in doc.events.iter().enumerate() {
         let mut tree = event_tree(ev, i == 0, &mut diags);
@@ -88,7 +88,7 @@ pub fn to_sgf(doc: &Document) -> Converted {
     }
     Converted {
         collection: b.finish(),
-        diagnostics: diags,
+        diagnostics: diags.finish(),
     }
 }
 
@@ -165,7 +165,7 @@ fn sgf_point(l: Loc, size: BoardSize) -> Option<Vec<u8>> {
     l.to_point(size).map(|p| p.to_sgf().to_vec())
 }
 
-fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode> {
+fn event_tree(ev: &Event, first: bool, diags: &mut DiagnosticSink) -> Vec<SNode> {
     let n = ev.size();
     let size = BoardSize::new(u32::from(n)).expect("2..=19");
     let mut tree = vec![SNode::default()];
@@ -388,7 +388,7 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
     tree
 }
 
-fn dropped(diags: &mut Vec<Diagnostic>, line: SourceLine, what: &str) {
+fn dropped(diags: &mut DiagnosticSink, line: SourceLine, what: &str) {
     diags.push(Diagnostic::new(
         Code::IshiDropped,
         line.0,
@@ -480,7 +480,7 @@ fn put_notes(
     notes: &Notes,
     boards: Option<&Boards>,
     size: BoardSize,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut DiagnosticSink,
 ) {
     let _ = diags;
     if !notes.comments.is_empty() {

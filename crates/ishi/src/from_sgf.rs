@@ -380,7 +380,7 @@ impl Game<'_> {
                 notes,
                 line: SourceLine(0),
             };
-            self.event.items.push(Item::Diagram(d));
+            self.event.items.push(Item::Diagram(Box::new(d)));
             return (Some(self.event.items.len() - 1), num);
         }
         if has(&props, "AB") || has(&props, "AW") || has(&props, "ISS") {
@@ -391,7 +391,7 @@ impl Game<'_> {
                 notes: Notes::default(),
                 line: SourceLine(0),
             };
-            self.event.items.push(Item::Setup(s));
+            self.event.items.push(Item::Setup(Box::new(s)));
         }
         for (id, color) in [("B", Color::Black), ("W", Color::White)] {
             let Some(v) = get(&props, id).and_then(|v| v.first()) else {
@@ -416,14 +416,14 @@ impl Game<'_> {
                 .and_then(|t| t.trim().parse::<u32>().ok())
                 .filter(|&k| k > 0);
             num = mn.unwrap_or(num.saturating_add(1).max(1));
-            self.event.items.push(Item::Move(Move {
+            self.event.items.push(Item::Move(Box::new(Move {
                 remarks: Vec::new(),
                 color,
                 number: num,
                 point,
                 notes: Notes::default(),
                 line: SourceLine(0),
-            }));
+            })));
         }
         let units = first..self.event.items.len();
         if units.is_empty() {
@@ -434,7 +434,7 @@ impl Game<'_> {
             let target = match above {
                 Some(i) => i,
                 None => {
-                    self.event.items.push(Item::Setup(Setup::default()));
+                    self.event.items.push(Item::Setup(Box::default()));
                     self.event.items.len() - 1
                 }
             };

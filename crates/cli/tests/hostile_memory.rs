@@ -229,6 +229,38 @@ fn ishi_check_of_nested_variations_with_moves_is_bounded() {
             n - KEPT
         )
     );
+    let o = dir.path().join("varmove.sgf").display().to_string();
+    let out = kifu_limited(s.len(), 64, 128, &["convert", "-q", &f, &o]);
+    assert_eq!(out.status.code(), Some(1));
+    let sgf = std::fs::read_to_string(&o).unwrap();
+    // Each VAR is an alternative to the move before it: all siblings of the first.
+    assert_eq!(sgf.matches("B[").count(), n + 1);
+}
+
+#[test]
+fn deeply_nested_sgf_variations_are_bounded() {
+    // `(;B[aa](;W[bb](;...` 700,000 deep: one open variation for every move.
+    let dir = tempfile::tempdir().unwrap();
+    let n = 700_000;
+    let mut s = b"(;SZ[19]".to_vec();
+    for i in 0..n {
+        let p = i % 361;
+        s.extend_from_slice(b"(;");
+        s.push(if i % 2 == 0 { b'B' } else { b'W' });
+        s.extend_from_slice(&[b'[', b'a' + (p / 19) as u8, b'a' + (p % 19) as u8, b']']);
+    }
+    s.extend(std::iter::repeat_n(b')', n + 1));
+    let f = write(dir.path(), "deep.sgf", &s);
+    let out = kifu_limited(s.len(), 8, 128, &["sgf", "check", "-j1", &f]);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
+    let text = common::text(&out.stdout);
+    assert_eq!(text.lines().count(), KEPT + 1);
+    assert!(text.lines().last().unwrap().contains(" S109: "));
+    let out = kifu_limited(s.len(), 24, 64, &["show", &f]);
+    assert!(common::ok(&out).starts_with(&format!("Game 1, variation 0, move {n} ")));
+    let o = dir.path().join("deep.go").display().to_string();
+    let out = kifu_limited(s.len(), 56, 128, &["convert", "-q", &f, &o]);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{:?}", out.status);
 }
 
 #[test]

@@ -398,7 +398,7 @@ impl Reader {
     /// Reads the lines of a block (`COM`/`USER`) that starts at line index `i`, up to its end line.
     fn block(&mut self, lines: &mut Lines<'_>, i: usize, end: &str, code: Code) -> Vec<String> {
         let mut out = Vec::new();
-        while let Some((j, line)) = lines.next() {
+        for (j, line) in lines.by_ref() {
             let l = clean(line, j as u32 + 1, &mut self.diags);
             if first_word_is(&l, end) {
                 if !rest_after_keyword(&l).is_empty() {

@@ -50,7 +50,14 @@ fuzz_target!(|data: &[u8]| {
             .enumerate()
             .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && t.get(i + 1) != Some(&b'\n')))
             .count();
-        let col = 1 + t[start..off].iter().filter(|&&b| (b & 0xC0) != 0x80).count();
-        assert_eq!(idx.line_col(t, off), (line as u32, col as u32), "offset {off}");
+        let col = 1 + t[start..off]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        assert_eq!(
+            idx.line_col(t, off),
+            (line as u32, col as u32),
+            "offset {off}"
+        );
     }
 });

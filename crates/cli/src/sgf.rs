@@ -93,11 +93,13 @@ pub fn with_jobs<T: Send>(jobs: Option<usize>, f: impl FnOnce() -> T + Send) -> 
 /// or replacing stones, `PL` contradicted).
 pub fn check_bytes(bytes: Vec<u8>) -> Vec<Diagnostic> {
     let parsed = Collection::parse_vec(bytes);
-    let mut diags = parsed.diagnostics;
-    diags.extend(convert::check(&parsed.collection));
-    diags.extend(kifu_go::replay::rule_diagnostics(&parsed.collection));
-    diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
-    diags
+    let checked = convert::check(&parsed.collection);
+    let rules = kifu_go::replay::rule_diagnostics(&parsed.collection);
+    // Each list is capped; one cap for the file, with one S109 note last.
+    kifu_sgf::merge_capped(
+        vec![parsed.diagnostics, checked, rules],
+        kifu_sgf::DiagnosticSink::DEFAULT_LIMIT,
+    )
 }
 
 fn check(a: CheckArgs) -> Result<Outcome> {
@@ -110,10 +112,11 @@ fn check(a: CheckArgs) -> Result<Outcome> {
 /// write.
 pub fn convert_bytes(bytes: Vec<u8>) -> (Option<String>, Vec<Diagnostic>) {
     let parsed = Collection::parse_vec(bytes);
-    let mut diags = parsed.diagnostics;
     let converted = convert::to_ff4(&parsed.collection);
-    diags.extend(converted.diagnostics);
-    diags.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
+    let diags = kifu_sgf::merge_capped(
+        vec![parsed.diagnostics, converted.diagnostics],
+        kifu_sgf::DiagnosticSink::DEFAULT_LIMIT,
+    );
     // No game, nothing to write: an empty output would replace a good file with nothing.
     let unreadable = converted.collection.games().next().is_none()
         || diags

@@ -20,7 +20,8 @@ pub struct NodePosition {
     pub path: Vec<usize>,
     /// The moves from the root to the node, with their move numbers.
     pub moves: Vec<(u32, PlayedMove)>,
-    /// Rule diagnostics found on the way (offsets set, lines not).
+    /// Rule diagnostics found on the way (offsets set, lines not), at most
+    /// [`kifu_sgf::DiagnosticSink::DEFAULT_LIMIT`] and an S109 counting the rest.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -72,7 +73,8 @@ pub fn position_at(
         position: Option<Position>,
         move_number: u32,
         moves: Vec<(u32, PlayedMove)>,
-        diagnostics: Vec<Diagnostic>,
+        // Capped: a line of a million moves onto stones would keep a million messages.
+        diagnostics: kifu_sgf::DiagnosticSink,
         error: Option<ReplayError>,
     }
     impl ReplaySink for Last {
@@ -80,7 +82,7 @@ pub fn position_at(
             if let Some(m) = s.mv {
                 self.moves.push((s.move_number, m));
             }
-            self.diagnostics.extend_from_slice(s.diagnostics);
+            self.diagnostics.extend(s.diagnostics.iter().cloned());
             self.move_number = s.move_number;
             if s.is_leaf {
                 self.position = Some(s.position.clone());
@@ -107,7 +109,7 @@ pub fn position_at(
         move_number: last.move_number,
         path: node.path(),
         moves: last.moves,
-        diagnostics: last.diagnostics,
+        diagnostics: last.diagnostics.finish(),
     })
 }
 

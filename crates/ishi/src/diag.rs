@@ -35,6 +35,7 @@
 //! | I041 | error   | SGF game that cannot be converted (not Go, board not square or over 19x19) |
 //! | I042 | warning | text changed to fit the Ishi format |
 //! | I043 | warning | Ishi data that cannot go into SGF (dropped) |
+//! | I044 | warning/error | more problems than kifu lists for one file (the rest are counted; an error if any of them is) |
 
 use std::fmt;
 
@@ -124,6 +125,8 @@ codes! {
     TextChanged = 42, Warning;
     /// Ishi data SGF cannot take.
     IshiDropped = 43, Warning;
+    /// More problems than kifu lists for one file.
+    TooManyProblems = 44, Warning;
 }
 
 impl fmt::Display for Code {
@@ -176,6 +179,120 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// Collects diagnostics up to a limit, so that hostile input (millions of bad
+/// lines) cannot make the list, and the memory it takes, grow without bound.
+/// What is past the limit is counted, errors apart, and reported as one I044
+/// at the end: an error when any dropped diagnostic was one, so that a file
+/// whose only errors were dropped still counts as having errors. As with
+/// `kifu_sgf::DiagnosticSink`, a sink fed another sink's finished list takes
+/// over its I044 counts instead of keeping the note.
+#[derive(Debug, Clone)]
+pub struct DiagnosticSink {
+    list: Vec<Diagnostic>,
+    limit: usize,
+    dropped: usize,
+    dropped_errors: usize,
+}
+
+impl Default for DiagnosticSink {
+    fn default() -> Self {
+        Self::with_limit(Self::DEFAULT_LIMIT)
+    }
+}
+
+/// The (dropped, dropped errors) counts of an I044 note made by [`DiagnosticSink::finish`].
+pub fn overflow_counts(d: &Diagnostic) -> Option<(usize, usize)> {
+    if d.code != Code::TooManyProblems || d.line != 0 {
+        return None;
+    }
+    let (n, rest) = d.message.split_once(" more problems not shown (")?;
+    let e = rest.strip_suffix(" of them errors)")?;
+    Some((n.parse().ok()?, e.parse().ok()?))
+}
+
+impl DiagnosticSink {
+    /// How many diagnostics one file gets at most by default (as for SGF).
+    pub const DEFAULT_LIMIT: usize = kifu_sgf::DiagnosticSink::DEFAULT_LIMIT;
+
+    /// A sink with the default limit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A sink that keeps at most `limit` diagnostics.
+    pub fn with_limit(limit: usize) -> Self {
+        DiagnosticSink {
+            list: Vec::new(),
+            limit,
+            dropped: 0,
+            dropped_errors: 0,
+        }
+    }
+
+    /// Adds a diagnostic, or counts it when the limit is reached; an I044 note of
+    /// another sink adds its counts.
+    #[inline]
+    pub fn push(&mut self, d: Diagnostic) {
+        if let Some((n, e)) = overflow_counts(&d) {
+            self.dropped += n;
+            self.dropped_errors += e;
+        } else if self.list.len() < self.limit {
+            self.list.push(d);
+        } else {
+            self.dropped += 1;
+            self.dropped_errors += usize::from(d.is_error());
+        }
+    }
+
+    /// Adds all of `ds`.
+    pub fn extend(&mut self, ds: impl IntoIterator<Item = Diagnostic>) {
+        for d in ds {
+            self.push(d);
+        }
+    }
+
+    /// How many are kept so far.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// How many were dropped so far, and how many of those were errors.
+    pub fn dropped(&self) -> (usize, usize) {
+        (self.dropped, self.dropped_errors)
+    }
+
+    /// Sorts the kept diagnostics by line and column (stably).
+    pub fn sort(&mut self) {
+        self.list.sort_by_key(|d| (d.line, d.column));
+    }
+
+    /// The list, with one I044 at the end if any were dropped (an error if any
+    /// dropped one was).
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        if self.dropped > 0 {
+            let mut note = Diagnostic::new(
+                Code::TooManyProblems,
+                0,
+                0,
+                format!(
+                    "{} more problems not shown ({} of them errors)",
+                    self.dropped, self.dropped_errors
+                ),
+            );
+            if self.dropped_errors > 0 {
+                note.severity = Severity::Error;
+            }
+            self.list.push(note);
+        }
+        self.list
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +306,28 @@ mod tests {
         assert_eq!(Code::BadMove.to_string(), "I002");
         let d = Diagnostic::new(Code::BadMove, 3, 7, "x");
         assert_eq!(d.to_string(), "3:7: error I002: x");
+    }
+
+    #[test]
+    fn the_sink_caps_counts_errors_and_merges_notes() {
+        let mut a = DiagnosticSink::with_limit(1);
+        a.push(Diagnostic::new(Code::ExtraData, 5, 1, "w"));
+        a.push(Diagnostic::new(Code::ExtraData, 2, 1, "w"));
+        a.push(Diagnostic::new(Code::BadMove, 3, 1, "e"));
+        let a = a.finish();
+        assert_eq!(a.len(), 2);
+        assert_eq!(
+            a[1].to_string(),
+            "error I044: 2 more problems not shown (1 of them errors)"
+        );
+        let mut b = DiagnosticSink::with_limit(3);
+        b.push(Diagnostic::new(Code::ExtraData, 1, 1, "w"));
+        b.extend(a);
+        b.sort();
+        let b = b.finish();
+        assert_eq!(b.len(), 3, "the note's counts are taken over, not the note");
+        assert_eq!((b[0].line, b[1].line), (1, 5), "sorted by line");
+        assert_eq!(overflow_counts(&b[2]), Some((2, 1)));
+        assert!(b[2].is_error());
     }
 }

@@ -15,7 +15,7 @@
 //! dropped silently. Games that are not Go, not square or larger than 19x19
 //! are left out with an error (I041).
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use crate::sgfmap::*;
 use kifu_go::Color;
@@ -60,7 +60,7 @@ fn has(props: &PropList, id: &str) -> bool {
 struct Game<'a> {
     n: u8,
     drops: BTreeMap<String, (usize, usize)>,
-    diags: &'a mut Vec<Diagnostic>,
+    diags: &'a mut DiagnosticSink,
     event: Event,
 }
 
@@ -69,7 +69,7 @@ pub fn from_sgf(coll: &Collection) -> FromSgf {
     let lines = LineIndex::new(coll.text());
     let at = |off: usize| lines.line_col(coll.text(), off);
     let mut doc = Document::default();
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     for (gi, game) in coll.games().enumerate() {
         let root = game.root();
         let rp = props_of(&root);
@@ -171,7 +171,7 @@ pub fn from_sgf(coll: &Collection) -> FromSgf {
     }
     FromSgf {
         document: doc,
-        diagnostics: diags,
+        diagnostics: diags.finish(),
     }
 }
 
@@ -380,7 +380,7 @@ impl Game<'_> {
                 notes,
                 line: SourceLine(0),
             };
-            self.event.items.push(Item::Diagram(d));
+            self.event.items.push(Item::Diagram(Box::new(d)));
             return (Some(self.event.items.len() - 1), num);
         }
         if has(&props, "AB") || has(&props, "AW") || has(&props, "ISS") {
@@ -391,7 +391,7 @@ impl Game<'_> {
                 notes: Notes::default(),
                 line: SourceLine(0),
             };
-            self.event.items.push(Item::Setup(s));
+            self.event.items.push(Item::Setup(Box::new(s)));
         }
         for (id, color) in [("B", Color::Black), ("W", Color::White)] {
             let Some(v) = get(&props, id).and_then(|v| v.first()) else {
@@ -416,14 +416,14 @@ impl Game<'_> {
                 .and_then(|t| t.trim().parse::<u32>().ok())
                 .filter(|&k| k > 0);
             num = mn.unwrap_or(num.saturating_add(1).max(1));
-            self.event.items.push(Item::Move(Move {
+            self.event.items.push(Item::Move(Box::new(Move {
                 remarks: Vec::new(),
                 color,
                 number: num,
                 point,
                 notes: Notes::default(),
                 line: SourceLine(0),
-            }));
+            })));
         }
         let units = first..self.event.items.len();
         if units.is_empty() {
@@ -434,7 +434,7 @@ impl Game<'_> {
             let target = match above {
                 Some(i) => i,
                 None => {
-                    self.event.items.push(Item::Setup(Setup::default()));
+                    self.event.items.push(Item::Setup(Box::default()));
                     self.event.items.len() - 1
                 }
             };

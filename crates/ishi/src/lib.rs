@@ -70,7 +70,7 @@ pub mod to_sgf;
 pub mod validate;
 pub mod writer;
 
-pub use diag::{Code, Diagnostic, Severity};
+pub use diag::{Code, Diagnostic, DiagnosticSink, Severity};
 pub use from_sgf::{from_sgf, FromSgf};
 pub use model::*;
 pub use reader::{read, Parsed};
@@ -106,5 +106,9 @@ pub fn check(bytes: &[u8]) -> Parsed {
     let mut p = read(bytes);
     p.diagnostics.extend(validate(&p.document));
     p.diagnostics.sort_by_key(|d| (d.line, d.column));
+    // One capped list for the file, the first by line: the two notes' counts add up.
+    let mut sink = DiagnosticSink::new();
+    sink.extend(std::mem::take(&mut p.diagnostics));
+    p.diagnostics = sink.finish();
     p
 }

@@ -363,14 +363,18 @@ pub struct Diagram {
 }
 
 /// One entry of an event's tree, in file order.
+///
+/// Setups, moves and diagrams are boxed: unboxed, every item would take the
+/// size of the largest (over 200 bytes), and a file of `VAR`/`ENDVAR` lines of
+/// 4 to 7 bytes would take some 50 times its size in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     /// A group of setup lines.
-    Setup(Setup),
+    Setup(Box<Setup>),
     /// A move.
-    Move(Move),
+    Move(Box<Move>),
     /// A diagram.
-    Diagram(Diagram),
+    Diagram(Box<Diagram>),
     /// `VAR [cc]`: a variation on the current move starts (an alternative to
     /// it, or a diagram); the optional one- or two-character marker.
     BeginVar(Option<String>),
@@ -409,7 +413,7 @@ impl Event {
     /// All moves of the event, in file order (variations included).
     pub fn moves(&self) -> impl Iterator<Item = &Move> + '_ {
         self.items.iter().filter_map(|i| match i {
-            Item::Move(m) => Some(m),
+            Item::Move(m) => Some(&**m),
             _ => None,
         })
     }
@@ -426,7 +430,7 @@ impl Event {
                 depth = depth.saturating_sub(1);
                 None
             }
-            Item::Move(m) if depth == 0 => Some(m),
+            Item::Move(m) if depth == 0 => Some(&**m),
             _ => None,
         })
     }

@@ -22,7 +22,7 @@
 //!   where a bad item is an error, as the spec's "B 22 Q3 R7" example asks.
 //! - An empty `VAR`/`ENDVAR` pair is dropped with a warning.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use kifu_go::Color;
 use std::borrow::Cow;
@@ -32,7 +32,8 @@ use std::borrow::Cow;
 pub struct Parsed {
     /// Everything that could be read.
     pub document: Document,
-    /// Problems, in line order.
+    /// Problems, in line order: at most [`DiagnosticSink::DEFAULT_LIMIT`], then an
+    /// I044 counting the rest.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -45,7 +46,7 @@ impl Parsed {
 
 /// Reads an Ishi Standard Format file.
 pub fn read(bytes: &[u8]) -> Parsed {
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     let text: Cow<'_, str> = match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
         Err(e) => {
@@ -63,7 +64,12 @@ pub fn read(bytes: &[u8]) -> Parsed {
         }
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let lines: Vec<&str> = text.lines().collect();
+    // Lines are taken one at a time, not collected: a list of them would take 16 bytes
+    // per line, four times the size of a file of `VAR` lines.
+    let mut lines = Lines {
+        it: text.lines(),
+        read: 0,
+    };
     let mut r = Reader {
         doc: Document::default(),
         diags,
@@ -74,17 +80,31 @@ pub fn read(bytes: &[u8]) -> Parsed {
         prev_setup: false,
         seen_once: Vec::new(),
     };
-    let mut i = 0;
-    while i < lines.len() {
-        i = r.line(&lines, i);
+    while let Some((i, l)) = lines.next() {
+        r.line(l, i, &mut lines);
     }
-    r.finish_event(lines.len() as u32);
+    r.finish_event(lines.read as u32);
     r.doc.trailing_remarks = std::mem::take(&mut r.remarks);
-    let mut diagnostics = r.diags;
-    diagnostics.sort_by_key(|d| (d.line, d.column));
+    r.diags.sort();
     Parsed {
         document: r.doc,
-        diagnostics,
+        diagnostics: r.diags.finish(),
+    }
+}
+
+/// The file's lines with their 0-based indices, and how many have been read.
+struct Lines<'a> {
+    it: std::str::Lines<'a>,
+    read: usize,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        let l = self.it.next()?;
+        self.read += 1;
+        Some((self.read - 1, l))
     }
 }
 
@@ -101,7 +121,7 @@ struct Level {
 
 struct Reader {
     doc: Document,
-    diags: Vec<Diagnostic>,
+    diags: DiagnosticSink,
     remarks: Vec<String>,
     event: Option<Event>,
     levels: Vec<Level>,
@@ -150,7 +170,7 @@ fn first_word_is(line: &str, kw: &str) -> bool {
 }
 
 /// Removes control characters (keeping tab) and warns about characters outside 32-126.
-pub(crate) fn clean<'a>(line: &'a str, lineno: u32, diags: &mut Vec<Diagnostic>) -> Cow<'a, str> {
+pub(crate) fn clean<'a>(line: &'a str, lineno: u32, diags: &mut DiagnosticSink) -> Cow<'a, str> {
     let odd = |c: char| !(c == '\t' || (' '..='~').contains(&c));
     let Some(pos) = line.find(odd) else {
         return Cow::Borrowed(line);
@@ -375,12 +395,11 @@ impl Reader {
         self.cur = Some(idx);
     }
 
-    /// Reads a block (`COM`/`USER`) starting at line index `i`; returns its lines and the next index.
-    fn block(&mut self, lines: &[&str], i: usize, end: &str, code: Code) -> (Vec<String>, usize) {
+    /// Reads the lines of a block (`COM`/`USER`) that starts at line index `i`, up to its end line.
+    fn block(&mut self, lines: &mut Lines<'_>, i: usize, end: &str, code: Code) -> Vec<String> {
         let mut out = Vec::new();
-        let mut j = i + 1;
-        while j < lines.len() {
-            let l = clean(lines[j], j as u32 + 1, &mut self.diags);
+        for (j, line) in lines.by_ref() {
+            let l = clean(line, j as u32 + 1, &mut self.diags);
             if first_word_is(&l, end) {
                 if !rest_after_keyword(&l).is_empty() {
                     self.diag(
@@ -390,10 +409,9 @@ impl Reader {
                         format!("data after {end} ignored"),
                     );
                 }
-                return (out, j + 1);
+                return out;
             }
             out.push(l.into_owned());
-            j += 1;
         }
         let kw = if code == Code::UnclosedComment {
             "COM"
@@ -406,22 +424,21 @@ impl Reader {
             1,
             format!("{kw} without {end}: the block runs to the end of the file"),
         );
-        (out, j)
+        out
     }
 
-    /// Handles the line at index `i`; returns the index of the next line to read.
-    fn line(&mut self, lines: &[&str], i: usize) -> usize {
+    /// Handles `line`, the line at index `i`; blocks take their lines from `lines`.
+    fn line(&mut self, line: &str, i: usize, lines: &mut Lines<'_>) {
         let lineno = i as u32 + 1;
-        let line = clean(lines[i], lineno, &mut self.diags);
+        let line = clean(line, lineno, &mut self.diags);
         let w = words(&line);
         let Some(&(kcol, kw)) = w.first() else {
-            return i + 1;
+            return;
         };
         let upper = kw.to_ascii_uppercase();
         let args: Vec<(u32, &str)> = w[1..].to_vec();
         let rest = rest_after_keyword(&line).to_string();
         let was_setup = std::mem::replace(&mut self.prev_setup, false);
-        let mut next = i + 1;
         match upper.as_str() {
             "REMARK" => {
                 self.remarks.push(rest);
@@ -440,8 +457,7 @@ impl Reader {
             "SETUP" => self.setup(&args, lineno, was_setup),
             "DIAGRAM" => self.diagram(&args, lineno),
             "COM" => {
-                let (body, n) = self.block(lines, i, "ENDCOM", Code::UnclosedComment);
-                next = n;
+                let body = self.block(lines, i, "ENDCOM", Code::UnclosedComment);
                 let c = Comment {
                     title: rest,
                     lines: body,
@@ -450,8 +466,7 @@ impl Reader {
                 self.notes(lineno, "COM").comments.push(c);
             }
             "USER" => {
-                let (body, n) = self.block(lines, i, "ENDUSER", Code::UnclosedUser);
-                next = n;
+                let body = self.block(lines, i, "ENDUSER", Code::UnclosedUser);
                 let u = UserBlock {
                     data: rest,
                     lines: body,
@@ -509,7 +524,6 @@ impl Reader {
                 format!("unknown keyword {kw:?} (line ignored)"),
             ),
         }
-        next
     }
 
     fn header(&mut self, k: &str, args: &[(u32, &str)], rest: String, lineno: u32, kcol: u32) {
@@ -667,7 +681,7 @@ impl Reader {
             notes: Notes::default(),
             line: SourceLine(lineno),
         };
-        self.push_unit(Item::Move(m), lineno);
+        self.push_unit(Item::Move(Box::new(m)), lineno);
     }
 
     fn setup(&mut self, args: &[(u32, &str)], lineno: u32, continues: bool) {
@@ -738,7 +752,7 @@ impl Reader {
                     notes: Notes::default(),
                     line: SourceLine(lineno),
                 };
-                self.push_unit(Item::Setup(s), lineno);
+                self.push_unit(Item::Setup(Box::new(s)), lineno);
             }
         }
     }
@@ -792,7 +806,7 @@ impl Reader {
             notes: Notes::default(),
             line: SourceLine(lineno),
         };
-        self.push_unit(Item::Diagram(d), lineno);
+        self.push_unit(Item::Diagram(Box::new(d)), lineno);
     }
 
     fn targets(&mut self, kw: &str, args: &[(u32, &str)], lineno: u32, kcol: u32) {
@@ -974,6 +988,13 @@ mod tests {
         }
         let p = read(s.as_bytes());
         assert_eq!(p.document.events[0].items.len(), 1 + 200_000 * 3);
-        assert!(p.diagnostics.iter().all(|d| d.code == Code::UnbalancedVar));
+        let (last, kept) = p.diagnostics.split_last().unwrap();
+        assert!(kept.iter().all(|d| d.code == Code::UnbalancedVar));
+        // One I010 per open VAR: the list is capped, the rest counted.
+        assert_eq!(kept.len(), DiagnosticSink::DEFAULT_LIMIT);
+        assert_eq!(
+            last.to_string(),
+            "error I044: 190000 more problems not shown (190000 of them errors)"
+        );
     }
 }

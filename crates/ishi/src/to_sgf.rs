@@ -43,7 +43,7 @@
 //! The round trip is guaranteed for documents without locations off the
 //! board (those are dropped with a warning, I043).
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use crate::sgfmap::*;
 use crate::validate::{update_numbers, Boards, MAX_REPLAY_DEPTH};
@@ -59,36 +59,109 @@ pub struct Converted {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-#[derive(Default)]
+/// A node of the SGF tree being built. Compact, because a file of short Ishi lines makes one
+/// node per line: as a list of `(String, Vec<Vec<u8>>)` with a child list, a node of one move
+/// took some 400 bytes (60 times its `B 1 Q3` line); packed, about 60.
 struct SNode {
-    props: PropList,
-    children: Vec<usize>,
+    /// The properties, packed by [`pack`].
+    props: Box<[u8]>,
+    /// Children as a list: first, last, and each child's next sibling (`NONE` for none).
+    first_child: u32,
+    last_child: u32,
+    next_sibling: u32,
     diagram_var: bool,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Default for SNode {
+    fn default() -> Self {
+        SNode {
+            props: Box::default(),
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            diagram_var: false,
+        }
+    }
+}
+
+impl SNode {
+    fn props(&self) -> PropList {
+        unpack(&self.props)
+    }
+
+    fn set_props(&mut self, props: &PropList) {
+        self.props = pack(props);
+    }
+}
+
+/// Per property: the identifier's length (a byte) and the identifier, the number of values
+/// (u32 LE), then each value's length (u32 LE) and bytes.
+fn pack(props: &PropList) -> Box<[u8]> {
+    let mut out = Vec::new();
+    for (id, vals) in props {
+        out.push(u8::try_from(id.len()).expect("identifiers here are short"));
+        out.extend_from_slice(id.as_bytes());
+        out.extend_from_slice(&(vals.len() as u32).to_le_bytes());
+        for v in vals {
+            out.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            out.extend_from_slice(v);
+        }
+    }
+    out.into_boxed_slice()
+}
+
+fn unpack(mut b: &[u8]) -> PropList {
+    fn take<'a>(b: &mut &'a [u8], n: usize) -> &'a [u8] {
+        let (head, rest) = b.split_at(n);
+        *b = rest;
+        head
+    }
+    fn num(b: &mut &[u8]) -> usize {
+        u32::from_le_bytes(take(b, 4).try_into().expect("4 bytes")) as usize
+    }
+    let mut out = PropList::new();
+    while let Some(&len) = b.first() {
+        b = &b[1..];
+        let id =
+            String::from_utf8(take(&mut b, usize::from(len)).to_vec()).expect("packed from a str");
+        let n = num(&mut b);
+        let vals = (0..n)
+            .map(|_| {
+                let len = num(&mut b);
+                take(&mut b, len).to_vec()
+            })
+            .collect();
+        out.push((id, vals));
+    }
+    out
 }
 
 /// Converts a document to an SGF collection (one game tree per event).
 pub fn to_sgf(doc: &Document) -> Converted {
     let mut b = Builder::new();
-    let mut diags = Vec::new();
+    let mut diags = DiagnosticSink::new();
     let count = doc.events.len();
     for (i, ev) in doc.events.iter().enumerate() {
         let mut tree = event_tree(ev, i == 0, &mut diags);
         if i + 1 == count && !doc.trailing_remarks.is_empty() {
-            push_private(&mut tree[0].props, "IST", &doc.trailing_remarks);
+            let mut root = tree[0].props();
+            push_private(&mut root, "IST", &doc.trailing_remarks);
+            tree[0].set_props(&root);
         }
         emit(&mut b, &tree);
     }
     if count == 0 && !doc.trailing_remarks.is_empty() {
-        let mut root = SNode {
-            props: base_props(),
-            ..SNode::default()
-        };
-        push_private(&mut root.props, "IST", &doc.trailing_remarks);
+        let mut props = base_props();
+        push_private(&mut props, "IST", &doc.trailing_remarks);
+        let mut root = SNode::default();
+        root.set_props(&props);
         emit(&mut b, &[root]);
     }
     Converted {
         collection: b.finish(),
-        diagnostics: diags,
+        diagnostics: diags.finish(),
     }
 }
 
@@ -124,11 +197,16 @@ fn emit(b: &mut Builder, tree: &[SNode]) {
             Task::End => b.end_variation(),
             Task::Node(i) => {
                 b.begin_node();
-                for (id, vals) in &tree[i].props {
+                for (id, vals) in &tree[i].props() {
                     b.add_property(id, vals);
                 }
                 // The main continuation first; variations holding diagrams last.
-                let mut kids: Vec<usize> = tree[i].children.clone();
+                let mut kids: Vec<usize> = Vec::new();
+                let mut k = tree[i].first_child;
+                while k != NONE {
+                    kids.push(k as usize);
+                    k = tree[k as usize].next_sibling;
+                }
                 kids.sort_by_key(|&k| tree[k].diagram_var);
                 if kids.len() == 1 {
                     stack.push(Task::Node(kids[0]));
@@ -165,12 +243,12 @@ fn sgf_point(l: Loc, size: BoardSize) -> Option<Vec<u8>> {
     l.to_point(size).map(|p| p.to_sgf().to_vec())
 }
 
-fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode> {
+fn event_tree(ev: &Event, first: bool, diags: &mut DiagnosticSink) -> Vec<SNode> {
     let n = ev.size();
     let size = BoardSize::new(u32::from(n)).expect("2..=19");
     let mut tree = vec![SNode::default()];
-    let root = &mut tree[0].props;
-    *root = base_props();
+    let mut root_props = base_props();
+    let root = &mut root_props;
     if let Some(s) = ev.board_size {
         push_text(root, "SZ", &s.to_string());
     }
@@ -206,8 +284,9 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
         _ => false,
     };
     if !merge {
-        put_notes(&mut tree[0].props, &ev.notes, Some(&start), size, diags);
+        put_notes(&mut root_props, &ev.notes, Some(&start), size, diags);
     }
+    tree[0].set_props(&root_props);
     let mut levels = vec![Level {
         cur: 0,
         last_move: None,
@@ -279,7 +358,8 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
                 } else {
                     new_node(&mut tree, lv)
                 };
-                let props = &mut tree[node].props;
+                let mut node_props = tree[node].props();
+                let props = &mut node_props;
                 let mut any = false;
                 for (id, list, color) in [
                     ("AB", &s.black, Color::Black),
@@ -308,6 +388,7 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
                 }
                 push_private(props, "ISR", &s.remarks);
                 put_notes(props, &s.notes, lv.boards.as_deref(), size, diags);
+                tree[node].set_props(props);
                 lv.last_move = None;
                 lv.cur = node;
                 lv.vars = 0;
@@ -316,7 +397,8 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
             Item::Diagram(d) => {
                 let lv = levels.last_mut().expect("level 0 stays");
                 let node = new_node(&mut tree, lv);
-                let props = &mut tree[node].props;
+                let mut node_props = tree[node].props();
+                let props = &mut node_props;
                 push_private(props, "ISD", &[d.region.to_string()]);
                 for (id, list) in [("AB", &d.black), ("AW", &d.white)] {
                     let mut vals = Vec::new();
@@ -332,6 +414,7 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
                 }
                 push_private(props, "ISR", &d.remarks);
                 put_notes(props, &d.notes, lv.boards.as_deref(), size, diags);
+                tree[node].set_props(props);
                 lv.last_move = None;
                 lv.cur = node;
                 lv.vars = 0;
@@ -341,7 +424,8 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
                 let lv = levels.last_mut().expect("level 0 stays");
                 let parent = lv.cur;
                 let node = new_node(&mut tree, lv);
-                let props = &mut tree[node].props;
+                let mut node_props = tree[node].props();
+                let props = &mut node_props;
                 let id = if m.color == Color::Black { "B" } else { "W" };
                 let mv = match m.point {
                     None => Some(GoMove::Pass),
@@ -376,6 +460,7 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
                     lv.before = None;
                 }
                 put_notes(props, &m.notes, lv.boards.as_deref(), size, diags);
+                tree[node].set_props(props);
                 lv.num_before = lv.num;
                 lv.num = m.number;
                 lv.last_move = Some((node, parent));
@@ -388,7 +473,7 @@ fn event_tree(ev: &Event, first: bool, diags: &mut Vec<Diagnostic>) -> Vec<SNode
     tree
 }
 
-fn dropped(diags: &mut Vec<Diagnostic>, line: SourceLine, what: &str) {
+fn dropped(diags: &mut DiagnosticSink, line: SourceLine, what: &str) {
     diags.push(Diagnostic::new(
         Code::IshiDropped,
         line.0,
@@ -400,11 +485,17 @@ fn dropped(diags: &mut Vec<Diagnostic>, line: SourceLine, what: &str) {
 fn new_node(tree: &mut Vec<SNode>, lv: &mut Level) -> usize {
     let idx = tree.len();
     tree.push(SNode {
-        props: std::mem::take(&mut lv.pending),
-        children: Vec::new(),
+        props: pack(&std::mem::take(&mut lv.pending)),
         diagram_var: std::mem::take(&mut lv.pending_diagram),
+        ..SNode::default()
     });
-    tree[lv.cur].children.push(idx);
+    let parent = &mut tree[lv.cur];
+    let last = std::mem::replace(&mut parent.last_child, idx as u32);
+    if last == NONE {
+        parent.first_child = idx as u32;
+    } else {
+        tree[last as usize].next_sibling = idx as u32;
+    }
     idx
 }
 
@@ -480,7 +571,7 @@ fn put_notes(
     notes: &Notes,
     boards: Option<&Boards>,
     size: BoardSize,
-    diags: &mut Vec<Diagnostic>,
+    diags: &mut DiagnosticSink,
 ) {
     let _ = diags;
     if !notes.comments.is_empty() {

@@ -17,7 +17,7 @@
 //! `VAR`/`ENDVAR`, `COM` without `ENDCOM`, misplaced `PRISONER`/`HIDE`) are
 //! reported by [`read`](crate::read()), not here.
 
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, DiagnosticSink};
 use crate::model::*;
 use kifu_go::{BoardSize, Color, Move as GoMove, Point, Position};
 
@@ -46,15 +46,15 @@ struct Level {
 
 /// Validates every event; see the module docs.
 pub fn validate(doc: &Document) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
+    let mut out = DiagnosticSink::new();
     for ev in &doc.events {
         event(ev, &mut out);
     }
-    out.sort_by_key(|d| (d.line, d.column));
-    out
+    out.sort();
+    out.finish()
 }
 
-fn off_board(out: &mut Vec<Diagnostic>, line: SourceLine, what: &str, l: Loc, n: u8) {
+fn off_board(out: &mut DiagnosticSink, line: SourceLine, what: &str, l: Loc, n: u8) {
     out.push(Diagnostic::new(
         Code::OffBoard,
         line.0,
@@ -63,7 +63,7 @@ fn off_board(out: &mut Vec<Diagnostic>, line: SourceLine, what: &str, l: Loc, n:
     ));
 }
 
-fn check_notes(out: &mut Vec<Diagnostic>, line: SourceLine, notes: &Notes, n: u8) {
+fn check_notes(out: &mut DiagnosticSink, line: SourceLine, notes: &Notes, n: u8) {
     let mark_target = |m: &Marking| match m {
         Marking::Number(t) | Marking::Symbol(_, t) | Marking::Text(_, t) | Marking::Unmark(t) => {
             Some(*t)
@@ -99,7 +99,7 @@ pub(crate) fn update_numbers(before: &Boards, after: &mut Boards, p: Option<Poin
     }
 }
 
-fn event(ev: &Event, out: &mut Vec<Diagnostic>) {
+fn event(ev: &Event, out: &mut DiagnosticSink) {
     let n = ev.size();
     let size = BoardSize::new(u32::from(n)).expect("2..=19");
     let uses_prisoner = ev.moves().any(|m| !m.notes.prisoners.is_empty());
@@ -186,7 +186,7 @@ fn event(ev: &Event, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn numbers(out: &mut Vec<Diagnostic>, lv: &mut Level, m: &Move) {
+fn numbers(out: &mut DiagnosticSink, lv: &mut Level, m: &Move) {
     let c = if m.color == Color::Black { "B" } else { "W" };
     let line = m.line.0;
     if let Some(r) = lv.replaces.take() {
@@ -235,7 +235,7 @@ fn numbers(out: &mut Vec<Diagnostic>, lv: &mut Level, m: &Move) {
     lv.has_move = true;
 }
 
-fn play(out: &mut Vec<Diagnostic>, lv: &mut Level, m: &Move, size: BoardSize, uses_prisoner: bool) {
+fn play(out: &mut DiagnosticSink, lv: &mut Level, m: &Move, size: BoardSize, uses_prisoner: bool) {
     let c = if m.color == Color::Black { "B" } else { "W" };
     let line = m.line.0;
     let n = size.get();

@@ -118,24 +118,24 @@ fn op(n: u8) -> impl Strategy<Value = Op> {
         notes(n, true, false),
     )
         .prop_map(|(remarks, b, number, point, notes)| {
-            Item::Move(Move {
+            Item::Move(Box::new(Move {
                 remarks,
                 color: if b { Color::Black } else { Color::White },
                 number,
                 point,
                 notes,
                 line: SourceLine(0),
-            })
+            }))
         });
     let setup = (remarks(), stones(), stones(), notes(n, false, false)).prop_map(
         |(remarks, black, white, notes)| {
-            Item::Setup(Setup {
+            Item::Setup(Box::new(Setup {
                 remarks,
                 black,
                 white,
                 notes,
                 line: SourceLine(0),
-            })
+            }))
         },
     );
     let region = prop_oneof![
@@ -145,14 +145,14 @@ fn op(n: u8) -> impl Strategy<Value = Op> {
     ];
     let diagram = (remarks(), region, stones(), stones(), notes(n, false, true)).prop_map(
         |(remarks, region, black, white, notes)| {
-            Item::Diagram(Diagram {
+            Item::Diagram(Box::new(Diagram {
                 remarks,
                 region,
                 black,
                 white,
                 notes,
                 line: SourceLine(0),
-            })
+            }))
         },
     );
     prop_oneof![

@@ -63,7 +63,7 @@
 //! | S106 | –  | error   | ko violation (the move retakes a ko at once) |
 //! | S107 | –  | warning | a move of the colour `PL` did not announce |
 //! | S108 | –  | error   | a point outside the board |
-//! | S109 | –  | warning | more problems than kifu lists for one file (the rest are counted) |
+//! | S109 | –  | warning/error | more problems than kifu lists for one file (the rest are counted; an error if any of them is) |
 //! | S110 | –  | warning | setup that replaces a stone of the other colour |
 
 use std::fmt;
@@ -302,18 +302,41 @@ impl fmt::Display for Diagnostic {
 
 /// Collects diagnostics up to a limit, so that hostile input (a million bad
 /// values) cannot make the list, and the memory it takes, grow without bound.
-/// What is past the limit is counted and reported as one S109 at the end.
+/// What is past the limit is counted, errors apart, and reported as one S109
+/// at the end: an error when any dropped diagnostic was one, so that a file
+/// whose only errors were dropped still counts as having errors.
+///
+/// A sink fed the finished list of another sink (through [`push`](Self::push)
+/// or [`extend`](Self::extend)) takes over that list's S109 counts instead of
+/// keeping the S109 itself: lists from several checkers merge into one list
+/// with one note and exact counts.
 #[derive(Debug, Clone)]
 pub struct DiagnosticSink {
     list: Vec<Diagnostic>,
     limit: usize,
     dropped: usize,
+    dropped_errors: usize,
 }
 
 impl Default for DiagnosticSink {
     fn default() -> Self {
         Self::with_limit(Self::DEFAULT_LIMIT)
     }
+}
+
+/// The S109 note's message; [`overflow_counts`] reads the counts back.
+fn overflow_message(dropped: usize, errors: usize) -> String {
+    format!("{dropped} more problems not shown ({errors} of them errors)")
+}
+
+/// The (dropped, dropped errors) counts of an S109 note made by [`DiagnosticSink::finish`].
+pub fn overflow_counts(d: &Diagnostic) -> Option<(usize, usize)> {
+    if d.code != Code::TooManyProblems || d.offset.is_some() {
+        return None;
+    }
+    let (n, rest) = d.message.split_once(" more problems not shown (")?;
+    let e = rest.strip_suffix(" of them errors)")?;
+    Some((n.parse().ok()?, e.parse().ok()?))
 }
 
 impl DiagnosticSink {
@@ -331,16 +354,26 @@ impl DiagnosticSink {
             list: Vec::new(),
             limit,
             dropped: 0,
+            dropped_errors: 0,
         }
     }
 
-    /// Adds a diagnostic, or counts it when the limit is reached.
+    /// Adds a diagnostic, or counts it when the limit is reached; an S109 note of
+    /// another sink adds its counts.
     #[inline]
     pub fn push(&mut self, d: Diagnostic) {
+        if d.code == Code::TooManyProblems {
+            if let Some((n, e)) = overflow_counts(&d) {
+                self.dropped += n;
+                self.dropped_errors += e;
+                return;
+            }
+        }
         if self.list.len() < self.limit {
             self.list.push(d);
         } else {
             self.dropped += 1;
+            self.dropped_errors += usize::from(d.is_error());
         }
     }
 
@@ -366,26 +399,68 @@ impl DiagnosticSink {
         self.list.is_empty()
     }
 
-    /// The list, with one S109 at the end if any were dropped.
+    /// How many were dropped so far, and how many of those were errors.
+    pub fn dropped(&self) -> (usize, usize) {
+        (self.dropped, self.dropped_errors)
+    }
+
+    /// The list, with one S109 at the end if any were dropped (an error if any
+    /// dropped one was).
     pub fn finish(mut self) -> Vec<Diagnostic> {
         if self.dropped > 0 {
-            self.list.push(Diagnostic::global(
+            let note = Diagnostic::global(
                 Code::TooManyProblems,
-                format!("{} more problems not listed", self.dropped),
-            ));
+                overflow_message(self.dropped, self.dropped_errors),
+            );
+            self.list.push(if self.dropped_errors > 0 {
+                note.with_severity(Severity::Error)
+            } else {
+                note
+            });
         }
         self.list
     }
 }
 
+/// Merges diagnostic lists (each perhaps capped, with its S109 note) into one
+/// list of at most `limit`, ordered by place (whole-file ones first, then line
+/// and column), and one S109 note at the end counting all that is not kept.
+pub fn merge_capped(lists: Vec<Vec<Diagnostic>>, limit: usize) -> Vec<Diagnostic> {
+    let mut all: Vec<Diagnostic> = lists.into_iter().flatten().collect();
+    // Notes sort anywhere: the sink takes their counts, not their place.
+    all.sort_by_key(|d| (d.offset.is_some(), d.line, d.column));
+    let mut sink = DiagnosticSink::with_limit(limit);
+    sink.extend(all);
+    sink.finish()
+}
+
 /// Maps byte offsets of a text to 1-based line and column numbers.
+///
+/// Each lookup costs O(log n): a binary search over the line starts, and for
+/// the column a count of characters (bytes that are not UTF-8 continuation
+/// bytes) from the nearest checkpoint, taken every [`Self::CHECKPOINT`] bytes,
+/// instead of from the line start: one very long line (a whole collection on
+/// one line is common) would otherwise make every lookup on it cost the line's
+/// length.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Characters before byte `i * CHECKPOINT`, for every `i` up to the text's end.
+    checkpoints: Vec<usize>,
+}
+
+/// Characters in `bytes`: bytes that do not continue a UTF-8 sequence. Additive
+/// over any split of the bytes, so a checkpoint may fall inside a character.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 impl LineIndex {
+    /// Bytes between two column checkpoints: a lookup counts at most twice this many.
+    pub const CHECKPOINT: usize = 4096;
+
     /// Indexes the line starts of `text` (LF, CR-LF and lone CR all end a line).
+    /// Lookups must be given the same `text`.
     pub fn new(text: &[u8]) -> Self {
         let mut starts = vec![0];
         for i in memchr::memchr2_iter(b'\n', b'\r', text) {
@@ -394,7 +469,23 @@ impl LineIndex {
             }
             starts.push(i + 1);
         }
-        LineIndex { starts }
+        let mut checkpoints = Vec::with_capacity(text.len() / Self::CHECKPOINT + 1);
+        let mut total = 0;
+        checkpoints.push(0);
+        for chunk in text.chunks(Self::CHECKPOINT) {
+            total += chars_in(chunk);
+            checkpoints.push(total);
+        }
+        LineIndex {
+            starts,
+            checkpoints,
+        }
+    }
+
+    /// Characters in `text[..offset]`, from the checkpoint at or before `offset`.
+    fn chars_before(&self, text: &[u8], offset: usize) -> usize {
+        let k = offset / Self::CHECKPOINT;
+        self.checkpoints[k] + chars_in(&text[k * Self::CHECKPOINT..offset])
     }
 
     /// 1-based line and column (in characters) of byte `offset` in `text`.
@@ -402,41 +493,20 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let column = text[start..offset]
-            .iter()
-            .filter(|&&b| (b & 0xC0) != 0x80)
-            .count();
+        let column = if offset - start <= Self::CHECKPOINT {
+            chars_in(&text[start..offset])
+        } else {
+            self.chars_before(text, offset) - self.chars_before(text, start)
+        };
         (line as u32, column as u32 + 1)
     }
 
     /// Fills in line and column of every diagnostic that has an offset.
-    ///
-    /// Diagnostics are visited in offset order and columns counted on from
-    /// the previous one on the same line, so many diagnostics on one long
-    /// line (a whole game on one line is common) cost one pass, not one each.
     pub fn locate(&self, text: &[u8], diagnostics: &mut [Diagnostic]) {
-        let mut order: Vec<(usize, usize)> = diagnostics
-            .iter()
-            .enumerate()
-            .filter_map(|(i, d)| d.offset.map(|o| (o.min(text.len()), i)))
-            .collect();
-        order.sort_unstable();
-        // (line index, offset, column) of the previous diagnostic.
-        let mut prev: Option<(usize, usize, usize)> = None;
-        for (off, i) in order {
-            let line = self.starts.partition_point(|&s| s <= off).max(1);
-            let (from, base) = match prev {
-                Some((l, o, c)) if l == line => (o, c),
-                _ => (self.starts[line - 1], 0),
-            };
-            let column = base
-                + text[from..off]
-                    .iter()
-                    .filter(|&&b| (b & 0xC0) != 0x80)
-                    .count();
-            prev = Some((line, off, column));
-            diagnostics[i].line = line as u32;
-            diagnostics[i].column = column as u32 + 1;
+        for d in diagnostics {
+            if let Some(off) = d.offset {
+                (d.line, d.column) = self.line_col(text, off);
+            }
         }
     }
 }
@@ -455,6 +525,114 @@ mod tests {
         assert_eq!(idx.line_col(text, 7), (2, 3));
         assert_eq!(idx.line_col(text, 8), (3, 1));
         assert_eq!(idx.line_col(text, 10), (4, 1));
+    }
+
+    /// The definition: count from the line start.
+    fn naive_line_col(text: &[u8], offset: usize) -> (u32, u32) {
+        let offset = offset.min(text.len());
+        let mut line = 1;
+        let mut start = 0;
+        for i in 0..offset {
+            let b = text[i];
+            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+                line += 1;
+                start = i + 1;
+            }
+        }
+        (line, chars_in(&text[start..offset]) as u32 + 1)
+    }
+
+    #[test]
+    fn line_col_matches_counting_from_the_line_start() {
+        // Long lines of multi-byte characters across many checkpoints, short lines,
+        // every newline kind, and offsets inside characters and past the end.
+        let mut text = String::new();
+        for i in 0..3 * LineIndex::CHECKPOINT {
+            text.push(match i % 7 {
+                0 => 'é',
+                1 => '碁',
+                2 => '🀄',
+                _ => 'a',
+            });
+        }
+        text.push_str("\r\nx\ry\n\n");
+        for _ in 0..LineIndex::CHECKPOINT {
+            text.push_str("ab\r");
+        }
+        text.push_str(&"z".repeat(2 * LineIndex::CHECKPOINT + 17));
+        let bytes = text.as_bytes();
+        let idx = LineIndex::new(bytes);
+        let mut offsets: Vec<usize> = (0..bytes.len() + 3).step_by(13).collect();
+        offsets.extend((0..bytes.len()).filter(|o| o % LineIndex::CHECKPOINT < 3));
+        offsets.extend([0, 1, bytes.len(), bytes.len() + 1]);
+        offsets.sort_unstable();
+        for o in offsets {
+            assert_eq!(
+                idx.line_col(bytes, o),
+                naive_line_col(bytes, o),
+                "offset {o}"
+            );
+        }
+        let mut ds = vec![
+            Diagnostic::new(Code::IllegalChars, bytes.len() - 5, "x"),
+            Diagnostic::global(Code::NoSgfData, "y"),
+            Diagnostic::new(Code::IllegalChars, 7, "z"),
+        ];
+        idx.locate(bytes, &mut ds);
+        assert_eq!(
+            (ds[0].line, ds[0].column),
+            naive_line_col(bytes, bytes.len() - 5)
+        );
+        assert_eq!((ds[1].line, ds[1].column), (0, 0));
+        assert_eq!((ds[2].line, ds[2].column), naive_line_col(bytes, 7));
+    }
+
+    #[test]
+    fn a_lookup_counts_at_most_two_checkpoints_of_bytes() {
+        // 8 MB on one line: every lookup counting from the line start would take
+        // seconds for these 20,000 lookups in a debug build; here each reads at most
+        // 2 * CHECKPOINT bytes. The result is checked against the column by construction.
+        let text = "ab".repeat(4 << 20);
+        let bytes = text.as_bytes();
+        let idx = LineIndex::new(bytes);
+        for i in 0..20_000usize {
+            let o = bytes.len() - 1 - i * 7;
+            assert_eq!(idx.line_col(bytes, o), (1, o as u32 + 1));
+        }
+    }
+
+    #[test]
+    fn the_sink_caps_counts_errors_and_merges_notes() {
+        let mut a = DiagnosticSink::with_limit(2);
+        a.push(Diagnostic::new(Code::NulByte, 1, "w"));
+        a.push(Diagnostic::new(Code::NulByte, 2, "w"));
+        a.push(Diagnostic::new(Code::NulByte, 3, "w"));
+        a.push(Diagnostic::new(Code::IllegalChars, 4, "e"));
+        assert_eq!(a.dropped(), (2, 1));
+        let a = a.finish();
+        assert_eq!(a.len(), 3);
+        let note = &a[2];
+        assert_eq!(note.code, Code::TooManyProblems);
+        assert!(note.is_error(), "a dropped error keeps the file failing");
+        assert_eq!(note.message, "2 more problems not shown (1 of them errors)");
+        assert_eq!(overflow_counts(note), Some((2, 1)));
+        let mut b = DiagnosticSink::with_limit(5);
+        b.push(Diagnostic::new(Code::NulByte, 9, "w"));
+        b.push(Diagnostic::new(Code::NulByte, 9, "w"));
+        let b = b.finish();
+        assert_eq!(b.len(), 2, "nothing dropped, no note");
+        let merged = merge_capped(vec![a, b], 3);
+        assert_eq!(merged.len(), 4);
+        assert_eq!(
+            merged[3].message,
+            "3 more problems not shown (1 of them errors)"
+        );
+        let mut w = DiagnosticSink::with_limit(0);
+        w.push(Diagnostic::new(Code::NulByte, 1, "w"));
+        assert!(
+            !w.finish()[0].is_error(),
+            "only warnings dropped: a warning"
+        );
     }
 
     #[test]

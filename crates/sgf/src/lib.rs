@@ -65,7 +65,9 @@ mod tree;
 mod value;
 mod writer;
 
-pub use diag::{Code, Diagnostic, DiagnosticSink, LineIndex, Severity};
+pub use diag::{
+    merge_capped, overflow_counts, Code, Diagnostic, DiagnosticSink, LineIndex, Severity,
+};
 pub use reader::{read, RawProperty, Skip, Span, Visitor};
 pub use tree::{
     escape, escape_part, Builder, Collection, GameTree, Node, Parsed, Prop, PropId, WalkEvent,

@@ -224,10 +224,12 @@ pub fn replay_collection<S: ReplaySink>(
 
 /// The rule diagnostics of every game of a collection, for `kifu sgf check`: moves onto stones,
 /// suicide, ko violations, setup without effect or overwriting stones, and `PL` contradicted, with
-/// line and column filled in. Points off the board and unusable board sizes are not reported here
+/// line and column filled in, at most [`kifu_sgf::DiagnosticSink::DEFAULT_LIMIT`] and an S109
+/// counting the rest. Points off the board and unusable board sizes are not reported here
 /// (kifu-sgf's [`kifu_sgf::convert::check`] reports them); rectangular boards are checked.
 pub fn rule_diagnostics(collection: &kifu_sgf::Collection) -> Vec<Diagnostic> {
-    struct Collect(Vec<Diagnostic>);
+    // Capped: a file of a million moves onto stones would otherwise keep a million messages.
+    struct Collect(kifu_sgf::DiagnosticSink);
     impl ReplaySink for Collect {
         fn position(&mut self, step: &Step<'_>) {
             self.0.extend(
@@ -238,11 +240,15 @@ pub fn rule_diagnostics(collection: &kifu_sgf::Collection) -> Vec<Diagnostic> {
             );
         }
     }
-    let mut r = Replayer::new(ReplayOptions::default(), Collect(Vec::new())).with_rectangles();
+    let mut r = Replayer::new(
+        ReplayOptions::default(),
+        Collect(kifu_sgf::DiagnosticSink::new()),
+    )
+    .with_rectangles();
     for g in collection.games() {
         r.replay_tree(g);
     }
-    let mut diags = r.into_sink().0;
+    let mut diags = r.into_sink().0.finish();
     if !diags.is_empty() {
         let text = collection.text();
         kifu_sgf::LineIndex::new(text).locate(text, &mut diags);

@@ -6,6 +6,7 @@
 //!   symmetries, colour swap, side to move, move window, variations, and [`filter`]s on games.
 //! - [`scan`]: the plain search that replays games and tests every position: exact by
 //!   construction, the oracle of the tests.
+//! - [`dyer`]: duplicate games (the same game in any orientation) by a Dyer-style signature.
 //! - [`collection`]: a search over many files in parallel (a `kifu pos index` database's files),
 //!   the same answer for any number of threads.
 //! - [`answer`]: the one answer type (serde) every skin prints; [`svg`]: the pattern as a
@@ -21,6 +22,7 @@
 
 pub mod answer;
 pub mod collection;
+pub mod dyer;
 pub mod filter;
 pub mod pattern;
 pub mod query;
@@ -30,4 +32,4 @@ pub mod svg;
 pub use answer::SearchAnswer;
 pub use filter::{Filters, GameInfo};
 pub use pattern::{Cell, Pattern, PatternError};
-pub use query::{Placement, Query, Side};
+pub use query::{Counting, Placement, Query, Side};

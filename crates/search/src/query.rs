@@ -135,9 +135,26 @@ pub struct Query {
     /// (the first move of the sequence is always the one right after the hit).
     #[serde(default)]
     pub allow_tenuki: bool,
+    /// What counts as one occurrence.
+    #[serde(default)]
+    pub counting: Counting,
     /// Which games.
     #[serde(default)]
     pub filters: Filters,
+}
+
+/// What counts as one occurrence of a pattern in a game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counting {
+    /// Every position where the pattern stands, with the move right after it (inside the
+    /// pattern: a continuation; outside: tenuki). The whole board gives `pos lookup`'s counts.
+    #[default]
+    Positions,
+    /// Every place (board position and orientation) where it appears, once per game, where it
+    /// first appears; its continuation is the next move inside the pattern, however late (moves
+    /// elsewhere are not tenuki then). Kombilo counts so.
+    Placements,
 }
 
 fn anywhere() -> Placement {
@@ -161,6 +178,7 @@ impl Query {
             variations: false,
             sequence: Vec::new(),
             allow_tenuki: false,
+            counting: Counting::Positions,
             filters: Filters::default(),
         }
     }

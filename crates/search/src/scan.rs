@@ -4,11 +4,11 @@
 
 use crate::answer::{Continuation, Match, SearchAnswer, Tally, YearCount};
 use crate::filter::{GameInfo, Winner};
-use crate::query::{Image, Placement, Query, Variant};
+use crate::query::{Counting, Image, Placement, Query, Variant};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Color, Move, Point, Position};
 use kifu_sgf::GameTree;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// One page of matches: skip `offset`, keep at most `limit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +71,8 @@ struct Pending {
     in_variation: bool,
     /// Moves of the query's sequence played so far.
     seq: usize,
+    /// Moves outside the pattern came after the hit (counting placements).
+    waited: bool,
     /// The elements of the stabilizer (bits) under which the moves so far are the sequence's.
     alive: u16,
     /// The node of the hit and its number there (for a stable order of the matches).
@@ -78,6 +80,16 @@ struct Pending {
 }
 
 impl Pending {
+    /// Whether `mv` is a move inside this hit's rectangle.
+    fn inside(&self, v: &Variant, mv: Move) -> bool {
+        match mv {
+            Move::Play(p) => v
+                .query_cell(self.place, u32::from(p.col()), u32::from(p.row()))
+                .is_some(),
+            Move::Pass => false,
+        }
+    }
+
     /// The hit after `mv` by `color`, while its sequence is not complete: one move further when
     /// the move is the next one of the sequence, the same when it is elsewhere, tenuki are
     /// allowed and the sequence has begun (passes count as tenuki), else none.
@@ -188,6 +200,8 @@ impl<'q> Scan<'q> {
         // as in the index), so the parent's fresh hits give way to the child's. With a move
         // sequence, a hit first follows the line move by move until the sequence is played.
         let sequence = &query.sequence;
+        let placements = query.counting == Counting::Placements;
+        let mut seen: HashSet<(usize, (u32, u32))> = HashSet::new();
         let mut waiting: HashMap<usize, Vec<(Pending, bool)>> = HashMap::new();
         let mut events: Vec<((usize, usize, usize), Event)> = Vec::new();
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
@@ -199,6 +213,13 @@ impl<'q> Scan<'q> {
                             for (w, had_child) in list.iter_mut() {
                                 if w.seq == sequence.len() {
                                     *had_child = true;
+                                    let v = &variants[w.variant];
+                                    if placements && !w.inside(v, pm.mv) {
+                                        // Counting placements, the continuation is the next
+                                        // move inside the pattern, however late it comes.
+                                        carried.push((Pending { waited: true, ..*w }, false));
+                                        continue;
+                                    }
                                     events.push((
                                         (w.origin.0, w.origin.1, step.node_index),
                                         w.event(Some((pm.color, pm.mv))),
@@ -222,8 +243,13 @@ impl<'q> Scan<'q> {
                         // Hits in the middle of (or past) a sequence go on from the child; fresh
                         // ones are found again there.
                         if let Some(list) = waiting.remove(&parent) {
-                            let carried: Vec<(Pending, bool)> =
-                                list.into_iter().filter(|(w, _)| w.seq > 0).collect();
+                            let (carried, fresh): (Vec<(Pending, bool)>, Vec<_>) =
+                                list.into_iter().partition(|(w, _)| w.seq > 0 || w.waited);
+                            // A fresh placement is found again at the child: it has not been
+                            // counted yet.
+                            for (w, _) in fresh {
+                                seen.remove(&(w.variant, w.place));
+                            }
                             if !carried.is_empty() {
                                 waiting.entry(step.node_index).or_default().extend(carried);
                             }
@@ -238,6 +264,11 @@ impl<'q> Scan<'q> {
             }
             let mut here = Vec::new();
             for (vi, place) in find(&variants, step.position) {
+                // Counting placements, a placement counts once per game, where it first
+                // appears (as Kombilo counts).
+                if placements && !seen.insert((vi, place)) {
+                    continue;
+                }
                 if let Some(tp) = query.to_play {
                     if variants[vi].query_color(step.to_play) != tp {
                         continue;
@@ -251,6 +282,7 @@ impl<'q> Scan<'q> {
                         move_number: step.move_number,
                         in_variation: step.variation > 0,
                         seq: 0,
+                        waited: false,
                         // Every image of the sequence under the pattern's own symmetries is
                         // the same sequence: a game may play any of them.
                         alive: u16::MAX >> (16 - stabilizer.len().min(16)),

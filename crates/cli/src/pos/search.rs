@@ -85,6 +85,12 @@ pub struct SearchArgs {
     /// Between the moves of --sequence, moves elsewhere (and passes) are allowed.
     #[arg(long, requires = "sequence")]
     allow_tenuki: bool,
+    /// What counts as one occurrence: `positions` (every position where the pattern stands,
+    /// with the move right after it) or `placements` (each place and orientation once per game,
+    /// where it first appears, with the next move inside the pattern however late: Kombilo's
+    /// counting).
+    #[arg(long, value_parser = parse_counting, default_value = "positions")]
+    count: kifu_search::Counting,
     /// Search the variations too (needs an index built with --variations to mean more than
     /// the main lines, since the games are read again from their files).
     #[arg(long)]
@@ -138,6 +144,14 @@ pub struct SearchArgs {
     /// played, as in the table).
     #[arg(long, value_name = "OUT.svg")]
     svg: Option<PathBuf>,
+}
+
+fn parse_counting(t: &str) -> Result<kifu_search::Counting, String> {
+    match t {
+        "positions" => Ok(kifu_search::Counting::Positions),
+        "placements" => Ok(kifu_search::Counting::Placements),
+        _ => Err(format!("{t}: positions or placements")),
+    }
 }
 
 fn parse_side(t: &str) -> Result<Side, String> {
@@ -311,6 +325,7 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
     let mut q = Query::new(pattern, placement);
     q.sequence = sequence;
     q.allow_tenuki = a.allow_tenuki;
+    q.counting = a.count;
     q.symmetries = !a.no_symmetries;
     q.swap_colors = a.swap_colors;
     q.to_play = a.to_play;

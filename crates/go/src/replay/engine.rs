@@ -197,7 +197,9 @@ impl<S: ReplaySink> Replayer<S> {
         self.ru.clear();
         self.ha = 0;
         self.gm = 1;
-        self.info.clear();
+        if S::GAME_INFO {
+            self.info.clear();
+        }
         self.pl_pending = false;
         self.leaves = 0;
     }
@@ -316,7 +318,7 @@ impl<S: ReplaySink> Replayer<S> {
                     .and_then(|v| Value::from_raw(v).number())
                     .unwrap_or(1);
             }
-            _ if self.is_root => self.info.read(id, values),
+            _ if S::GAME_INFO && self.is_root => self.info.read(id, values),
             _ => {}
         }
     }
@@ -458,7 +460,9 @@ impl<S: ReplaySink> Replayer<S> {
                 self.dead = true;
                 return;
             }
-            self.root_info();
+            if S::GAME_INFO {
+                self.root_info();
+            }
         }
         if !self.setup.is_empty() {
             self.apply_setup();

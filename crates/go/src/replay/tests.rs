@@ -473,6 +473,7 @@ fn game_info_comes_from_the_root_before_its_step() {
     #[derive(Default)]
     struct Info(Vec<String>);
     impl ReplaySink for Info {
+        const GAME_INFO: bool = true;
         fn position(&mut self, s: &Step<'_>) {
             self.0.push(format!("step {} {}", s.game, s.node_index));
         }
@@ -513,6 +514,16 @@ fn game_info_comes_from_the_root_before_its_step() {
         expected.extend(["info 2 |y||||None|0|(19, 19)", "step 2 0", "step 2 1"]);
         assert_eq!(streamed, expected);
     }
+    // Without GAME_INFO the replay reads no game information.
+    struct Unasked(usize);
+    impl ReplaySink for Unasked {
+        fn position(&mut self, _: &Step<'_>) {}
+        fn game_info(&mut self, _: usize, _: &RootInfo) {
+            self.0 += 1;
+        }
+    }
+    let r = replay_bytes(text.as_bytes(), &ReplayOptions::default(), Unasked(0));
+    assert_eq!(r.0, 0);
 }
 
 /// `only_move` is false exactly when setup or a second move may have changed the board beyond

@@ -229,6 +229,8 @@ impl FileIndexer<'_> {
 }
 
 impl ReplaySink for FileIndexer<'_> {
+    const GAME_INFO: bool = true;
+
     fn position(&mut self, step: &Step<'_>) {
         let pos = step.position;
         if pos.size() != self.size {

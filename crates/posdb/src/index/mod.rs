@@ -24,8 +24,9 @@
 //! error that says to rebuild them.
 //!
 //! # Modules
-//! - `format`: the on-disk layouts (header, entry, game and file records, summary records,
-//!   trailer), their encoding and decoding, and where each section starts.
+//! - `format`: the on-disk layouts (header, key, entry and trailer in `format/mod.rs`, game
+//!   and file records in `format/tables.rs`, summary records and game sets in
+//!   `format/summary.rs`), their encoding and decoding, and where each section starts.
 //! - `build`: [`build_index`], as steps: replay the files in parallel batches and append their
 //!   results in input order, sort the entries, then write header, entries (summaries built as
 //!   they stream past), games, files, strings, summaries and trailer.
@@ -34,7 +35,8 @@
 //!   replay itself ([`ReplaySink::game_info`](kifu_go::replay::ReplaySink::game_info)).
 //! - `hash`: the second hash of the keys.
 //! - [`summary`]: the precomputed answers of the common keys.
-//! - `reader`: [`IndexReader`] and the lookups.
+//! - `reader`: [`IndexReader`] and the lookups; `answer`: what they give ([`LookupResult`],
+//!   [`LookupPage`]).
 //!
 //! # Lookups
 //! [`IndexReader::lookup_page`] answers what `kifu pos lookup` shows (counts, continuations, the
@@ -58,6 +60,7 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod answer;
 mod build;
 mod format;
 mod hash;
@@ -67,9 +70,10 @@ pub mod summary;
 #[cfg(test)]
 mod tests;
 
+pub use answer::{Continuation, LookupPage, LookupResult, Occurrence};
 pub use build::build_index;
 pub use format::{ENTRY_BYTES, NEXT_NONE, NEXT_PASS, VARIATION_BIT};
-pub use reader::{Continuation, IndexReader, LookupPage, LookupResult, Occurrence};
+pub use reader::IndexReader;
 pub use summary::SUMMARY_THRESHOLD;
 
 /// Who won a game, from `RE`.

@@ -2,23 +2,16 @@
 //! lookup reads a summary and one page of entries instead of every matching entry.
 //!
 //! A key with at least [`SUMMARY_THRESHOLD`] entries (or the threshold the file was built with,
-//! [`IndexOptions::summary_threshold`](super::IndexOptions::summary_threshold)) gets a summary record (all integers
-//! big-endian):
-//! - 40-byte head: index of the key's first entry (u64), its entries (u64), distinct games
-//!   (u64), continuations (u32), game-set kind (1 byte: 0 a sorted list of u32 game numbers, 1 a
-//!   bitmap of one bit a game of the index, bit `g % 64` of u64 number `g / 64`), 3 zero bytes,
-//!   game-set length in bytes (u64);
-//! - continuations, 26 bytes each, by next-move code: the code in the canonical orientation (u16,
-//!   as in the entries; entries without a next move are not counted), games (u64), of those won
-//!   by Black (u64), won by White (u64);
-//! - the game set (the distinct games of the key; a lookup with colours swapped needs it to
-//!   count the games found under both keys once): whichever of the list and the bitmap is
-//!   smaller, the list when equal. So summaries take at most 4 bytes a distinct game beyond the
-//!   continuations, and the builder holds at most one bitmap.
-//!
-//! The summary directory has one 40-byte record per summarized key, in key order: the 17-byte key,
-//! 7 zero bytes, the record's offset from the start of the summary data (u64) and its length
-//! (u64).
+//! [`IndexOptions::summary_threshold`](super::IndexOptions::summary_threshold)) gets a summary
+//! record: a head (the key's first entry, its entries, its distinct games), its continuations
+//! by next-move code in the canonical orientation (entries continued so, of those in games won
+//! by Black and by White; entries without a next move are not counted), and the key's game set
+//! (a lookup with colours swapped needs it to count the games found under both keys once):
+//! whichever of a sorted list and a bitmap of the index's games is smaller, the list when
+//! equal. So summaries take at most 4 bytes a distinct game beyond the continuations, and the
+//! builder holds at most one bitmap. A directory of one record per summarized key, in key
+//! order, locates the records. Their bytes are defined in `format` (`SummaryHead`,
+//! `ContRecord`, `GameSet`, `DirRecord`).
 //!
 //! Everything a summary holds is a sum over the key's entries, so the answers built from it are
 //! exactly those of a scan (the reader's tests compare both on the corpus).
@@ -84,7 +77,9 @@ impl GameSet {
 /// A parsed summary head and continuations.
 #[derive(Debug, Clone)]
 pub(super) struct Summary {
+    /// The head, checked against the record's length and the index.
     pub head: SummaryHead,
+    /// The continuations.
     pub conts: Vec<ContRecord>,
 }
 
@@ -139,6 +134,8 @@ pub(super) struct SummaryBuilder<W: Write, D: Write> {
 }
 
 impl<W: Write, D: Write> SummaryBuilder<W, D> {
+    /// A builder for an index of `games_total` games, summarizing keys with at least
+    /// `threshold` entries.
     pub fn new(threshold: u64, games_total: u64, data: W, dir: D) -> Self {
         SummaryBuilder {
             threshold,

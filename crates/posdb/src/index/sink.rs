@@ -134,8 +134,8 @@ impl<'a> FileIndexer<'a> {
 impl FileIndexer<'_> {
     /// The second canonical hash of `pos`, from the points that changed since the last call.
     ///
-    /// Fast path (most positions): no setup property and at most one move since the last
-    /// position, and the move is a play at `p` with the stone counts of a move that captured
+    /// Fast path (most positions): the node had no setup and at most one move
+    /// ([`Step::only_move`]), its parent is the last position, and the move is a play at `p` with the stone counts of a move that captured
     /// nothing and was no suicide (the mover has one more stone, the opponent as many, `p` was
     /// empty and holds the mover's stone): then `p` is the only change. Anything else (a new
     /// game, setup, captures, suicide, two moves in a node) compares the whole board with the

@@ -1,7 +1,7 @@
 //! The replay engine: a [`kifu_sgf::Visitor`] that applies each node's properties to a
 //! [`Position`] and reports [`Step`]s (the semantics are in the [parent module](super)).
 
-use super::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
+use super::{ReplayError, ReplayOptions, ReplaySink, RootInfo, Scope, Step};
 use crate::coord::{BoardSize, Color, Move, Point};
 use crate::position::{PlayedMove, Position, Snapshot};
 use crate::rules::{IllegalMove, Rules};
@@ -90,6 +90,8 @@ pub struct Replayer<S> {
     /// variation depth it was read at.
     unyielded: bool,
     node_move: Option<PlayedMove>,
+    /// The node held back changed the board only by its move (see [`Step::only_move`]).
+    node_only_move: bool,
     unyielded_depth: usize,
     props_in_node: u16,
     setup: Vec<SetupItem>,
@@ -101,6 +103,8 @@ pub struct Replayer<S> {
     ru: Vec<u8>,
     ha: i64,
     gm: i64,
+    /// The game-information properties (only the root's are read).
+    info: RootInfo,
     // Path state.
     pl_pending: bool,
     leaves: u32,
@@ -135,6 +139,7 @@ impl<S: ReplaySink> Replayer<S> {
             nodes_seen: 0,
             unyielded: false,
             node_move: None,
+            node_only_move: true,
             unyielded_depth: 0,
             props_in_node: 0,
             setup: Vec::with_capacity(64),
@@ -145,6 +150,7 @@ impl<S: ReplaySink> Replayer<S> {
             ru: Vec::new(),
             ha: 0,
             gm: 1,
+            info: RootInfo::default(),
             pl_pending: false,
             leaves: 0,
             diags: Vec::new(),
@@ -191,6 +197,9 @@ impl<S: ReplaySink> Replayer<S> {
         self.ru.clear();
         self.ha = 0;
         self.gm = 1;
+        if S::GAME_INFO {
+            self.info.clear();
+        }
         self.pl_pending = false;
         self.leaves = 0;
     }
@@ -309,6 +318,7 @@ impl<S: ReplaySink> Replayer<S> {
                     .and_then(|v| Value::from_raw(v).number())
                     .unwrap_or(1);
             }
+            _ if S::GAME_INFO && self.is_root => self.info.read(id, values),
             _ => {}
         }
     }
@@ -445,9 +455,14 @@ impl<S: ReplaySink> Replayer<S> {
         if self.dead {
             return;
         }
-        if self.is_root && !self.begin_board() {
-            self.dead = true;
-            return;
+        if self.is_root {
+            if !self.begin_board() {
+                self.dead = true;
+                return;
+            }
+            if S::GAME_INFO {
+                self.root_info();
+            }
         }
         if !self.setup.is_empty() {
             self.apply_setup();
@@ -465,6 +480,7 @@ impl<S: ReplaySink> Replayer<S> {
         if handicap_white {
             self.pos_mut().set_to_play(Color::White);
         }
+        let only_move = self.setup.is_empty() && self.moves.len() <= 1;
         let mut node_move = None;
         for i in 0..self.moves.len() {
             let m = self.moves[i];
@@ -475,12 +491,23 @@ impl<S: ReplaySink> Replayer<S> {
         if HOLD {
             if self.pos.is_some() {
                 self.node_move = node_move;
+                self.node_only_move = only_move;
                 self.unyielded = true;
                 self.unyielded_depth = self.depth;
             }
         } else {
-            self.emit(node_move, is_leaf);
+            self.emit(node_move, only_move, is_leaf);
         }
+    }
+
+    /// Hands the root's game information to the sink.
+    #[cold]
+    #[inline(never)]
+    fn root_info(&mut self) {
+        self.info.handicap = self.ha;
+        self.info.cols = u32::from(self.cols);
+        self.info.rows = u32::from(self.rows);
+        self.sink.game_info(self.game, &self.info);
     }
 
     /// Yields the node applied but held back at a '(' (see [`Self::begin_var`]), if any.
@@ -489,12 +516,12 @@ impl<S: ReplaySink> Replayer<S> {
     #[inline(never)]
     fn yield_held(&mut self, is_leaf: bool) {
         self.unyielded = false;
-        self.emit(self.node_move, is_leaf);
+        self.emit(self.node_move, self.node_only_move, is_leaf);
     }
 
     /// Hands the node applied last to the sink.
     #[inline(always)]
-    fn emit(&mut self, node_move: Option<PlayedMove>, is_leaf: bool) {
+    fn emit(&mut self, node_move: Option<PlayedMove>, only_move: bool, is_leaf: bool) {
         let Some(pos) = self.pos.as_ref() else {
             return;
         };
@@ -509,6 +536,7 @@ impl<S: ReplaySink> Replayer<S> {
             to_play: pos.to_play(),
             mv: node_move,
             is_leaf,
+            only_move,
             diagnostics: &self.diags,
         };
         self.sink.position(&step);

@@ -464,3 +464,89 @@ fn skipped_variations_end_where_the_tree_says() {
     );
     assert_eq!(both(text, &ReplayOptions::default()).steps.len(), 5);
 }
+
+/// Game information comes once per replayed game, before its root's step, from the root only:
+/// the last occurrence of a property wins, escapes are removed, a game that cannot be replayed
+/// gives none, and a property of a later node is not game information.
+#[test]
+fn game_info_comes_from_the_root_before_its_step() {
+    #[derive(Default)]
+    struct Info(Vec<String>);
+    impl ReplaySink for Info {
+        const GAME_INFO: bool = true;
+        fn position(&mut self, s: &Step<'_>) {
+            self.0.push(format!("step {} {}", s.game, s.node_index));
+        }
+        fn game_info(&mut self, game: usize, info: &RootInfo) {
+            let t = |p| info.text(p);
+            self.0.push(format!(
+                "info {game} {}|{}|{}|{}|{}|{:?}|{}|{:?}",
+                t(InfoProperty::Black),
+                t(InfoProperty::White),
+                t(InfoProperty::Date),
+                t(InfoProperty::Result),
+                t(InfoProperty::Event),
+                info.komi(),
+                info.handicap(),
+                info.size(),
+            ));
+        }
+    }
+    let text = "(;GM[1]SZ[9]PB[a]PB[b\\]c]PW[w\nx]HA[2]KM[6.5]EV[Cup]RE[B+R]AB[aa][bb](;B[cc])(;PB[z]W[dd]))\
+                (;GM[2]PB[no])(;PW[y];B[aa])";
+    for scope in [Scope::AllVariations, Scope::MainLineOnly] {
+        let opts = ReplayOptions {
+            scope,
+            ..Default::default()
+        };
+        let streamed = replay_bytes(text.as_bytes(), &opts, Info::default()).0;
+        let coll = Collection::parse(text.as_bytes()).collection;
+        let tree = replay_collection(&coll, &opts, Info::default()).0;
+        assert_eq!(streamed, tree);
+        let mut expected = vec![
+            "info 0 b]c|w x||B+R|Cup|Some(6.5)|2|(9, 9)",
+            "step 0 0",
+            "step 0 1",
+        ];
+        if scope == Scope::AllVariations {
+            expected.push("step 0 2");
+        }
+        expected.extend(["info 2 |y||||None|0|(19, 19)", "step 2 0", "step 2 1"]);
+        assert_eq!(streamed, expected);
+    }
+    // Without GAME_INFO the replay reads no game information.
+    struct Unasked(usize);
+    impl ReplaySink for Unasked {
+        fn position(&mut self, _: &Step<'_>) {}
+        fn game_info(&mut self, _: usize, _: &RootInfo) {
+            self.0 += 1;
+        }
+    }
+    let r = replay_bytes(text.as_bytes(), &ReplayOptions::default(), Unasked(0));
+    assert_eq!(r.0, 0);
+}
+
+/// `only_move` is false exactly when setup or a second move may have changed the board beyond
+/// the node's move.
+#[test]
+fn only_move_marks_setup_and_two_moves() {
+    let text =
+        "(;GM[1]SZ[5];B[aa];AB[bb];W[cc]AE[bb];B[dd]W[ee];B[ab]B[ac];C[x](;W[ba])(;W[bb]AW[cd]))";
+    for opts in [
+        ReplayOptions::default(),
+        ReplayOptions {
+            scope: Scope::MainLineOnly,
+            ..Default::default()
+        },
+    ] {
+        let mut seen = Vec::new();
+        let _ = replay_bytes(text.as_bytes(), &opts, |s: &Step<'_>| {
+            seen.push(s.only_move)
+        });
+        let mut expected = vec![true, true, false, false, false, true, true, true];
+        if opts.scope == Scope::AllVariations {
+            expected.push(false);
+        }
+        assert_eq!(seen, expected);
+    }
+}

@@ -1,0 +1,308 @@
+//! Building an index: [`build_index`] reads the files in parallel batches, sorts the entries, and
+//! writes the sections in file order ([`super::format`]). Sections whose place comes after the
+//! entries (games, strings, summaries) are spooled to temporary files while the entries are
+//! still unknown, so the index is written in one stream.
+
+use super::format::{Entry, FileRecord, GameRecord, Header, StrRef, Trailer, ENTRY_BYTES};
+use super::hash::SecondHash;
+use super::sink::{FileIndexer, IndexedFile};
+use super::summary::SummaryBuilder;
+use super::{IndexError, IndexOptions, IndexSummary};
+use crate::extract::{Source, SourceKind};
+use crate::sort::{ExternalSorter, SortedRuns};
+use kifu_go::replay::{replay_bytes, ReplayOptions, Scope};
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+
+/// Errors kept for the summary.
+const MAX_ERRORS: usize = 100;
+
+/// Indexes the main lines (with [`IndexOptions::variations`], every variation too) of the games
+/// of `sources` (SGF, or Ishi through its SGF conversion; ASCII positions are failed files) into
+/// `out` (see the [module docs](super)), calling `progress` after each file.
+pub fn build_index(
+    sources: &[Source],
+    opts: &IndexOptions,
+    out: &mut dyn Write,
+    progress: &(dyn Fn() + Sync),
+) -> Result<IndexSummary, IndexError> {
+    if opts.keys.size() != opts.size {
+        return Err(IndexError::KeysSize {
+            table: opts.keys.size(),
+            size: opts.size,
+        });
+    }
+    let Collected {
+        sorter,
+        games,
+        strings,
+        files,
+        mut summary,
+    } = collect(sources, opts, progress)?;
+    let mut runs = sorter.finish()?;
+    summary.spilled_runs = runs.spilled_runs() as u64;
+    let zobrist = opts.keys.table().to_text();
+    let threshold = opts.summary_threshold.max(1);
+    let header = Header::new(
+        opts.size,
+        opts.variations,
+        summary.entries,
+        summary.games,
+        summary.files,
+        zobrist.len() as u64,
+        strings.len,
+        threshold,
+    );
+    out.write_all(&header.encode())?;
+    out.write_all(zobrist.as_bytes())?;
+    let sums = SummaryBuilder::new(
+        threshold,
+        summary.games,
+        Spool::new(&opts.temp_dir)?,
+        Spool::new(&opts.temp_dir)?,
+    );
+    let (data, dir, data_len, summaries) = write_entries(&mut runs, sums, out)?.finish()?;
+    games.copy_to(out)?;
+    for f in &files {
+        out.write_all(&f.encode())?;
+    }
+    strings.copy_to(out)?;
+    data.copy_to(out)?;
+    dir.copy_to(out)?;
+    let trailer = Trailer {
+        summaries,
+        dir_off: header.summaries_off() + data_len,
+    };
+    out.write_all(&trailer.encode())?;
+    summary.summaries = summaries;
+    Ok(summary)
+}
+
+/// A section written to a temporary file before its place in the index comes.
+struct Spool {
+    w: BufWriter<File>,
+    /// Bytes written.
+    len: u64,
+}
+
+impl Spool {
+    fn new(dir: &Option<PathBuf>) -> io::Result<Spool> {
+        let f = match dir {
+            Some(d) => tempfile::tempfile_in(d)?,
+            None => tempfile::tempfile()?,
+        };
+        Ok(Spool {
+            w: BufWriter::new(f),
+            len: 0,
+        })
+    }
+
+    /// Appends a string; gives where it is.
+    fn push_str(&mut self, s: &str) -> io::Result<StrRef> {
+        let r = StrRef {
+            off: self.len,
+            len: s.len() as u32,
+        };
+        self.write_all(s.as_bytes())?;
+        Ok(r)
+    }
+
+    /// Copies everything written to `out`.
+    fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
+        let mut f = self.w.into_inner().map_err(|e| e.into_error())?;
+        f.seek(SeekFrom::Start(0))?;
+        io::copy(&mut BufReader::new(f), out)?;
+        Ok(())
+    }
+}
+
+impl Write for Spool {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.w.write(buf)?;
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.w.flush()
+    }
+}
+
+/// What reading the files gives: the unsorted entries, the game records and strings spooled,
+/// the file table.
+struct Collected {
+    sorter: ExternalSorter,
+    games: Spool,
+    strings: Spool,
+    files: Vec<FileRecord>,
+    summary: IndexSummary,
+}
+
+impl Collected {
+    fn error(&mut self, e: String) {
+        if self.summary.errors.len() < MAX_ERRORS {
+            self.summary.errors.push(e);
+        }
+    }
+
+    /// Appends one file's result: its path, then its games (numbered from the games so far) and
+    /// their strings, and its entries to the sorter.
+    fn append(
+        &mut self,
+        source: &Source,
+        result: Result<IndexedFile, String>,
+    ) -> Result<(), IndexError> {
+        let file_no = u32::try_from(self.summary.files).map_err(|_| IndexError::TooMany)?;
+        self.summary.files += 1;
+        let path = self.strings.push_str(&source.path.display().to_string())?;
+        self.files.push(FileRecord { path });
+        let r = match result {
+            Ok(r) => r,
+            Err(e) => {
+                self.summary.files_failed += 1;
+                self.error(e);
+                return Ok(());
+            }
+        };
+        self.summary.games_other_size += r.games_other_size;
+        self.summary.games_failed += r.games_failed;
+        for e in r.errors {
+            self.error(e);
+        }
+        let base = u32::try_from(self.summary.games).map_err(|_| IndexError::TooMany)?;
+        for g in &r.games {
+            let record = GameRecord {
+                file: file_no,
+                game_in_file: g.game_in_file,
+                moves: g.moves,
+                winner: g.winner,
+                strings: self.strings.push_str(&g.strings.encode())?,
+            };
+            self.games.write_all(&record.encode())?;
+        }
+        self.summary.games += r.games.len() as u64;
+        for e in &r.entries {
+            let e = Entry {
+                game: base + e.game,
+                ..*e
+            };
+            self.sorter.push(&e.encode())?;
+        }
+        self.summary.entries += r.entries.len() as u64;
+        Ok(())
+    }
+}
+
+/// Replays the files in batches of [`IndexOptions::batch`] and appends their results in input
+/// order: a batch is replayed in parallel while the one before is appended (a serial step), so
+/// the bytes do not depend on the threads.
+fn collect(
+    sources: &[Source],
+    opts: &IndexOptions,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Collected, IndexError> {
+    let second = SecondHash::new(opts.size);
+    let mut c = Collected {
+        sorter: ExternalSorter::new(ENTRY_BYTES, opts.memory_limit, opts.temp_dir.clone()),
+        games: Spool::new(&opts.temp_dir)?,
+        strings: Spool::new(&opts.temp_dir)?,
+        files: Vec::new(),
+        summary: IndexSummary::default(),
+    };
+    let compute = |chunk: &[Source]| -> Vec<Result<IndexedFile, String>> {
+        chunk
+            .par_iter()
+            .map(|p| {
+                let r = index_file(p, opts, &second);
+                progress();
+                r
+            })
+            .collect()
+    };
+    let mut chunks = sources.chunks(opts.batch.max(1));
+    let mut pending = chunks.next().map(|c| (c, compute(c)));
+    while let Some((chunk, results)) = pending.take() {
+        let next = chunks.next();
+        let (done, computed) = rayon::join(
+            || -> Result<(), IndexError> {
+                for (r, source) in results.into_iter().zip(chunk) {
+                    c.append(source, r)?;
+                }
+                Ok(())
+            },
+            || next.map(|c| (c, compute(c))),
+        );
+        done?;
+        pending = computed;
+    }
+    Ok(c)
+}
+
+/// Replays one file (`Err`: the message of a file that could not be read).
+fn index_file(
+    source: &Source,
+    opts: &IndexOptions,
+    second: &SecondHash,
+) -> Result<IndexedFile, String> {
+    let path = &source.path;
+    let failed = |msg: String| format!("{}: {msg}", path.display());
+    let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read: {e}")))?;
+    let bytes = match source.kind {
+        SourceKind::Sgf => bytes,
+        // Ishi files are read through their SGF conversion (small files: the round trip
+        // through text costs little and keeps one indexing path).
+        SourceKind::Ishi => {
+            let doc = kifu_ishi::read(&bytes).document;
+            kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes()
+        }
+        SourceKind::Ascii => {
+            return Err(failed(
+                "ASCII positions are not games: there is nothing to index".into(),
+            ))
+        }
+    };
+    let replay = ReplayOptions {
+        scope: if opts.variations {
+            Scope::AllVariations
+        } else {
+            Scope::MainLineOnly
+        },
+        keys: Some(opts.keys.clone()),
+        ..Default::default()
+    };
+    let sink = replay_bytes(&bytes, &replay, FileIndexer::new(opts.size, second));
+    let mut r = sink.finish();
+    for e in &mut r.errors {
+        *e = failed(std::mem::take(e));
+    }
+    Ok(r)
+}
+
+/// Writes the sorted entries to `out`, passing each to the summary builder.
+fn write_entries(
+    runs: &mut SortedRuns,
+    mut sums: SummaryBuilder<Spool, Spool>,
+    out: &mut dyn Write,
+) -> Result<SummaryBuilder<Spool, Spool>, IndexError> {
+    if let Some(sorted) = runs.in_memory() {
+        out.write_all(sorted)?;
+        for (i, e) in Entry::decode_all(sorted).enumerate() {
+            sums.push(i as u64, &e)?;
+        }
+    } else {
+        let mut m = runs.merge()?;
+        let mut bytes = Vec::new();
+        let mut i = 0u64;
+        while m.next_into(&mut bytes)? {
+            out.write_all(&bytes)?;
+            let e: &[u8; ENTRY_BYTES] = bytes[..]
+                .try_into()
+                .map_err(|_| IndexError::Format("a sorted entry of the wrong length"))?;
+            sums.push(i, &Entry::decode(e))?;
+            i += 1;
+        }
+    }
+    Ok(sums)
+}

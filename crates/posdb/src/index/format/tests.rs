@@ -1,0 +1,104 @@
+//! Round trips of every record, with the bit positions of the entry's packed byte.
+
+use super::summary::*;
+use super::tables::*;
+use super::*;
+
+#[test]
+fn records_round_trip() {
+    for (i, sym) in Symmetry::ALL.into_iter().enumerate() {
+        for winner in [Winner::Unknown, Winner::Black, Winner::White, Winner::Draw] {
+            let e = Entry {
+                key: Key::new(0x0102_0304_0506_0708, u64::MAX - i as u64, Color::White),
+                game: 0xA1B2_C3D4,
+                move_number: 300,
+                symmetry: sym,
+                winner,
+                in_variation: i % 2 == 1,
+                next: NEXT_PASS - i as u16,
+            };
+            let b = e.encode();
+            assert_eq!(Entry::decode(&b), e);
+            assert_eq!(Entry::decode_key(&b), e.key);
+            assert_eq!(&b[..8], &0x0102_0304_0506_0708u64.to_be_bytes());
+            assert_eq!(b[16], b'W');
+            assert_eq!(
+                b[23],
+                i as u8 | winner_code(winner) << 3 | (i as u8 % 2) << 5
+            );
+        }
+    }
+    for w in [Winner::Unknown, Winner::Black, Winner::White, Winner::Draw] {
+        assert_eq!(winner_from_byte(winner_byte(w)), w);
+    }
+    let g = GameRecord {
+        file: 7,
+        game_in_file: 3,
+        moves: 250,
+        winner: Winner::Draw,
+        strings: StrRef {
+            off: 1 << 40,
+            len: 9,
+        },
+    };
+    assert_eq!(GameRecord::decode(&g.encode()), g);
+    let f = FileRecord {
+        path: StrRef { off: 5, len: 6 },
+    };
+    assert_eq!(FileRecord::decode(&f.encode()), f);
+    let s = GameStrings {
+        black: "a\tb".into(),
+        white: "c\nd".into(),
+        date: String::new(),
+        result: "B+R".into(),
+    };
+    assert_eq!(s.encode(), "a b\tc d\t\tB+R");
+    assert_eq!(
+        GameStrings::decode("x"),
+        GameStrings {
+            black: "x".into(),
+            ..GameStrings::default()
+        }
+    );
+    let h = SummaryHead {
+        first: 1,
+        count: 2,
+        games: 3,
+        conts: 4,
+        set_kind: SET_BITS,
+        set_len: 16,
+    };
+    assert_eq!(SummaryHead::decode(&h.encode()), h);
+    let c = ContRecord {
+        code: 12,
+        count: 3,
+        black: 2,
+        white: 1,
+    };
+    assert_eq!(ContRecord::decode_all(&c.encode()), [c]);
+    for set in [
+        GameSet::List(vec![1, 5, 9]),
+        GameSet::Bits(vec![3, u64::MAX]),
+    ] {
+        let (kind, bytes) = set.encode();
+        assert_eq!(GameSet::decode(kind, &bytes), Some(set));
+    }
+    let d = DirRecord {
+        key: Key::new(1, 2, Color::Black),
+        off: 3,
+        len: 4,
+    };
+    assert_eq!(DirRecord::decode(&d.encode()), d);
+    let t = Trailer {
+        summaries: 2,
+        dir_off: 100,
+    };
+    assert_eq!(Trailer::decode(&t.encode()), Some(t));
+    assert_eq!(t.file_len(), Some(100 + 80 + 24));
+    let size = BoardSize::new(9).unwrap();
+    let h = Header::new(size, true, 3, 2, 1, 10, 7, 1024);
+    let bytes = h.encode();
+    let len = h.summaries_off() + TRAILER_BYTES as u64;
+    assert_eq!(Header::decode(&bytes, len).unwrap(), h);
+    assert!(Header::decode(&bytes, len - 1).is_err());
+}

@@ -1,0 +1,391 @@
+//! Building and reading indexes end to end: small hand-made games, and the corpus.
+
+use super::format::{ENTRY_BYTES, FILE_BYTES, GAME_BYTES, HEADER_BYTES, TRAILER_BYTES};
+use super::*;
+use crate::extract::Source;
+use kifu_go::replay::{ReplayOptions, Step};
+use kifu_go::{Board, Color, Move, ZobristTable};
+
+fn srcs(paths: &[PathBuf]) -> Vec<Source> {
+    paths.iter().map(Source::new).collect()
+}
+
+#[test]
+fn results_name_winners() {
+    let cases = [
+        ("B+R", Winner::Black),
+        ("w+3.5", Winner::White),
+        ("0", Winner::Draw),
+        ("Jigo", Winner::Draw),
+        ("Void", Winner::Unknown),
+        ("", Winner::Unknown),
+    ];
+    for (re, w) in cases {
+        assert_eq!(Winner::from_result(re), w, "{re}");
+    }
+    assert_eq!(Winner::Black.swapped(), Winner::White);
+}
+
+/// The second hash kept up to date (fast path and board comparison) equals a full hash at
+/// every position (the sink asserts it in unit tests): the corpus's 19x19 and 9x9 games, and
+/// games with setup in move nodes, two moves in a node, captures, a move onto a stone,
+/// passes and comment nodes. The index is the same for the two paths by construction.
+#[test]
+fn second_hash_kept_up_to_date_equals_a_full_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let tricky = [
+        "(;GM[1]SZ[5];B[aa]AB[bb];W[cc]AE[bb];C[x];B[dd]W[ee];W[];AW[ab]AB[ac];B[ad])",
+        "(;GM[1]SZ[5];B[ba];W[aa];B[ab];W[bb];B[aa])(;GM[1]SZ[5]AB[aa][bb];W[aa];B[ab]PL[B])",
+        "(;GM[1]SZ[5];B[cc];W[cc];B[];W[];B[dc];AE[dc];W[dc])",
+        "(;GM[1]SZ[5];B[ab];W[ba];B[bb];W[ca];B[ac];W[aa];B[da];W[ea];B[cb])",
+        // Siblings that each add one stone to the same parent, and a capture in one branch.
+        "(;GM[1]SZ[5];B[aa](;W[bb];B[cc])(;W[cc];B[bb])(;W[ab];B[ba];W[dd](;B[ee])(;B[ed])))",
+    ];
+    let mut paths = Vec::new();
+    for (i, t) in tricky.iter().enumerate() {
+        let p = dir.path().join(format!("{i}.sgf"));
+        std::fs::write(&p, t).unwrap();
+        paths.push(p);
+    }
+    for variations in [false, true] {
+        let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
+        opts.variations = variations;
+        let s = build_index(&srcs(&paths), &opts, &mut io::sink(), &|| {}).unwrap();
+        assert_eq!((s.games, s.games_failed), (6, 0));
+    }
+    let files = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
+    assert!(files.len() > 9000);
+    for (size, variations) in [(19, false), (9, false), (19, true), (9, true)] {
+        let mut opts = IndexOptions::new(BoardSize::new(size).unwrap());
+        opts.variations = variations;
+        let s = build_index(&srcs(&files), &opts, &mut io::sink(), &|| {}).unwrap();
+        assert!(s.entries > 20_000, "{size}: {}", s.entries);
+    }
+}
+
+/// Every variation indexed: one entry per continuation of a node, one for each leaf, moves
+/// of variations marked and left out of win rates; the second hash stays right when a
+/// variation branches from an earlier node.
+#[test]
+fn variations_are_indexed_once_per_continuation() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("v.sgf");
+    // Nodes: 0 root, 1 B[aa], 2 W[bb], 3 B[cc] (main line); 4 W[dd], 5 B[ee] (variation
+    // 1); 6 a comment node after W[dd], 7 B[ac] (variation 2).
+    std::fs::write(
+        &g,
+        "(;GM[1]SZ[5]RE[B+R];B[aa](;W[bb];B[cc])(;W[dd](;B[ee])(;C[x];B[ac])))",
+    )
+    .unwrap();
+    let size = BoardSize::new(5).unwrap();
+    let build = |variations: bool| {
+        let mut opts = IndexOptions::new(size);
+        opts.variations = variations;
+        let mut bytes = Vec::new();
+        let s = build_index(&[Source::new(&g)], &opts, &mut bytes, &|| {}).unwrap();
+        let p = dir.path().join(format!("db{variations}"));
+        std::fs::write(&p, &bytes).unwrap();
+        (s, IndexReader::open(&p).unwrap())
+    };
+    let (main, main_db) = build(false);
+    let (all, db) = build(true);
+    assert_eq!(
+        (main.games, main.entries, main_db.variations()),
+        (1, 4, false)
+    );
+    // root; B[aa] twice (W[bb], W[dd]); W[bb]; B[cc]; W[dd] twice (B[ee], and B[ac] after the
+    // comment node); B[ee]; B[ac].
+    assert_eq!((all.games, all.entries, db.variations()), (1, 9, true));
+    assert_eq!(db.game(0).unwrap().moves, 3, "moves of the main line");
+    let pt = |s: &str| Move::Play(kifu_go::Point::from_sgf(s.as_bytes(), size).unwrap());
+    let after_aa = Board::from_rows(b"#........................", Some(size)).unwrap();
+    let r = db.lookup(&after_aa, Color::White, false).unwrap();
+    let seen: Vec<_> = r
+        .occurrences
+        .iter()
+        .map(|o| (o.game, o.move_number, o.next, o.in_variation))
+        .collect();
+    assert_eq!(seen.len(), 2);
+    assert!(seen.contains(&(0, 1, Some(pt("bb")), false)));
+    assert!(seen.contains(&(0, 1, Some(pt("dd")), true)));
+    let mut conts: Vec<_> = r
+        .continuations
+        .iter()
+        .map(|c| (c.mv, c.count, c.black_wins, c.white_wins))
+        .collect();
+    conts.sort_by_key(|c| c.0 == pt("dd"));
+    // Only the main line's move counts the game's win.
+    assert_eq!(conts, [(pt("bb"), 1, 1, 0), (pt("dd"), 1, 0, 0)]);
+    let main_r = main_db.lookup(&after_aa, Color::White, false).unwrap();
+    assert_eq!(main_r.occurrences.len(), 1);
+    // After W[dd]: only in variations, continued by B[ee] and (after the comment) B[ac].
+    let after_dd = Board::from_rows(b"#.................O......", Some(size)).unwrap();
+    let r = db.lookup(&after_dd, Color::Black, false).unwrap();
+    let mut nexts: Vec<_> = r
+        .occurrences
+        .iter()
+        .map(|o| (o.move_number, o.next, o.in_variation))
+        .collect();
+    // The position is symmetric about the diagonal: A3 (ac) is named by the representative
+    // of its class {ac, ca}, the lower point index, C5 (ca).
+    nexts.sort_by_key(|n| n.1 == Some(pt("ca")));
+    assert_eq!(
+        nexts,
+        [(2, Some(pt("ee")), true), (2, Some(pt("ca")), true)]
+    );
+    let page = db.lookup_page(&after_dd, Color::Black, false, 20).unwrap();
+    assert_eq!((page.occurrences, page.games), (2, 1));
+    assert!(main_db
+        .lookup(&after_dd, Color::Black, false)
+        .unwrap()
+        .occurrences
+        .is_empty());
+    // The leaves: B[ac] ends variation 2 with no next move.
+    let after_ac = Board::from_rows(b"#.........#.......O......", Some(size)).unwrap();
+    let r = db.lookup(&after_ac, Color::White, false).unwrap();
+    assert_eq!(r.occurrences.len(), 1);
+    assert_eq!(
+        (r.occurrences[0].next, r.occurrences[0].in_variation),
+        (None, true)
+    );
+}
+
+#[test]
+fn summary_counts_from_a_damaged_file_do_not_overflow() {
+    // Found by fuzzing posdb_index: a summary whose continuation counts sum past u64::MAX.
+    let bytes =
+        include_bytes!("../../../../fuzz/seeds/posdb_index/regression-summary-overflow.idx");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.idx");
+    std::fs::write(&path, bytes).unwrap();
+    let db = IndexReader::open(&path).unwrap();
+    let board = Board::new(db.size());
+    // Errors are fine; a panic is not. Sums of stored counts saturate instead of wrapping.
+    assert!(db.lookup(&board, Color::Black, true).is_ok());
+    assert!(db.lookup_page(&board, Color::Black, true, 20).is_err());
+    let page = db.lookup_page(&board, Color::White, false, 20).unwrap();
+    assert_eq!((page.occurrences, page.games), (2, 2));
+    let counts: Vec<_> = page
+        .continuations
+        .iter()
+        .map(|c| (c.count, c.black_wins, c.white_wins))
+        .collect();
+    assert_eq!(counts, [(u64::MAX, 0, 0)]);
+}
+
+#[test]
+fn build_open_lookup_and_damaged_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("g.sgf");
+    std::fs::write(&g, "(;GM[1]SZ[5]PB[x\ty]RE[B+1];B[cc];W[bb];B[])").unwrap();
+    let mut bytes = Vec::new();
+    let size = BoardSize::new(5).unwrap();
+    let s = build_index(
+        &[Source::new(&g)],
+        &IndexOptions::new(size),
+        &mut bytes,
+        &|| {},
+    )
+    .unwrap();
+    assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
+    assert_eq!(
+        bytes.len() as u64,
+        (HEADER_BYTES
+            + ZobristTable::generate(size).to_text().len()
+            + 4 * ENTRY_BYTES
+            + GAME_BYTES
+            + FILE_BYTES
+            + g.display().to_string().len()
+            + "x y\t\t\tB+1".len()
+            + TRAILER_BYTES) as u64
+    );
+    let p = dir.path().join("db");
+    std::fs::write(&p, &bytes).unwrap();
+    let db = IndexReader::open(&p).unwrap();
+    let game = db.game(0).unwrap();
+    assert_eq!(
+        (
+            game.black.as_str(),
+            game.result.as_str(),
+            game.moves,
+            game.winner
+        ),
+        ("x y", "B+1", 3, Winner::Black)
+    );
+    // After B[cc] W[bb]: Black to play, and Black passed.
+    let board = Board::from_rows(b"......O.....#............", Some(size)).unwrap();
+    let r = db.lookup(&board, Color::Black, false).unwrap();
+    assert_eq!(r.occurrences.len(), 1);
+    assert_eq!(r.occurrences[0].next, Some(Move::Pass));
+    assert_eq!(r.continuations[0].mv, Move::Pass);
+    assert!(db
+        .lookup(&Board::new(BoardSize::NINE), Color::Black, false)
+        .is_err());
+    // Damaged files are errors, never panics.
+    for cut in [0usize, 10, 79, 100, bytes.len() - 50] {
+        std::fs::write(&p, &bytes[..cut]).unwrap();
+        assert!(IndexReader::open(&p).is_err(), "cut {cut}");
+    }
+    // A torn file (the trailer cut) is refused; so is format 1.
+    for cut in [1, 24, 30] {
+        std::fs::write(&p, &bytes[..bytes.len() - cut]).unwrap();
+        assert!(matches!(IndexReader::open(&p), Err(IndexError::Format(_))));
+    }
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    std::fs::write(&p, &bad).unwrap();
+    assert!(matches!(
+        IndexReader::open(&p),
+        Err(IndexError::Format("bad magic"))
+    ));
+    bad[..8].copy_from_slice(b"KIFUPIX1");
+    std::fs::write(&p, &bad).unwrap();
+    let e = IndexReader::open(&p).unwrap_err();
+    assert!(matches!(e, IndexError::OldFormat(1)));
+    assert_eq!(
+        e.to_string(),
+        "an index of format 1 (from an older kifu): rebuild it with `kifu pos index`"
+    );
+}
+
+/// Every key summarized (threshold 1) or none: the same pages as a full scan, with colours
+/// swapped too (games found under both keys counted once, through lists and bitmaps).
+#[test]
+fn summaries_of_every_key_give_the_scan_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let size = BoardSize::new(5).unwrap();
+    let games = [
+        "(;GM[1]SZ[5]RE[B+1];B[cc];W[bb];B[dd];W[])",
+        "(;GM[1]SZ[5]RE[W+1];W[cc];B[bb];W[dd])",
+        "(;GM[1]SZ[5]RE[W+R];B[aa];W[];B[];W[ee])",
+        "(;GM[1]SZ[5]RE[0];B[ee];W[aa];B[cc])",
+        "(;GM[1]SZ[5];B[cc];W[dd];B[bb])",
+        "(;GM[1]SZ[5]RE[W+1];B[];W[cc];B[dd])",
+        // Variations that transpose into each other and into game 0.
+        "(;GM[1]SZ[5]RE[B+2];B[cc](;W[bb];B[dd])(;W[dd];B[bb];W[])(;W[bb];C[x];B[ee]))",
+    ];
+    let paths: Vec<PathBuf> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let p = dir.path().join(format!("{i}.sgf"));
+            std::fs::write(&p, g).unwrap();
+            p
+        })
+        .collect();
+    let mut all_dbs = Vec::new();
+    for variations in [false, true] {
+        let mut dbs = Vec::new();
+        for threshold in [1, 2, 1000] {
+            let mut opts = IndexOptions::new(size);
+            opts.summary_threshold = threshold;
+            opts.variations = variations;
+            let mut bytes = Vec::new();
+            let s = build_index(&srcs(&paths), &opts, &mut bytes, &|| {}).unwrap();
+            assert_eq!(s.summaries > 0, threshold < 1000);
+            let p = dir.path().join(format!("{threshold}-{variations}.idx"));
+            std::fs::write(&p, &bytes).unwrap();
+            dbs.push(IndexReader::open(&p).unwrap());
+        }
+        all_dbs.push(dbs);
+    }
+    // Every position of every game and variation, and the empty board.
+    let mut queries = vec![
+        (Board::new(size), Color::Black),
+        (Board::new(size), Color::White),
+    ];
+    let opts = ReplayOptions::default();
+    for p in &paths {
+        let bytes = std::fs::read(p).unwrap();
+        let _ = kifu_go::replay::replay_bytes(&bytes, &opts, |s: &Step<'_>| {
+            queries.push((s.position.board(), s.to_play));
+        });
+    }
+    for (board, to_play) in &queries {
+        for (swap, dbs) in [false, true]
+            .into_iter()
+            .flat_map(|s| all_dbs.iter().map(move |d| (s, d)))
+        {
+            let full = dbs[2].lookup(board, *to_play, swap).unwrap();
+            for db in dbs {
+                assert_eq!(db.lookup(board, *to_play, swap).unwrap(), full);
+                for limit in [0, 1, 2, 10] {
+                    assert_eq!(
+                        db.lookup_page(board, *to_play, swap, limit).unwrap(),
+                        LookupPage::from_result(&full, limit)
+                    );
+                }
+            }
+        }
+    }
+    // Damaged summaries, directory or trailer: errors or answers, never a panic.
+    let mut opts = IndexOptions::new(size);
+    opts.summary_threshold = 1;
+    let mut bytes = Vec::new();
+    build_index(&srcs(&paths), &opts, &mut bytes, &|| {}).unwrap();
+    let db1 = IndexReader::open(&dir.path().join("1-false.idx")).unwrap();
+    let from = (db1.sum_off_for_tests() as usize).min(bytes.len());
+    let p = dir.path().join("bad.idx");
+    for at in from..bytes.len() {
+        for v in [0u8, 0xFF, bytes[at] ^ 1] {
+            let mut bad = bytes.clone();
+            bad[at] = v;
+            std::fs::write(&p, &bad).unwrap();
+            if let Ok(db) = IndexReader::open(&p) {
+                for (board, to_play) in &queries[..4] {
+                    let _ = db.lookup_page(board, *to_play, true, 3);
+                    let _ = db.lookup_page(board, *to_play, false, 3);
+                }
+            }
+        }
+    }
+    // The empty board, Black to play: every game at its root (game 1's root too: the side to
+    // play at a root is Black); White to play (colours swapped): game 5, after Black's pass.
+    // Game 5 counts once.
+    for db in all_dbs.iter().flatten() {
+        let p = db
+            .lookup_page(&Board::new(size), Color::Black, true, 10)
+            .unwrap();
+        assert_eq!((p.occurrences, p.games, p.swapped), (8, 7, 1));
+    }
+    // After B[cc] W[bb] B[dd] (White to play): game 0 (Black won) on its main line; game 4
+    // (rotated by 180 degrees, its last move); game 6 on its main line (a leaf) and through
+    // the transposition W[dd] B[bb] of its second variation, continued by a pass there.
+    let board = Board::from_rows(b"......O.....#.....#......", Some(size)).unwrap();
+    let main = all_dbs[0][0].lookup(&board, Color::White, false).unwrap();
+    let all = all_dbs[1][0].lookup(&board, Color::White, false).unwrap();
+    let seen = |r: &LookupResult| {
+        let mut v: Vec<_> = r
+            .occurrences
+            .iter()
+            .map(|o| (o.game, o.move_number, o.next, o.in_variation))
+            .collect();
+        v.sort_by_key(|o| (o.0, o.3));
+        v
+    };
+    assert_eq!(
+        seen(&main),
+        [
+            (0, 3, Some(Move::Pass), false),
+            (4, 3, None, false),
+            (6, 3, None, false)
+        ]
+    );
+    assert_eq!(
+        seen(&all),
+        [
+            (0, 3, Some(Move::Pass), false),
+            (4, 3, None, false),
+            (6, 3, None, false),
+            (6, 3, Some(Move::Pass), true)
+        ]
+    );
+    // The pass: game 0's counts Black's win, the variation's counts nothing.
+    assert_eq!(
+        all.continuations
+            .iter()
+            .map(|c| (c.mv, c.count, c.black_wins, c.white_wins))
+            .collect::<Vec<_>>(),
+        [(Move::Pass, 2, 1, 0)]
+    );
+}

@@ -3,7 +3,7 @@
 //! (pattern, places) pairs to test on a board of one size.
 
 use crate::filter::Filters;
-use crate::pattern::{map_in_box, Pattern};
+use crate::pattern::{map_in_box, Cell, Pattern};
 use kifu_go::{BoardSize, Color, Point, Symmetry};
 use serde::{Deserialize, Serialize};
 
@@ -344,12 +344,23 @@ impl Query {
                         back[(ty * tw + tx) as usize] = (x, y);
                     }
                 }
+                let mut checks: Vec<(u32, u32, Cell)> = (0..th)
+                    .flat_map(|y| (0..tw).map(move |x| (x, y)))
+                    .map(|(x, y)| (x, y, pattern.cell(x, y)))
+                    .filter(|c| c.2.constrains())
+                    .collect();
+                checks.sort_by_key(|c| match c.2 {
+                    Cell::Black | Cell::White => 0,
+                    Cell::Empty => 1,
+                    _ => 2,
+                });
                 out.push(Variant {
                     symmetry: sym,
                     swapped,
                     pattern,
                     places,
                     back,
+                    checks,
                 });
             }
         }
@@ -394,6 +405,9 @@ pub struct Variant {
     pub places: Vec<(u32, u32)>,
     // For each cell of `pattern`, the cell of the query's pattern it came from.
     back: Vec<(u32, u32)>,
+    // The cells to test (column, row, cell), stones first: most places fail on a stone, so
+    // testing those first rejects them after one look.
+    pub(crate) checks: Vec<(u32, u32, Cell)>,
 }
 
 impl Variant {

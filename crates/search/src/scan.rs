@@ -495,18 +495,23 @@ struct Event {
 /// Every (variant, place) where a variant stands on `position`, each rectangle of the board
 /// once (the first variant that matches it).
 fn find(variants: &[Variant], position: &Position) -> Vec<(usize, (u32, u32))> {
-    let size = position.size();
+    let n = position.size().get() as usize;
+    // One copy of the board as rows (`#`, `O`, `.`) makes every test an array read.
+    let mut rows = [0u8; 25 * 25];
+    let rows = &mut rows[..n * n];
+    position.write_rows(rows);
     let mut out: Vec<(usize, (u32, u32))> = Vec::new();
     for (vi, v) in variants.iter().enumerate() {
         let (w, h) = (v.pattern.width(), v.pattern.height());
         for &place in &v.places {
-            let stands = (0..h).all(|y| {
-                (0..w).all(|x| {
-                    let c = v.pattern.cell(x, y);
-                    !c.constrains()
-                        || Point::new(place.0 + x, place.1 + y, size)
-                            .is_ok_and(|p| c.matches(position.stone_at(p)))
-                })
+            let base = place.1 as usize * n + place.0 as usize;
+            let stands = v.checks.iter().all(|&(x, y, c)| {
+                let stone = match rows[base + y as usize * n + x as usize] {
+                    b'#' => Some(Color::Black),
+                    b'O' => Some(Color::White),
+                    _ => None,
+                };
+                c.matches(stone)
             });
             if stands
                 && !out.iter().any(|&(oi, op)| {

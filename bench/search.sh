@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Pattern search: kifu against Kombilo 0.8.4 on the same games and the same queries, both timed
+# in process (kifu through crates/search/examples/search_timing.rs, Kombilo through its Python
+# module kombilo.libkombilo in tools/kombilo_search.py, which times GameList.search alone), in
+# one run; prints each query's times and the ratio Kombilo / kifu (above 1: kifu is faster).
+# Both count as Kombilo does (kifu's --count placements), and the hit counts are printed side by
+# side so a ratio is only read where they agree.
+#
+# usage: bench/search.sh [FOLDER]   (default: ../shared/corpus/sgf/games; 19x19 games are used)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=${1:-../shared/corpus/sgf/games}
+python=${KIFU_KOMBILO_PYTHON:-/opt/kombilo/bin/python}
+[ -x "$python" ] || bash tools/install_kombilo.sh /opt/kombilo
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cargo build --release -q -p kifu
+cargo build --release -q -p kifu-search --example search_timing
+target/release/kifu pos index "$corpus" -o "$work/db.kpx" >/dev/null
+# name | kifu query | Kombilo query
+queries=(
+  "sparse 7x7 corner (3-4)|{\"pattern\":\".......\n.......\n...#...\n.......\n.......\n.......\n.......\",\"placement\":{\"kind\":\"at\",\"col\":0,\"row\":0},\"counting\":\"placements\"}|{\"pattern\":\".......\n.......\n...X...\n.......\n.......\n.......\n.......\",\"kind\":\"corner\",\"anchor\":[0,0]}"
+  "crowded 5x5 corner|{\"pattern\":\"**...\n*....\n*..#.\n*....\n*.O..\",\"placement\":{\"kind\":\"at\",\"col\":0,\"row\":0},\"swap_colors\":true,\"counting\":\"placements\"}|{\"pattern\":\"**...\n*....\n*..X.\n*....\n*.O..\",\"kind\":\"corner\",\"anchor\":[0,0],\"swap_colors\":true}"
+  "9x5 side|{\"pattern\":\".........\n.........\n....#....\n.........\n.........\",\"placement\":{\"kind\":\"edge\",\"side\":\"top\"},\"counting\":\"placements\"}|{\"pattern\":\".........\n.........\n....X....\n.........\n.........\",\"kind\":\"side\",\"anchor\":[5,0]}"
+  "5x5 anywhere|{\"pattern\":\".....\n.#O..\n..#..\n.....\n.....\",\"placement\":{\"kind\":\"anywhere\"},\"counting\":\"placements\"}|{\"pattern\":\".....\n.XO..\n..X..\n.....\n.....\",\"kind\":\"center\"}"
+)
+: > "$work/kifu.jsonl"; : > "$work/kombilo.jsonl"
+for q in "${queries[@]}"; do
+  IFS='|' read -r _ k m <<< "$q"
+  printf '%s\n' "$k" >> "$work/kifu.jsonl"; printf '%s\n' "$m" >> "$work/kombilo.jsonl"
+done
+target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 5 > "$work/kifu.out"
+"$python" tools/kombilo_search.py "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
+  > "$work/kombilo.out" 2> "$work/kombilo.err"
+python3 - "$work" "${queries[@]}" <<'PY'
+import json, re, sys
+work, names = sys.argv[1], [q.split('|')[0] for q in sys.argv[2:]]
+kifu = [json.loads(l) for l in open(f"{work}/kifu.out")]
+komb = [json.loads(l) for l in open(f"{work}/kombilo.out")]
+times = [float(x) for x in re.findall(r"hits, ([0-9.]+)s$", open(f"{work}/kombilo.err").read(), re.M)]
+print(f"{'query':28} {'kifu hits':>10} {'Kombilo hits':>12} {'kifu ms':>9} {'Kombilo ms':>10} {'ratio':>7}")
+for i, n in enumerate(names):
+    kt = kifu[i]["min_ms"]; mt = times[i] * 1000 if i < len(times) else float('nan')
+    print(f"{n:28} {kifu[i]['hits']:>10} {komb[i]['hits']:>12} {kt:>9.1f} {mt:>10.1f} {mt / kt:>7.2f}")
+PY

@@ -45,6 +45,9 @@ pub enum PosCommand {
     /// optionally with colours swapped, with game-info filters; the games, continuations with win
     /// rates, tenuki, hits by year.
     Search(Box<search::SearchArgs>),
+    /// Duplicate games of a database: the same game stored twice, in any orientation (a
+    /// Dyer-style signature: moves 20, 31, 40, 51, 60, 71). Exit 1 when there are any.
+    Duplicates(search::DuplicatesArgs),
     /// The games that reached a position (any symmetry, optionally colours swapped) and their
     /// continuations with counts and win rates; scores from scored files.
     Lookup(index::LookupArgs),
@@ -154,6 +157,7 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::Index(a) => index::index(a),
         PosCommand::Lookup(a) => index::lookup(a),
         PosCommand::Search(a) => search::search(*a),
+        PosCommand::Duplicates(a) => search::duplicates(a),
         PosCommand::Score(a) => score(a),
         PosCommand::Merge(a) => merge(a),
         PosCommand::Compare { a, b, limit, json } => compare(&a, &b, limit, json),

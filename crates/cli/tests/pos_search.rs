@@ -344,3 +344,62 @@ fn a_batch_answers_as_single_runs_do() {
     );
     assert!(err.contains("bad.jsonl: query 2:"), "{err}");
 }
+
+#[test]
+fn duplicates_in_any_orientation_are_found_and_left_out_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let moves = [
+        "pd", "dp", "pp", "dd", "fq", "qf", "cn", "nc", "jj", "jd", "dj", "jp", "pj", "cc", "qq",
+        "cq", "qc", "ee", "oo", "eo", "oe", "gg", "mm", "gm", "mg", "hh", "ll", "hl", "lh", "ii",
+        "kk", "ik", "ki", "bb", "rr", "br", "rb",
+    ];
+    let game = |f: &dyn Fn(&str) -> String, pb: &str| {
+        let body: String = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!(";{}[{}]", if i % 2 == 0 { "B" } else { "W" }, f(m)))
+            .collect();
+        format!("(;SZ[19]PB[{pb}]PW[x]RE[B+R]{body})\n")
+    };
+    std::fs::create_dir(d.join("g")).unwrap();
+    std::fs::write(d.join("g/a.sgf"), game(&|m: &str| m.to_string(), "first")).unwrap();
+    // The same game mirrored in the diagonal, stored again under another name.
+    std::fs::write(
+        d.join("g/b.sgf"),
+        game(&|m: &str| m.chars().rev().collect(), "copy"),
+    )
+    .unwrap();
+    // Another game: move 20 (E5) differs.
+    let other = |m: &str| {
+        if m == "eo" {
+            "en".to_string()
+        } else {
+            m.to_string()
+        }
+    };
+    std::fs::write(d.join("g/c.sgf"), game(&other, "other")).unwrap();
+    ok(&kifu_in(&["pos", "index", "g", "-o", "g.kpx"], d));
+    let out = kifu_in(&["pos", "duplicates", "g.kpx", "--json"], d);
+    assert_eq!(out.status.code(), Some(1), "duplicates are findings");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["groups"].as_u64(), v["duplicates"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let names: Vec<&str> = v["list"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["black"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["first", "copy"]);
+    let search = |extra: &[&str]| -> Value {
+        let mut args = vec!["pos", "search", "g.kpx", "--pattern", "#", "--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&kifu_in(&args, d))).unwrap()
+    };
+    assert_eq!(search(&[])["games"], 3);
+    assert_eq!(search(&["--no-duplicates"])["games"], 2);
+    assert_eq!(search(&["--no-duplicates"])["games_searched"], 2);
+}

@@ -144,3 +144,69 @@ pub fn index_files(db: &IndexReader) -> Result<Vec<CollectionFile>, IndexError> 
         })
         .collect())
 }
+
+/// Groups of duplicate games (the same game, in any orientation: [`crate::dyer`]) among
+/// `files`, each group's numbers in order, groups in the order of their first game; and the files
+/// that could not be read.
+pub fn duplicate_groups(files: &[CollectionFile]) -> (Vec<Vec<u64>>, Vec<Failure>) {
+    let (signed, failures): (Vec<(crate::dyer::Signature, u64)>, Vec<Failure>) = files
+        .par_iter()
+        .map(|f| {
+            let mut signed = Vec::new();
+            let mut failures = Vec::new();
+            match f.source.read_games() {
+                Err(e) => failures.push(Failure {
+                    path: f.source.path.clone(),
+                    message: e.to_string(),
+                }),
+                Ok(coll) => {
+                    for (i, game) in coll.games().enumerate() {
+                        if let (Some(Some(id)), Some(sig)) =
+                            (f.ids.get(i), crate::dyer::signature(&game))
+                        {
+                            signed.push((sig, *id));
+                        }
+                    }
+                }
+            }
+            (signed, failures)
+        })
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(mut a, mut fa), (b, fb)| {
+                a.extend(b);
+                fa.extend(fb);
+                (a, fa)
+            },
+        );
+    let mut by_sig: HashMap<crate::dyer::Signature, Vec<u64>> = HashMap::new();
+    for (sig, id) in signed {
+        by_sig.entry(sig).or_default().push(id);
+    }
+    let mut groups: Vec<Vec<u64>> = by_sig
+        .into_values()
+        .filter(|g| g.len() > 1)
+        .map(|mut g| {
+            g.sort_unstable();
+            g
+        })
+        .collect();
+    groups.sort();
+    (groups, failures)
+}
+
+/// Leaves out of `files` every game of `groups` but the first of each (for searches without
+/// duplicates).
+pub fn drop_duplicates(files: &mut [CollectionFile], groups: &[Vec<u64>]) {
+    let drop: std::collections::HashSet<u64> = groups
+        .iter()
+        .flat_map(|g| g.iter().skip(1).copied())
+        .collect();
+    for f in files {
+        for id in &mut f.ids {
+            if id.is_some_and(|i| drop.contains(&i)) {
+                *id = None;
+            }
+        }
+    }
+}

@@ -6,7 +6,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use kifu_go::{BoardSize, Color, Point};
 use kifu_posdb::index::IndexReader;
-use kifu_search::collection::{index_files, search_files};
+use kifu_search::collection::{
+    drop_duplicates, duplicate_groups, index_files, search_files, CollectionFile,
+};
 use kifu_search::filter::parse_winner;
 use kifu_search::scan::Page;
 use kifu_search::{Filters, Pattern, Placement, Query, SearchAnswer, Side};
@@ -128,6 +130,10 @@ pub struct SearchArgs {
     /// Games whose players, event, date or result contain this.
     #[arg(long)]
     text: Option<String>,
+    /// Leave out duplicate games (the same game in any orientation, by a Dyer-style signature:
+    /// see `kifu pos duplicates`), keeping the first of each group.
+    #[arg(long)]
+    no_duplicates: bool,
     /// Matches listed (at most 10,000).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=MAX_PAGE))]
     limit: u64,
@@ -382,13 +388,100 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
     Ok(out)
 }
 
+/// The database's files, without duplicates if asked.
+fn searched_files(db: &IndexReader, a: &SearchArgs) -> Result<Vec<CollectionFile>> {
+    let mut files = index_files(db).with_context(|| a.db.display().to_string())?;
+    if a.no_duplicates {
+        let (groups, _) = crate::sgf::with_jobs(Some(a.jobs), || duplicate_groups(&files))?;
+        drop_duplicates(&mut files, &groups);
+    }
+    Ok(files)
+}
+
+/// `kifu pos duplicates` arguments.
+#[derive(Args, Debug)]
+pub struct DuplicatesArgs {
+    /// The database (`kifu pos index` output).
+    db: PathBuf,
+    /// Threads (0: one per core).
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
+    jobs: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `kifu pos duplicates`: the groups of duplicate games of a database. Exit 1 when there
+/// are any.
+pub fn duplicates(a: DuplicatesArgs) -> Result<Outcome> {
+    let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let files = index_files(&db).with_context(|| a.db.display().to_string())?;
+    let (groups, failures) = crate::sgf::with_jobs(Some(a.jobs), || duplicate_groups(&files))?;
+    for f in &failures {
+        crate::output::message(format_args!("kifu: {}", f.message));
+    }
+    let describe = |id: u64| -> Result<serde_json::Value> {
+        let g = db.game(id as u32)?;
+        Ok(serde_json::json!({
+            "game": id, "black": g.black, "white": g.white, "date": g.date, "result": g.result,
+            "file": g.file, "game_in_file": g.game_in_file + 1,
+        }))
+    };
+    let listed: Vec<Vec<serde_json::Value>> = groups
+        .iter()
+        .map(|g| g.iter().map(|&id| describe(id)).collect::<Result<Vec<_>>>())
+        .collect::<Result<_>>()?;
+    if a.json {
+        crate::output::print_json(&serde_json::json!({
+            "games": db.games(), "groups": listed.len(),
+            "duplicates": listed.iter().map(|g| g.len() - 1).sum::<usize>(),
+            "list": listed,
+        }))?;
+    } else {
+        let mut o = String::new();
+        for (k, g) in listed.iter().enumerate() {
+            let _ = writeln!(o, "group {}:", k + 1);
+            for m in g {
+                let _ = writeln!(
+                    o,
+                    "  game {}: {} - {} {} {} [{} game {}]",
+                    m["game"],
+                    str_of(&m["black"]),
+                    str_of(&m["white"]),
+                    str_of(&m["date"]),
+                    str_of(&m["result"]),
+                    str_of(&m["file"]),
+                    m["game_in_file"]
+                );
+            }
+        }
+        let _ = writeln!(
+            o,
+            "{} groups of duplicates ({} games that repeat another) among {} games",
+            listed.len(),
+            listed.iter().map(|g| g.len() - 1).sum::<usize>(),
+            db.games()
+        );
+        super::emit(&o)?;
+    }
+    Ok(if listed.is_empty() && failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
+}
+
+fn str_of(v: &serde_json::Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
     let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
     let size = db.size();
     if let Some(path) = &a.batch {
         let queries = batch_queries(path)?;
-        let files = index_files(&db).with_context(|| a.db.display().to_string())?;
+        let files = searched_files(&db, &a)?;
         let page = Page {
             offset: a.offset,
             limit: a.limit,
@@ -411,7 +504,7 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         });
     }
     let q = query(&a, size)?;
-    let files = index_files(&db).with_context(|| a.db.display().to_string())?;
+    let files = searched_files(&db, &a)?;
     let page = Page {
         offset: a.offset,
         limit: a.limit,

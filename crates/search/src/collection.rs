@@ -9,6 +9,7 @@ use crate::scan::{GameSource, Page, Scan};
 use kifu_go::BoardSize;
 use kifu_posdb::extract::Source;
 use kifu_posdb::index::{IndexError, IndexReader};
+use kifu_sgf::GameTree;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -22,6 +23,32 @@ pub struct CollectionFile {
     /// not part of the collection (an index leaves out games of other sizes); games past the end
     /// of the list are left out too.
     pub ids: Vec<Option<u64>>,
+}
+
+impl CollectionFile {
+    /// Reads the file and calls `visit` with each of its games that belong to the collection;
+    /// the failure to read it, if any.
+    pub fn each_game(&self, mut visit: impl FnMut(GameSource, GameTree<'_>)) -> Vec<Failure> {
+        match self.source.read_games() {
+            Err(e) => vec![Failure {
+                path: self.source.path.clone(),
+                message: e.to_string(),
+            }],
+            Ok(coll) => {
+                for (i, game) in coll.games().enumerate() {
+                    if let Some(Some(id)) = self.ids.get(i) {
+                        let source = GameSource {
+                            id: *id,
+                            file: self.source.path.display().to_string(),
+                            game_in_file: i as u32,
+                        };
+                        visit(source, game);
+                    }
+                }
+                Vec::new()
+            }
+        }
+    }
 }
 
 /// A file that could not be searched.
@@ -81,29 +108,12 @@ pub fn search_files_many(
         .par_iter()
         .map(|f| {
             let mut scans = fresh();
-            let mut failures = Vec::new();
-            match f.source.read_games() {
-                Err(e) => failures.push(Failure {
-                    path: f.source.path.clone(),
-                    message: e.to_string(),
-                }),
-                Ok(coll) => {
-                    for (i, game) in coll.games().enumerate() {
-                        let Some(Some(id)) = f.ids.get(i) else {
-                            continue;
-                        };
-                        let source = GameSource {
-                            id: *id,
-                            file: f.source.path.display().to_string(),
-                            game_in_file: i as u32,
-                        };
-                        let info = GameInfo::from_game(&game);
-                        for scan in &mut scans {
-                            scan.game(&source, &info, game);
-                        }
-                    }
+            let failures = f.each_game(|source, game| {
+                let info = GameInfo::from_game(&game);
+                for scan in &mut scans {
+                    scan.game(&source, &info, game);
                 }
-            }
+            });
             (scans, failures)
         })
         .reduce(
@@ -153,22 +163,11 @@ pub fn duplicate_groups(files: &[CollectionFile]) -> (Vec<Vec<u64>>, Vec<Failure
         .par_iter()
         .map(|f| {
             let mut signed = Vec::new();
-            let mut failures = Vec::new();
-            match f.source.read_games() {
-                Err(e) => failures.push(Failure {
-                    path: f.source.path.clone(),
-                    message: e.to_string(),
-                }),
-                Ok(coll) => {
-                    for (i, game) in coll.games().enumerate() {
-                        if let (Some(Some(id)), Some(sig)) =
-                            (f.ids.get(i), crate::dyer::signature(&game))
-                        {
-                            signed.push((sig, *id));
-                        }
-                    }
+            let failures = f.each_game(|source, game| {
+                if let Some(sig) = crate::dyer::signature(&game) {
+                    signed.push((sig, source.id));
                 }
-            }
+            });
             (signed, failures)
         })
         .reduce(

@@ -1,7 +1,7 @@
 //! Differential test against Kombilo 0.8.4 (libkombilo, the reference Go pattern search): on
 //! the shared corpus's 19x19 games, `kifu pos search --count placements` (Kombilo's counting)
 //! finds the same games, the same number of hits and colour-swapped hits, and the same count
-//! for every continuation, for corner, side and colour-swapped queries.
+//! for every continuation, for corner, side, free and colour-swapped queries.
 //!
 //! Kombilo runs through `tools/kombilo_search.py` in the venv `.ci/run` builds with
 //! `tools/install_kombilo.sh` (`KIFU_KOMBILO_PYTHON`, default `/opt/kombilo/bin/python`).
@@ -70,6 +70,13 @@ const CASES: &[Case] = &[
         anchor: (7, 0),
         swap: false,
     },
+    // Three stones anywhere on the board (free placement).
+    Case {
+        rows: ".....\n.XO..\n..X..\n.....\n.....",
+        kind: "center",
+        anchor: (0, 0),
+        swap: false,
+    },
     // A crowded corner: a 3-4 stone and its small-knight approach, with wildcards around.
     Case {
         rows: "**...\n*....\n*..X.\n*....\n*.O..",
@@ -86,9 +93,10 @@ fn kifu_query(c: &Case) -> Query {
             col: c.anchor.0,
             row: c.anchor.1,
         },
-        _ => Placement::Edge {
+        "side" => Placement::Edge {
             side: kifu_search::Side::Top,
         },
+        _ => Placement::Anywhere,
     };
     let mut q = Query::new(Pattern::parse(&rows).unwrap(), placement);
     q.swap_colors = c.swap;

@@ -230,16 +230,9 @@ impl Query {
         cell: (u32, u32),
         color: Color,
     ) -> ((u32, u32), Color) {
-        let (w, h) = (self.pattern.width(), self.pattern.height());
-        if cell.0 >= w || cell.1 >= h {
-            return (cell, color);
-        }
         stabilizer
             .iter()
-            .map(|&(sym, sw)| {
-                let c = map_in_box(sym, cell.0, cell.1, w, h);
-                (c, if sw { color.opponent() } else { color })
-            })
+            .map(|&g| self.apply(g, cell, color))
             .min_by_key(|&((x, y), c)| (y, x, c == Color::White))
             .unwrap_or((cell, color))
     }
@@ -419,6 +412,17 @@ impl Variant {
             return None;
         }
         Some(self.back[(y * self.pattern.width() + x) as usize])
+    }
+
+    /// The cell of the query's pattern that a move plays on, with this variant's top-left at
+    /// `place`; `None` for a pass or a move outside the rectangle.
+    pub fn move_cell(&self, place: (u32, u32), mv: kifu_go::Move) -> Option<(u32, u32)> {
+        match mv {
+            kifu_go::Move::Play(p) => {
+                self.query_cell(place, u32::from(p.col()), u32::from(p.row()))
+            }
+            kifu_go::Move::Pass => None,
+        }
     }
 
     /// A colour on the board in the query's colours.

@@ -41,7 +41,8 @@ pub struct GameSource {
 
 /// The variants of a query on one board size, the pattern's own symmetries there, and those of
 /// them that also leave the move sequence as it is.
-type SizeVariants = (Vec<Variant>, Vec<Image>, Vec<Image>);
+// Shared, not copied, by every game of that size (a free pattern has thousands of places).
+type SizeVariants = std::sync::Arc<(Vec<Variant>, Vec<Image>, Vec<Image>)>;
 
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
@@ -82,12 +83,7 @@ struct Pending {
 impl Pending {
     /// Whether `mv` is a move inside this hit's rectangle.
     fn inside(&self, v: &Variant, mv: Move) -> bool {
-        match mv {
-            Move::Play(p) => v
-                .query_cell(self.place, u32::from(p.col()), u32::from(p.row()))
-                .is_some(),
-            Move::Pass => false,
-        }
+        v.move_cell(self.place, mv).is_some()
     }
 
     /// The hit after `mv` by `color`, while its sequence is not complete: one move further when
@@ -102,11 +98,7 @@ impl Pending {
         mv: Move,
     ) -> Option<Pending> {
         let (want_color, want_cell) = query.sequence[self.seq];
-        let inside = match mv {
-            Move::Play(p) => v.query_cell(self.place, u32::from(p.col()), u32::from(p.row())),
-            Move::Pass => None,
-        };
-        match inside {
+        match v.move_cell(self.place, mv) {
             Some(cell) => {
                 let played = (cell, v.query_color(color));
                 let mut alive = 0u16;
@@ -172,15 +164,16 @@ impl<'q> Scan<'q> {
             return;
         };
         let query = self.query;
-        let (variants, stabilizer, fixers) = self
+        let shared = self
             .variants
             .entry(size.get())
             .or_insert_with(|| {
                 let stabilizer = query.stabilizer(size);
                 let fixers = query.sequence_fixers(&stabilizer);
-                (query.variants(size), stabilizer, fixers)
+                std::sync::Arc::new((query.variants(size), stabilizer, fixers))
             })
             .clone();
+        let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
         if variants.is_empty() {
             return;
         }
@@ -227,7 +220,7 @@ impl<'q> Scan<'q> {
                                 } else if let Some(next) = w.follow(
                                     &variants[w.variant],
                                     query,
-                                    &stabilizer,
+                                    stabilizer,
                                     pm.color,
                                     pm.mv,
                                 ) {
@@ -263,7 +256,7 @@ impl<'q> Scan<'q> {
                 }
             }
             let mut here = Vec::new();
-            for (vi, place) in find(&variants, step.position) {
+            for (vi, place) in find(variants, step.position) {
                 // Counting placements, a placement counts once per game, where it first
                 // appears (as Kombilo counts).
                 if placements && !seen.insert((vi, place)) {
@@ -319,7 +312,7 @@ impl<'q> Scan<'q> {
             source,
             info,
             size,
-            (&variants, &stabilizer, &fixers),
+            (variants, stabilizer, fixers),
             winner,
             events,
         );

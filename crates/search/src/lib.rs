@@ -9,6 +9,8 @@
 //! - [`dyer`]: duplicate games (the same game in any orientation) by a Dyer-style signature.
 //! - [`collection`]: a search over many files in parallel (a `kifu pos index` database's files),
 //!   the same answer for any number of threads.
+//! - [`database`]: a `kifu pos index` database opened once for many queries, the entry point of
+//!   every skin.
 //! - [`answer`]: the one answer type (serde) every skin prints; [`svg`]: the pattern as a
 //!   diagram with its continuations lettered.
 //!
@@ -22,6 +24,7 @@
 
 pub mod answer;
 pub mod collection;
+pub mod database;
 pub mod dyer;
 pub mod filter;
 pub mod pattern;
@@ -30,6 +33,7 @@ pub mod scan;
 pub mod svg;
 
 pub use answer::SearchAnswer;
+pub use database::Database;
 pub use filter::{Filters, GameInfo};
 pub use pattern::{Cell, Pattern, PatternError};
 pub use query::{Counting, Placement, Query, Side};

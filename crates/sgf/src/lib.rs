@@ -73,7 +73,7 @@ pub use tree::{
     escape, escape_part, Builder, Collection, GameTree, Node, Parsed, Prop, PropId, WalkEvent,
 };
 pub use value::{SgfMove, SgfPoint, Value, Values};
-pub use writer::{write, write_to};
+pub use writer::{write, write_game, write_to};
 
 /// Errors of the file-level helpers (parsing itself never fails: problems are
 /// [`Diagnostic`]s).

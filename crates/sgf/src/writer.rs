@@ -7,7 +7,7 @@
 //! value), and each variation starts on a new line. The writer walks the
 //! nodes in their stored order with no recursion.
 
-use crate::tree::{Collection, Node, WalkEvent};
+use crate::tree::{Collection, GameTree, Node, WalkEvent};
 use std::io::{self, Write};
 
 const WIDTH: usize = 76;
@@ -23,24 +23,42 @@ pub fn write(coll: &Collection) -> String {
 pub fn write_to<W: Write>(coll: &Collection, out: &mut W) -> io::Result<()> {
     let mut w = LineWriter { out, col: 0 };
     for game in coll.games() {
-        if w.col > 0 {
-            w.newline()?;
-        }
-        w.put(b"(")?;
-        game.walk(|ev| match ev {
-            WalkEvent::BeginVariation => {
-                w.newline()?;
-                w.put(b"(")
-            }
-            WalkEvent::Node(node) => write_node(&mut w, node),
-            WalkEvent::EndVariation => w.put(b")"),
-        })?;
-        w.put(b")")?;
+        write_tree(&mut w, game)?;
     }
     if w.col > 0 {
         w.newline()?;
     }
     Ok(())
+}
+
+/// Writes one game of a collection as SGF text (a collection of that one game), as [`write`]
+/// writes it; for handing out a single game of a file of many.
+pub fn write_game(game: GameTree<'_>) -> String {
+    let mut out = Vec::new();
+    let mut w = LineWriter {
+        out: &mut out,
+        col: 0,
+    };
+    write_tree(&mut w, game)
+        .and_then(|()| w.newline())
+        .expect("writing to a Vec cannot fail");
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+fn write_tree<W: Write>(w: &mut LineWriter<'_, W>, game: GameTree<'_>) -> io::Result<()> {
+    if w.col > 0 {
+        w.newline()?;
+    }
+    w.put(b"(")?;
+    game.walk(|ev| match ev {
+        WalkEvent::BeginVariation => {
+            w.newline()?;
+            w.put(b"(")
+        }
+        WalkEvent::Node(node) => write_node(w, node),
+        WalkEvent::EndVariation => w.put(b")"),
+    })?;
+    w.put(b")")
 }
 
 fn write_node<W: Write>(w: &mut LineWriter<'_, W>, node: Node<'_>) -> io::Result<()> {

@@ -5,13 +5,9 @@ use crate::Outcome;
 use anyhow::{Context, Result};
 use clap::Args;
 use kifu_go::{BoardSize, Color, Point};
-use kifu_posdb::index::IndexReader;
-use kifu_search::collection::{
-    drop_duplicates, duplicate_groups, index_files, search_files, CollectionFile,
-};
 use kifu_search::filter::parse_winner;
 use kifu_search::scan::Page;
-use kifu_search::{Filters, Pattern, Placement, Query, SearchAnswer, Side};
+use kifu_search::{Database, Filters, Pattern, Placement, Query, SearchAnswer, Side};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -388,16 +384,6 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
     Ok(out)
 }
 
-/// The database's files, without duplicates if asked.
-fn searched_files(db: &IndexReader, a: &SearchArgs) -> Result<Vec<CollectionFile>> {
-    let mut files = index_files(db).with_context(|| a.db.display().to_string())?;
-    if a.no_duplicates {
-        let (groups, _) = crate::sgf::with_jobs(Some(a.jobs), || duplicate_groups(&files))?;
-        drop_duplicates(&mut files, &groups);
-    }
-    Ok(files)
-}
-
 /// `kifu pos duplicates` arguments.
 #[derive(Args, Debug)]
 pub struct DuplicatesArgs {
@@ -414,14 +400,14 @@ pub struct DuplicatesArgs {
 /// Runs `kifu pos duplicates`: the groups of duplicate games of a database. Exit 1 when there
 /// are any.
 pub fn duplicates(a: DuplicatesArgs) -> Result<Outcome> {
-    let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
-    let files = index_files(&db).with_context(|| a.db.display().to_string())?;
-    let (groups, failures) = crate::sgf::with_jobs(Some(a.jobs), || duplicate_groups(&files))?;
-    for f in &failures {
+    let db = Database::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let dups = crate::sgf::with_jobs(Some(a.jobs), || db.duplicates())?;
+    let (groups, failures) = (&dups.groups, &dups.failures);
+    for f in failures {
         crate::output::message(format_args!("kifu: {}", f.message));
     }
     let describe = |id: u64| -> Result<serde_json::Value> {
-        let g = db.game(id as u32)?;
+        let g = db.reader().game(id as u32)?;
         Ok(serde_json::json!({
             "game": id, "black": g.black, "white": g.white, "date": g.date, "result": g.result,
             "file": g.file, "game_in_file": g.game_in_file + 1,
@@ -477,17 +463,16 @@ fn str_of(v: &serde_json::Value) -> &str {
 
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
-    let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
+    let db = Database::open(&a.db).with_context(|| a.db.display().to_string())?;
     let size = db.size();
+    let page = Page {
+        offset: a.offset,
+        limit: a.limit,
+    };
     if let Some(path) = &a.batch {
         let queries = batch_queries(path)?;
-        let files = searched_files(&db, &a)?;
-        let page = Page {
-            offset: a.offset,
-            limit: a.limit,
-        };
         let found = crate::sgf::with_jobs(Some(a.jobs), || {
-            kifu_search::collection::search_files_many(&files, &queries, page, Some(size))
+            db.search_many(&queries, page, a.no_duplicates)
         })?;
         for f in &found.failures {
             crate::output::message(format_args!("kifu: {}", f.message));
@@ -504,12 +489,7 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         });
     }
     let q = query(&a, size)?;
-    let files = searched_files(&db, &a)?;
-    let page = Page {
-        offset: a.offset,
-        limit: a.limit,
-    };
-    let found = crate::sgf::with_jobs(Some(a.jobs), || search_files(&files, &q, page, Some(size)))?;
+    let found = crate::sgf::with_jobs(Some(a.jobs), || db.search(&q, page, a.no_duplicates))?;
     for f in &found.failures {
         crate::output::message(format_args!("kifu: {}", f.message));
     }

@@ -1,0 +1,162 @@
+//! A `kifu pos index` database opened once for many queries: the entry point of every skin
+//! (the CLI, `kifu serve`, Python). It owns the index reader and the list of the games' files,
+//! and answers pattern searches, batches of them, and duplicate groups, and hands out single
+//! games as SGF.
+//!
+//! The search behind [`Database::search`] is the plain scan of [`crate::collection`] today; a
+//! pattern index can replace it behind the same methods without any skin changing.
+
+use crate::answer::SearchAnswer;
+use crate::collection::{
+    duplicate_groups, index_files, search_files_many, CollectionFile, Failure, ManyAnswers,
+};
+use crate::query::Query;
+use crate::scan::Page;
+use kifu_go::BoardSize;
+use kifu_posdb::extract::SourceError;
+use kifu_posdb::index::{IndexError, IndexReader};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Why a game could not be handed out.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// No game has that number.
+    #[error("no game {id}: the database has {games} games")]
+    NoSuchGame {
+        /// The number asked for.
+        id: u64,
+        /// The games of the database.
+        games: u64,
+    },
+    /// The index could not be read.
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    /// The game's file could not be read.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The file no longer holds the game the index names (changed since indexing).
+    #[error("{file}: game {game} is no longer in the file (changed since indexing?)")]
+    Changed {
+        /// The file.
+        file: String,
+        /// The game within it, from 1.
+        game: u32,
+    },
+}
+
+/// Groups of duplicate games and the files that could not be read while finding them.
+#[derive(Debug, Clone, Default)]
+pub struct Duplicates {
+    /// Each group's game numbers in order (the first is the one kept by searches without
+    /// duplicates), groups in the order of their first game.
+    pub groups: Vec<Vec<u64>>,
+    /// Files that could not be read.
+    pub failures: Vec<Failure>,
+}
+
+/// An opened database. `Sync`: one value serves concurrent queries.
+#[derive(Debug)]
+pub struct Database {
+    path: PathBuf,
+    reader: IndexReader,
+    files: Vec<CollectionFile>,
+    duplicates: OnceLock<(Duplicates, Vec<CollectionFile>)>,
+}
+
+impl Database {
+    /// Opens the index at `path` and reads the list of its games.
+    pub fn open(path: &Path) -> Result<Database, IndexError> {
+        let reader = IndexReader::open(path)?;
+        let files = index_files(&reader)?;
+        Ok(Database {
+            path: path.to_path_buf(),
+            reader,
+            files,
+            duplicates: OnceLock::new(),
+        })
+    }
+
+    /// The index file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The full-board index (lookups of whole positions, game information).
+    pub fn reader(&self) -> &IndexReader {
+        &self.reader
+    }
+
+    /// The board size of the database.
+    pub fn size(&self) -> BoardSize {
+        self.reader.size()
+    }
+
+    /// The number of games.
+    pub fn games(&self) -> u64 {
+        self.reader.games()
+    }
+
+    /// The duplicate groups, found on first use (reads every game once) and kept.
+    pub fn duplicates(&self) -> &Duplicates {
+        &self.deduplicated().0
+    }
+
+    fn deduplicated(&self) -> &(Duplicates, Vec<CollectionFile>) {
+        self.duplicates.get_or_init(|| {
+            let (groups, failures) = duplicate_groups(&self.files);
+            let mut files = self.files.clone();
+            crate::collection::drop_duplicates(&mut files, &groups);
+            (Duplicates { groups, failures }, files)
+        })
+    }
+
+    /// Searches for `query` (on rayon's current pool), leaving out all but the first game of
+    /// each group of duplicates if `no_duplicates`; the files that could not be read are in the
+    /// answer's `failures`.
+    pub fn search(&self, query: &Query, page: Page, no_duplicates: bool) -> Searched {
+        let mut many = self.search_many(std::slice::from_ref(query), page, no_duplicates);
+        Searched {
+            answer: many.answers.pop().expect("one answer per query"),
+            failures: many.failures,
+        }
+    }
+
+    /// Searches for every query of `queries` at once (each game read once for all of them).
+    pub fn search_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
+        let files = if no_duplicates {
+            &self.deduplicated().1
+        } else {
+            &self.files
+        };
+        search_files_many(files, queries, page, Some(self.size()))
+    }
+
+    /// Game `id` as SGF text (the one game, as the FF\[4\] writer writes it), with the index's
+    /// information about it.
+    pub fn game_sgf(&self, id: u64) -> Result<(kifu_posdb::index::GameInfo, String), GameError> {
+        let games = self.games();
+        if id >= games {
+            return Err(GameError::NoSuchGame { id, games });
+        }
+        let info = self.reader.game(id as u32)?;
+        let coll = kifu_posdb::extract::Source::new(&info.file).read_games()?;
+        let game = coll
+            .game(info.game_in_file as usize)
+            .ok_or_else(|| GameError::Changed {
+                file: info.file.clone(),
+                game: info.game_in_file + 1,
+            })?;
+        let text = kifu_sgf::write_game(game);
+        Ok((info, text))
+    }
+}
+
+/// One query's answer and the files that could not be read.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    /// The answer.
+    pub answer: SearchAnswer,
+    /// Files that could not be read (moved, deleted, unreadable since indexing).
+    pub failures: Vec<Failure>,
+}

@@ -3,18 +3,22 @@
 //! and answers pattern searches, batches of them, and duplicate groups, and hands out single
 //! games as SGF.
 //!
-//! The search behind [`Database::search`] is the plain scan of [`crate::collection`] today; a
-//! pattern index can replace it behind the same methods without any skin changing.
+//! Searches go through the pattern index ([`crate::index`]): its sidecar file beside the index
+//! (`DB.kpp`, written by `kifu pos index`) is read at [`Database::open`], or, when there is none
+//! or it was made for another game list, the index is built from the games' files and saved.
+//! The answers are the plain scan's ([`crate::collection`]), which the tests hold it to.
 
 use crate::answer::SearchAnswer;
 use crate::collection::{
     duplicate_groups, index_files, search_files_many, CollectionFile, Failure, ManyAnswers,
 };
+use crate::index::{fingerprint, sidecar_path, PatternIndex, PatternIndexError};
 use crate::query::Query;
 use crate::scan::Page;
 use kifu_go::BoardSize;
 use kifu_posdb::extract::SourceError;
 use kifu_posdb::index::{IndexError, IndexReader};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -61,20 +65,59 @@ pub struct Database {
     path: PathBuf,
     reader: IndexReader,
     files: Vec<CollectionFile>,
+    fingerprint: u64,
+    patterns: PatternIndex,
     duplicates: OnceLock<(Duplicates, Vec<CollectionFile>)>,
 }
 
 impl Database {
-    /// Opens the index at `path` and reads the list of its games.
+    /// Opens the index at `path`, reads the list of its games and its pattern index (built
+    /// from the games' files and saved beside it when missing or made for another game list; a
+    /// damaged one is an error).
     pub fn open(path: &Path) -> Result<Database, IndexError> {
         let reader = IndexReader::open(path)?;
         let files = index_files(&reader)?;
+        let fingerprint = fingerprint(&files);
+        let sidecar = sidecar_path(path);
+        let patterns = match PatternIndex::load(&sidecar, fingerprint)
+            .map_err(|e| IndexError::Companion(e.to_string()))?
+        {
+            Some(p) => p,
+            None => {
+                let p = PatternIndex::build(&files);
+                if p.failures().is_empty() {
+                    // A folder that cannot be written to only costs the next open a build.
+                    let _ = p.save(&sidecar, fingerprint);
+                }
+                p
+            }
+        };
         Ok(Database {
             path: path.to_path_buf(),
             reader,
             files,
+            fingerprint,
+            patterns,
             duplicates: OnceLock::new(),
         })
+    }
+
+    /// Writes the pattern index beside the index file (what `kifu pos index` does after the
+    /// build), returning the sidecar's path.
+    pub fn save_pattern_index(&self) -> Result<std::path::PathBuf, PatternIndexError> {
+        let sidecar = sidecar_path(&self.path);
+        self.patterns.save(&sidecar, self.fingerprint)?;
+        Ok(sidecar)
+    }
+
+    /// The pattern index.
+    pub fn patterns(&self) -> &PatternIndex {
+        &self.patterns
+    }
+
+    /// The games' files and the numbers of their games (what the plain search reads).
+    pub fn files(&self) -> &[CollectionFile] {
+        &self.files
     }
 
     /// The index file.
@@ -122,8 +165,26 @@ impl Database {
         }
     }
 
-    /// Searches for every query of `queries` at once (each game read once for all of them).
+    /// Searches for every query of `queries` at once (each game replayed once for all of them).
     pub fn search_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
+        let skip: Option<HashSet<u64>> = no_duplicates.then(|| {
+            self.duplicates()
+                .groups
+                .iter()
+                .flat_map(|g| g.iter().skip(1).copied())
+                .collect()
+        });
+        ManyAnswers {
+            answers: self
+                .patterns
+                .search_many(queries, page, Some(self.size()), skip.as_ref()),
+            failures: self.patterns.failures().to_vec(),
+        }
+    }
+
+    /// The plain search of every game's file (the oracle the pattern index is tested against;
+    /// slow: each file is read, parsed and replayed).
+    pub fn scan_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
         let files = if no_duplicates {
             &self.deduplicated().1
         } else {

@@ -9,6 +9,8 @@
 //! - [`dyer`]: duplicate games (the same game in any orientation) by a Dyer-style signature.
 //! - [`collection`]: a search over many files in parallel (a `kifu pos index` database's files),
 //!   the same answer for any number of threads.
+//! - [`index`]: the pattern index (packed games, bitmaps of the points each colour held) that
+//!   makes searches fast, with the plain scan's answers.
 //! - [`database`]: a `kifu pos index` database opened once for many queries, the entry point of
 //!   every skin.
 //! - [`answer`]: the one answer type (serde) every skin prints; [`svg`]: the pattern as a
@@ -27,6 +29,7 @@ pub mod collection;
 pub mod database;
 pub mod dyer;
 pub mod filter;
+pub mod index;
 pub mod pattern;
 pub mod query;
 pub mod scan;

@@ -42,7 +42,11 @@ pub struct GameSource {
 /// The variants of a query on one board size, the pattern's own symmetries there, and those of
 /// them that also leave the move sequence as it is.
 // Shared, not copied, by every game of that size (a free pattern has thousands of places).
-type SizeVariants = std::sync::Arc<(Vec<Variant>, Vec<Image>, Vec<Image>)>;
+pub(crate) type SizeVariants = std::sync::Arc<(Vec<Variant>, Vec<Image>, Vec<Image>)>;
+
+/// The order of a game's occurrences: the node of the hit, its number among that node's hits,
+/// the node of the move after it (`usize::MAX`: none).
+pub(crate) type EventKey = (usize, usize, usize);
 
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
@@ -65,31 +69,31 @@ pub struct Scan<'q> {
 
 /// A hit waiting for the moves that follow it.
 #[derive(Clone, Copy)]
-struct Pending {
-    variant: usize,
-    place: (u32, u32),
-    move_number: u32,
-    in_variation: bool,
+pub(crate) struct Pending {
+    pub(crate) variant: usize,
+    pub(crate) place: (u32, u32),
+    pub(crate) move_number: u32,
+    pub(crate) in_variation: bool,
     /// Moves of the query's sequence played so far.
-    seq: usize,
+    pub(crate) seq: usize,
     /// Moves outside the pattern came after the hit (counting placements).
-    waited: bool,
+    pub(crate) waited: bool,
     /// The elements of the stabilizer (bits) under which the moves so far are the sequence's.
-    alive: u16,
+    pub(crate) alive: u16,
     /// The node of the hit and its number there (for a stable order of the matches).
-    origin: (usize, usize),
+    pub(crate) origin: (usize, usize),
 }
 
 impl Pending {
     /// Whether `mv` is a move inside this hit's rectangle.
-    fn inside(&self, v: &Variant, mv: Move) -> bool {
+    pub(crate) fn inside(&self, v: &Variant, mv: Move) -> bool {
         v.move_cell(self.place, mv).is_some()
     }
 
     /// The hit after `mv` by `color`, while its sequence is not complete: one move further when
     /// the move is the next one of the sequence, the same when it is elsewhere, tenuki are
     /// allowed and the sequence has begun (passes count as tenuki), else none.
-    fn follow(
+    pub(crate) fn follow(
         &self,
         v: &Variant,
         query: &Query,
@@ -121,7 +125,7 @@ impl Pending {
         }
     }
 
-    fn event(&self, next: Option<(Color, Move)>) -> Event {
+    pub(crate) fn event(&self, next: Option<(Color, Move)>) -> Event {
         Event {
             frame: self.alive.trailing_zeros() as usize,
             variant: self.variant,
@@ -155,14 +159,18 @@ impl<'q> Scan<'q> {
         }
     }
 
-    /// Searches one game tree (skipped if the filters refuse `info`).
-    pub fn game(&mut self, source: &GameSource, info: &GameInfo, tree: GameTree<'_>) {
+    /// The query.
+    pub(crate) fn query(&self) -> &'q Query {
+        self.query
+    }
+
+    /// The variants of a game the filters accept, on a board where the pattern fits, with the
+    /// game counted as searched; `None` for a game left out. Shared with the indexed search.
+    pub(crate) fn begin_game(&mut self, info: &GameInfo) -> Option<(BoardSize, SizeVariants)> {
         if !self.query.filters.accepts(info) {
-            return;
+            return None;
         }
-        let Ok(size) = BoardSize::new(u32::from(info.size)) else {
-            return;
-        };
+        let size = BoardSize::new(u32::from(info.size)).ok()?;
         let query = self.query;
         let shared = self
             .variants
@@ -173,11 +181,20 @@ impl<'q> Scan<'q> {
                 std::sync::Arc::new((query.variants(size), stabilizer, fixers))
             })
             .clone();
-        let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
-        if variants.is_empty() {
-            return;
+        if shared.0.is_empty() {
+            return None;
         }
         self.games_searched += 1;
+        Some((size, shared))
+    }
+
+    /// Searches one game tree (skipped if the filters refuse `info`).
+    pub fn game(&mut self, source: &GameSource, info: &GameInfo, tree: GameTree<'_>) {
+        let Some((size, shared)) = self.begin_game(info) else {
+            return;
+        };
+        let query = self.query;
+        let (variants, stabilizer) = (&shared.0, &shared.1);
         let opts = ReplayOptions {
             scope: if query.variations {
                 Scope::AllVariations
@@ -186,7 +203,6 @@ impl<'q> Scan<'q> {
             },
             ..ReplayOptions::default()
         };
-        let winner = info.winner();
         // A node's hits wait for its children: each child with a move is one occurrence with
         // that continuation (as the index counts them), a node without any ends its line there,
         // and a child without a move stands for its parent (setup after a move belongs to it,
@@ -196,7 +212,7 @@ impl<'q> Scan<'q> {
         let placements = query.counting == Counting::Placements;
         let mut seen: HashSet<(usize, (u32, u32))> = HashSet::new();
         let mut waiting: HashMap<usize, Vec<(Pending, bool)>> = HashMap::new();
-        let mut events: Vec<((usize, usize, usize), Event)> = Vec::new();
+        let mut events: Vec<(EventKey, Event)> = Vec::new();
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
             if let Some(parent) = step.parent {
                 match step.mv {
@@ -293,6 +309,21 @@ impl<'q> Scan<'q> {
                 events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
             }
         }
+        self.end_game(source, info, size, &shared, events);
+    }
+
+    /// Counts a game's occurrences, each keyed by (node of the hit, its number there, node of
+    /// the move after it). Shared with the indexed search.
+    pub(crate) fn end_game(
+        &mut self,
+        source: &GameSource,
+        info: &GameInfo,
+        size: BoardSize,
+        shared: &SizeVariants,
+        mut events: Vec<(EventKey, Event)>,
+    ) {
+        let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
+        let winner = info.winner();
         events.sort_by_key(|(key, _)| *key);
         let events: Vec<Event> = events.into_iter().map(|(_, e)| e).collect();
         let hits_in_game = events.len() as u64;
@@ -475,7 +506,7 @@ impl<'q> Scan<'q> {
 }
 
 /// One occurrence: a hit and the move that followed it (`None`: the line ended).
-struct Event {
+pub(crate) struct Event {
     /// The first element of the stabilizer under which the game played the sequence.
     frame: usize,
     variant: usize,

@@ -225,6 +225,9 @@ pub enum IndexError {
     /// Too many games or files for the u32 numbers.
     #[error("more than 4,294,967,295 games or files")]
     TooMany,
+    /// A file that goes with the index (the pattern index beside it) is damaged or unreadable.
+    #[error("{0}")]
+    Companion(String),
     /// An index of an older format.
     #[error("an index of format {0} (from an older kifu): rebuild it with `kifu pos index`")]
     OldFormat(u32),

@@ -1,0 +1,455 @@
+//! The pattern index's bytes: one owner for the game record layout, its encoder (fed by the
+//! replay) and its decoder (fed by the search), so the two cannot drift apart.
+//!
+//! A game's nodes are in the replay's pre-order, each one flags byte and what the flags call
+//! for (see [`NodeReader::next`]); points are `row * n + col` as varints. Every read is checked:
+//! a damaged record is a [`FormatError`], never a panic or a read out of bounds.
+
+use kifu_go::Color;
+
+/// What is wrong with a pattern index's bytes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// The bytes end in the middle of a value.
+    #[error("truncated")]
+    Truncated,
+    /// A value is out of its range (a point off the board, a parent that is not on the path).
+    #[error("bad value: {0}")]
+    Bad(&'static str),
+}
+
+// Flags of a node.
+const MOVE_MASK: u8 = 0b11; // 0 none, 1 play, 2 pass
+const MOVE_PLAY: u8 = 1;
+const MOVE_PASS: u8 = 2;
+const MOVER_WHITE: u8 = 1 << 2;
+const TO_PLAY_WHITE: u8 = 1 << 3;
+const CAPTURES: u8 = 1 << 4;
+const IN_VARIATION: u8 = 1 << 5;
+const PARENT: u8 = 1 << 6;
+const EXTRA: u8 = 1 << 7;
+// Flags of the extra byte.
+const EXTRA_MOVE_NUMBER: u8 = 1;
+const EXTRA_CHANGES: u8 = 1 << 1;
+
+/// A point's state in the index: 0 empty, 1 black, 2 white.
+pub(crate) fn state(stone: Option<Color>) -> u8 {
+    match stone {
+        None => 0,
+        Some(Color::Black) => 1,
+        Some(Color::White) => 2,
+    }
+}
+
+/// Appends `v` as a LEB128 varint.
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A checked reader over bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct Bytes<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Bytes<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Bytes<'a> {
+        Bytes { bytes, pos: 0 }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    pub(crate) fn byte(&mut self) -> Result<u8, FormatError> {
+        let b = *self.bytes.get(self.pos).ok_or(FormatError::Truncated)?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
+        let end = self.pos.checked_add(n).ok_or(FormatError::Truncated)?;
+        let s = self
+            .bytes
+            .get(self.pos..end)
+            .ok_or(FormatError::Truncated)?;
+        self.pos = end;
+        Ok(s)
+    }
+
+    pub(crate) fn varint(&mut self) -> Result<u64, FormatError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(FormatError::Bad("varint too long"))
+    }
+
+    pub(crate) fn varint_u32(&mut self) -> Result<u32, FormatError> {
+        u32::try_from(self.varint()?).map_err(|_| FormatError::Bad("number too large"))
+    }
+
+    pub(crate) fn u32_le(&mut self) -> Result<u32, FormatError> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+
+    pub(crate) fn u64_le(&mut self) -> Result<u64, FormatError> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+
+    pub(crate) fn string(&mut self) -> Result<String, FormatError> {
+        let n = usize::try_from(self.varint()?).map_err(|_| FormatError::Truncated)?;
+        let s = self.take(n)?;
+        String::from_utf8(s.to_vec()).map_err(|_| FormatError::Bad("text is not UTF-8"))
+    }
+}
+
+/// One node of a game as the search needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// Its parent's number (`None` at the root).
+    pub parent: Option<u32>,
+    /// The move: who, and where (`None`: a pass).
+    pub mv: Option<(Color, Option<u16>)>,
+    /// Who is to play after it.
+    pub to_play: Color,
+    /// Moves from the root.
+    pub move_number: u32,
+    /// Whether it is off the main line.
+    pub in_variation: bool,
+}
+
+/// Writes the nodes of one game.
+#[derive(Debug, Default)]
+pub(crate) struct NodeWriter {
+    /// The encoded nodes.
+    pub bytes: Vec<u8>,
+    /// Move numbers by node, for the implicit ones.
+    move_numbers: Vec<u32>,
+}
+
+impl NodeWriter {
+    /// Appends node number `index` (nodes come in order from 0) and its changes to the board
+    /// (point, new state) from its parent's board, each point once.
+    pub(crate) fn push(&mut self, index: u32, node: &Node, changes: &[(u16, u8)]) {
+        let mut flags = 0u8;
+        let mut extra = 0u8;
+        match node.mv {
+            None => {}
+            Some((c, p)) => {
+                flags |= if p.is_some() { MOVE_PLAY } else { MOVE_PASS };
+                if c == Color::White {
+                    flags |= MOVER_WHITE;
+                }
+            }
+        }
+        if node.to_play == Color::White {
+            flags |= TO_PLAY_WHITE;
+        }
+        if node.in_variation {
+            flags |= IN_VARIATION;
+        }
+        let implicit_parent = index.checked_sub(1);
+        if node.parent != implicit_parent {
+            flags |= PARENT;
+        }
+        let parent_number = node
+            .parent
+            .and_then(|p| self.move_numbers.get(p as usize).copied())
+            .unwrap_or(0);
+        if node.move_number != parent_number + u32::from(node.mv.is_some()) {
+            extra |= EXTRA_MOVE_NUMBER;
+        }
+        // The usual node: its move's stone appears and some stones of the other colour go.
+        let captures: Option<Vec<u16>> = match node.mv {
+            Some((c, Some(p))) => {
+                let placed = changes.iter().any(|&(q, s)| q == p && s == state(Some(c)));
+                let rest_cleared = changes.iter().all(|&(q, s)| q == p || s == 0);
+                (placed && rest_cleared)
+                    .then(|| changes.iter().map(|c| c.0).filter(|&q| q != p).collect())
+            }
+            _ => changes.is_empty().then(Vec::new),
+        };
+        if captures.is_none() {
+            extra |= EXTRA_CHANGES;
+        }
+        if captures.as_ref().is_some_and(|c| !c.is_empty()) {
+            flags |= CAPTURES;
+        }
+        if extra != 0 {
+            flags |= EXTRA;
+        }
+        self.bytes.push(flags);
+        if extra != 0 {
+            self.bytes.push(extra);
+        }
+        if let Some(p) = node.parent.filter(|_| flags & PARENT != 0) {
+            put_varint(&mut self.bytes, u64::from(p));
+        } else if flags & PARENT != 0 {
+            // The root has no parent: u32::MAX + 1 stands for none.
+            put_varint(&mut self.bytes, 1 << 32);
+        }
+        if extra & EXTRA_MOVE_NUMBER != 0 {
+            put_varint(&mut self.bytes, u64::from(node.move_number));
+        }
+        if let Some((_, Some(p))) = node.mv {
+            put_varint(&mut self.bytes, u64::from(p));
+        }
+        match captures {
+            Some(caps) if !caps.is_empty() => {
+                put_varint(&mut self.bytes, caps.len() as u64);
+                for q in caps {
+                    put_varint(&mut self.bytes, u64::from(q));
+                }
+            }
+            Some(_) => {}
+            None => {
+                put_varint(&mut self.bytes, changes.len() as u64);
+                for &(q, s) in changes {
+                    put_varint(&mut self.bytes, u64::from(q));
+                    self.bytes.push(s);
+                }
+            }
+        }
+        let at = index as usize;
+        if self.move_numbers.len() <= at {
+            self.move_numbers.resize(at + 1, 0);
+        }
+        self.move_numbers[at] = node.move_number;
+    }
+}
+
+/// Reads the nodes of one game in order.
+#[derive(Debug)]
+pub(crate) struct NodeReader<'a> {
+    bytes: Bytes<'a>,
+    points: u16,
+    count: u32,
+    index: u32,
+    move_numbers: Vec<u32>,
+}
+
+impl<'a> NodeReader<'a> {
+    /// A reader of `count` nodes on a board of `points` points.
+    pub(crate) fn new(bytes: &'a [u8], count: u32, points: u16) -> NodeReader<'a> {
+        NodeReader {
+            bytes: Bytes::new(bytes),
+            points,
+            count,
+            index: 0,
+            move_numbers: Vec::new(),
+        }
+    }
+
+    fn point(&mut self) -> Result<u16, FormatError> {
+        let p = self.bytes.varint()?;
+        if p >= u64::from(self.points) {
+            return Err(FormatError::Bad("point off the board"));
+        }
+        Ok(p as u16)
+    }
+
+    /// The next node (`None` after the last), its changes to the board put in `changes`
+    /// (cleared first). Parents come before their children: a parent number not below the
+    /// node's own is refused (the caller checks it is on the path).
+    pub(crate) fn next(
+        &mut self,
+        changes: &mut Vec<(u16, u8)>,
+    ) -> Result<Option<Node>, FormatError> {
+        changes.clear();
+        if self.index >= self.count {
+            return if self.bytes.is_empty() {
+                Ok(None)
+            } else {
+                Err(FormatError::Bad("bytes after the last node"))
+            };
+        }
+        let index = self.index;
+        let flags = self.bytes.byte()?;
+        let extra = if flags & EXTRA != 0 {
+            self.bytes.byte()?
+        } else {
+            0
+        };
+        if extra & !(EXTRA_MOVE_NUMBER | EXTRA_CHANGES) != 0 {
+            return Err(FormatError::Bad("unknown node flags"));
+        }
+        let parent = if flags & PARENT != 0 {
+            match self.bytes.varint()? {
+                v if v == 1 << 32 => None,
+                v if v < u64::from(index) => Some(v as u32),
+                _ => return Err(FormatError::Bad("parent after its child")),
+            }
+        } else {
+            index.checked_sub(1)
+        };
+        if index > 0 && parent.is_none() {
+            return Err(FormatError::Bad("a second root"));
+        }
+        let mover = if flags & MOVER_WHITE != 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let parent_number = parent.map_or(0, |p| self.move_numbers[p as usize]);
+        let kind = flags & MOVE_MASK;
+        let move_number = if extra & EXTRA_MOVE_NUMBER != 0 {
+            self.bytes.varint_u32()?
+        } else {
+            parent_number.saturating_add(u32::from(kind != 0))
+        };
+        let mv = match kind {
+            0 => None,
+            MOVE_PLAY => Some((mover, Some(self.point()?))),
+            MOVE_PASS => Some((mover, None)),
+            _ => return Err(FormatError::Bad("unknown move kind")),
+        };
+        if extra & EXTRA_CHANGES != 0 {
+            let n = self.bytes.varint()?;
+            if n > u64::from(self.points) {
+                return Err(FormatError::Bad("more changes than points"));
+            }
+            for _ in 0..n {
+                let q = self.point()?;
+                let s = self.bytes.byte()?;
+                if s > 2 {
+                    return Err(FormatError::Bad("unknown point state"));
+                }
+                changes.push((q, s));
+            }
+        } else {
+            if let Some((c, Some(p))) = mv {
+                changes.push((p, state(Some(c))));
+            } else if flags & CAPTURES != 0 {
+                return Err(FormatError::Bad("captures without a move"));
+            }
+            if flags & CAPTURES != 0 {
+                let n = self.bytes.varint()?;
+                if n > u64::from(self.points) {
+                    return Err(FormatError::Bad("more captures than points"));
+                }
+                for _ in 0..n {
+                    let q = self.point()?;
+                    changes.push((q, 0));
+                }
+            }
+        }
+        self.move_numbers.push(move_number);
+        self.index += 1;
+        Ok(Some(Node {
+            parent,
+            mv,
+            to_play: if flags & TO_PLAY_WHITE != 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            move_number,
+            in_variation: flags & IN_VARIATION != 0,
+        }))
+    }
+}
+
+/// FNV-1a, 64 bits: the index's checksum (damage, not attacks, is what it guards against).
+pub(crate) fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_round_trip() {
+        let nodes = [
+            (
+                Node {
+                    parent: None,
+                    mv: None,
+                    to_play: Color::Black,
+                    move_number: 0,
+                    in_variation: false,
+                },
+                vec![(3u16, 1u8), (4, 2)],
+            ),
+            (
+                Node {
+                    parent: Some(0),
+                    mv: Some((Color::Black, Some(10))),
+                    to_play: Color::White,
+                    move_number: 1,
+                    in_variation: false,
+                },
+                vec![(10, 1), (4, 0)],
+            ),
+            (
+                Node {
+                    parent: Some(0),
+                    mv: Some((Color::White, None)),
+                    to_play: Color::Black,
+                    move_number: 1,
+                    in_variation: true,
+                },
+                vec![],
+            ),
+            (
+                Node {
+                    parent: Some(2),
+                    mv: Some((Color::White, Some(11))),
+                    to_play: Color::Black,
+                    move_number: 7,
+                    in_variation: true,
+                },
+                vec![(12, 2)],
+            ),
+        ];
+        let mut w = NodeWriter::default();
+        for (i, (n, c)) in nodes.iter().enumerate() {
+            w.push(i as u32, n, c);
+        }
+        let mut r = NodeReader::new(&w.bytes, nodes.len() as u32, 81);
+        let mut changes = Vec::new();
+        for (n, c) in &nodes {
+            assert_eq!(r.next(&mut changes).unwrap().as_ref(), Some(n));
+            let (mut a, mut b) = (changes.clone(), c.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b);
+        }
+        assert_eq!(r.next(&mut changes).unwrap(), None);
+        // Every cut is refused, never a panic.
+        for cut in 0..w.bytes.len() {
+            let mut r = NodeReader::new(&w.bytes[..cut], nodes.len() as u32, 81);
+            let mut ok = true;
+            for _ in 0..=nodes.len() {
+                match r.next(&mut changes) {
+                    Err(_) => {
+                        ok = false;
+                        break;
+                    }
+                    Ok(None) => break,
+                    Ok(Some(_)) => {}
+                }
+            }
+            assert!(!ok, "cut at {cut}");
+        }
+    }
+}

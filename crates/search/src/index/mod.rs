@@ -1,0 +1,540 @@
+//! The pattern index: every game of a database as packed nodes (moves with their captures, so a
+//! search replays without rules and without SGF), its information for the filters, and per
+//! colour a bitmap of the points that colour ever held (a game that never held a variant's
+//! stones at a place cannot match there). Built from the games' files (in parallel), kept in a
+//! sidecar file beside the `kifu pos index` file, and searched by [`walk`].
+//!
+//! The sidecar (`DB.kpp` for `DB.kpx`), all integers little-endian:
+//! - header: magic `KIFUPAT\0`, format (u32), fingerprint of the `.kpx` game list (u64), body
+//!   length (u64);
+//! - body: varint file count, each file name (varint length, UTF-8); varint game count, each
+//!   game ([`GameEntry`]'s `encode`); then the FNV-1a 64 of the body (u64).
+//!
+//! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
+//! varint handicap, komi (a byte 0/1, then f64 bits when 1), board side (u8), flags (u8, bit 0:
+//! a second set of bitmaps for all variations follows the main line's), bitmaps (`n` rows of
+//! u32 for Black then `n` for White, bit `c` of row `r` = point (c, r)), varint node count,
+//! varint byte count, the nodes ([`format`]).
+
+pub(crate) mod format;
+pub(crate) mod walk;
+
+use crate::collection::{CollectionFile, Failure};
+use crate::filter::GameInfo;
+use format::{fnv64, put_varint, state, Bytes, FormatError, Node, NodeReader, NodeWriter};
+use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
+use kifu_go::{BoardSize, Move};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"KIFUPAT\0";
+const VERSION: u32 = 1;
+
+/// Why a pattern index could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PatternIndexError {
+    /// Reading failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The sidecar.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Writing failed.
+    #[error(transparent)]
+    Write(#[from] kifu_fs::FsError),
+    /// The file is not a pattern index, or a damaged one.
+    #[error("{}: not a kifu pattern index, or a damaged one ({why}); delete it, or rebuild with `kifu pos index`", path.display())]
+    Damaged {
+        /// The sidecar.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+/// One game as the index holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct GameEntry {
+    /// Its number in the database.
+    pub id: u64,
+    /// Its file (a number into [`PatternIndex::files`]).
+    pub file: u32,
+    /// Its number in the file, from 0.
+    pub game_in_file: u32,
+    /// What the filters and the answer's matches read.
+    pub info: GameInfo,
+    /// The board side of its nodes and bitmaps (0: not replayable, no nodes).
+    pub side: u8,
+    /// Bitmaps: the main line's Black rows, White rows, then (when the game has variations)
+    /// the same over every variation.
+    pub bits: Vec<u32>,
+    /// The number of nodes.
+    pub node_count: u32,
+    /// The nodes ([`format`]).
+    pub nodes: Vec<u8>,
+}
+
+impl GameEntry {
+    /// The bitmaps of Black and White over the main line or every variation.
+    pub(crate) fn bitmaps(&self, variations: bool) -> (&[u32], &[u32]) {
+        let n = usize::from(self.side);
+        let at = if variations && self.bits.len() >= 4 * n {
+            2 * n
+        } else {
+            0
+        };
+        match self.bits.get(at..at + 2 * n) {
+            Some(b) => b.split_at(n),
+            None => (&[], &[]),
+        }
+    }
+
+    /// Reads a game's tree into an entry (what the replay makes of it, every variation).
+    fn build(id: u64, file: u32, game_in_file: u32, tree: kifu_sgf::GameTree<'_>) -> GameEntry {
+        let info = GameInfo::from_game(&tree);
+        let mut entry = GameEntry {
+            id,
+            file,
+            game_in_file,
+            side: 0,
+            bits: Vec::new(),
+            node_count: 0,
+            nodes: Vec::new(),
+            info,
+        };
+        let Ok(size) = BoardSize::new(u32::from(entry.info.size)) else {
+            return entry;
+        };
+        let n = usize::from(size.get());
+        let mut writer = NodeWriter::default();
+        let mut main = vec![0u32; 2 * n];
+        let mut all = vec![0u32; 2 * n];
+        let mut variations = false;
+        // The boards on the path from the root, to diff each node against its parent's.
+        let mut path: Vec<(usize, Vec<u8>)> = Vec::new();
+        let mut rows = vec![0u8; n * n];
+        let mut changes: Vec<(u16, u8)> = Vec::new();
+        let mut broken = false;
+        let opts = ReplayOptions {
+            scope: Scope::AllVariations,
+            ..ReplayOptions::default()
+        };
+        let _ = replay_game(tree, &opts, |step: &Step<'_>| {
+            if broken {
+                return;
+            }
+            if step.position.size() != size || step.node_index != entry.node_count as usize {
+                broken = true;
+                return;
+            }
+            while path.last().is_some_and(|(i, _)| Some(*i) != step.parent) {
+                path.pop();
+            }
+            let parent_rows = path.last().map(|(_, r)| r.as_slice());
+            if step.parent.is_some() && parent_rows.is_none() {
+                broken = true;
+                return;
+            }
+            step.position.write_rows(&mut rows);
+            changes.clear();
+            for (q, &b) in rows.iter().enumerate() {
+                let s = row_state(b);
+                let before = parent_rows.map_or(0, |r| row_state(r[q]));
+                if s != before {
+                    changes.push((q as u16, s));
+                    if s != 0 {
+                        let (col, row) = (q % n, q / n);
+                        let k = usize::from(s - 1) * n + row;
+                        all[k] |= 1 << col;
+                        if step.variation == 0 {
+                            main[k] |= 1 << col;
+                        }
+                    }
+                }
+            }
+            variations |= step.variation > 0;
+            let node = Node {
+                parent: step.parent.map(|p| p as u32),
+                mv: step.mv.map(|pm| {
+                    (
+                        pm.color,
+                        match pm.mv {
+                            Move::Play(p) => {
+                                Some((usize::from(p.row()) * n + usize::from(p.col())) as u16)
+                            }
+                            Move::Pass => None,
+                        },
+                    )
+                }),
+                to_play: step.to_play,
+                move_number: step.move_number,
+                in_variation: step.variation > 0,
+            };
+            writer.push(step.node_index as u32, &node, &changes);
+            entry.node_count += 1;
+            path.push((step.node_index, rows.clone()));
+        });
+        if broken {
+            // Cannot happen with the replay as it is; a game the index cannot hold exactly is
+            // better left without nodes than searched wrong.
+            entry.node_count = 0;
+            return entry;
+        }
+        entry.side = size.get();
+        entry.bits = main;
+        if variations {
+            entry.bits.extend_from_slice(&all);
+        }
+        entry.nodes = writer.bytes;
+        entry
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.id);
+        put_varint(out, u64::from(self.file));
+        put_varint(out, u64::from(self.game_in_file));
+        let i = &self.info;
+        for s in [&i.black, &i.white, &i.date, &i.event, &i.result] {
+            put_varint(out, s.len() as u64);
+            out.extend_from_slice(s.as_bytes());
+        }
+        put_varint(out, u64::from(i.handicap));
+        match i.komi {
+            None => out.push(0),
+            Some(k) => {
+                out.push(1);
+                out.extend_from_slice(&k.to_bits().to_le_bytes());
+            }
+        }
+        out.push(i.size);
+        out.push(self.side);
+        let n = usize::from(self.side);
+        out.push(u8::from(self.bits.len() >= 4 * n && n > 0));
+        for b in &self.bits {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        put_varint(out, u64::from(self.node_count));
+        put_varint(out, self.nodes.len() as u64);
+        out.extend_from_slice(&self.nodes);
+    }
+
+    fn decode(b: &mut Bytes<'_>, files: u32) -> Result<GameEntry, FormatError> {
+        let id = b.varint()?;
+        let file = b.varint_u32()?;
+        if file >= files {
+            return Err(FormatError::Bad("file number"));
+        }
+        let game_in_file = b.varint_u32()?;
+        let (black, white, date, event, result) = (
+            b.string()?,
+            b.string()?,
+            b.string()?,
+            b.string()?,
+            b.string()?,
+        );
+        let handicap = b.varint_u32()?;
+        let komi = match b.byte()? {
+            0 => None,
+            1 => Some(f64::from_bits(b.u64_le()?)),
+            _ => return Err(FormatError::Bad("komi flag")),
+        };
+        let size = b.byte()?;
+        let side = b.byte()?;
+        if side != 0 && (side != size || BoardSize::new(u32::from(side)).is_err()) {
+            return Err(FormatError::Bad("board side"));
+        }
+        let sets = match b.byte()? {
+            0 => 1,
+            1 => 2,
+            _ => return Err(FormatError::Bad("bitmap flags")),
+        };
+        let rows = if side == 0 {
+            0
+        } else {
+            2 * sets * usize::from(side)
+        };
+        let mut bits = Vec::with_capacity(rows);
+        for _ in 0..rows {
+            bits.push(b.u32_le()?);
+        }
+        let node_count = b.varint_u32()?;
+        if side == 0 && node_count > 0 {
+            return Err(FormatError::Bad("nodes without a board"));
+        }
+        let len = usize::try_from(b.varint()?).map_err(|_| FormatError::Truncated)?;
+        let nodes = b.take(len)?.to_vec();
+        Ok(GameEntry {
+            id,
+            file,
+            game_in_file,
+            info: GameInfo {
+                black,
+                white,
+                date,
+                event,
+                result,
+                handicap,
+                komi,
+                size,
+            },
+            side,
+            bits,
+            node_count,
+            nodes,
+        })
+    }
+
+    /// Reads every node once, as a search would, so that a damaged record is found when the
+    /// index is opened rather than halfway through a search.
+    fn check(&self) -> Result<(), FormatError> {
+        let points = u16::from(self.side) * u16::from(self.side);
+        let mut r = NodeReader::new(&self.nodes, self.node_count, points);
+        let mut changes = Vec::new();
+        let mut path: Vec<u32> = Vec::new();
+        let mut index = 0u32;
+        while let Some(node) = r.next(&mut changes)? {
+            while path.last().is_some_and(|&i| Some(i) != node.parent) {
+                path.pop();
+            }
+            if node.parent.is_some() && path.is_empty() {
+                return Err(FormatError::Bad("a parent off the path"));
+            }
+            path.push(index);
+            index += 1;
+        }
+        Ok(())
+    }
+}
+
+fn row_state(b: u8) -> u8 {
+    match b {
+        b'#' => state(Some(kifu_go::Color::Black)),
+        b'O' => state(Some(kifu_go::Color::White)),
+        _ => 0,
+    }
+}
+
+/// The pattern index of a database: its games in the order of its files (the plain search's
+/// order), each with its nodes, information and bitmaps.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PatternIndex {
+    /// The games' files.
+    pub(crate) files: Vec<String>,
+    /// The games, file by file, each file's games in order.
+    pub(crate) games: Vec<GameEntry>,
+    /// The files that could not be read while building (their games are not in the index).
+    pub(crate) failures: Vec<Failure>,
+}
+
+impl PatternIndex {
+    /// Builds the index of `files` (read and replayed in parallel, on rayon's current pool).
+    pub fn build(files: &[CollectionFile]) -> PatternIndex {
+        let parts: Vec<(Vec<GameEntry>, Vec<Failure>)> = files
+            .par_iter()
+            .enumerate()
+            .map(|(fi, f)| {
+                let mut games = Vec::new();
+                let failures = f.each_game(|source, tree| {
+                    games.push(GameEntry::build(
+                        source.id,
+                        fi as u32,
+                        source.game_in_file,
+                        tree,
+                    ));
+                });
+                (games, failures)
+            })
+            .collect();
+        let mut index = PatternIndex {
+            files: files
+                .iter()
+                .map(|f| f.source.path.display().to_string())
+                .collect(),
+            ..PatternIndex::default()
+        };
+        for (g, f) in parts {
+            index.games.extend(g);
+            index.failures.extend(f);
+        }
+        index
+    }
+
+    /// The number of games.
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The files that could not be read when the index was built.
+    pub fn failures(&self) -> &[Failure] {
+        &self.failures
+    }
+
+    /// The index as the bytes of a sidecar file for a database of `fingerprint`.
+    pub fn to_bytes(&self, fingerprint: u64) -> Vec<u8> {
+        let mut body = Vec::new();
+        put_varint(&mut body, self.files.len() as u64);
+        for f in &self.files {
+            put_varint(&mut body, f.len() as u64);
+            body.extend_from_slice(f.as_bytes());
+        }
+        put_varint(&mut body, self.games.len() as u64);
+        for g in &self.games {
+            g.encode(&mut body);
+        }
+        let mut out = Vec::with_capacity(body.len() + 40);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&fingerprint.to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&body);
+        out.extend_from_slice(&fnv64(&body).to_le_bytes());
+        out
+    }
+
+    /// Reads a sidecar file's bytes: `Ok(None)` if it was made for another database (another
+    /// fingerprint, or an older format), an error if it is damaged.
+    pub fn from_bytes(bytes: &[u8], fingerprint: u64) -> Result<Option<PatternIndex>, String> {
+        let mut b = Bytes::new(bytes);
+        let err = |e: FormatError| e.to_string();
+        if b.take(8).map_err(err)? != MAGIC {
+            return Err("not a pattern index".into());
+        }
+        if b.u32_le().map_err(err)? != VERSION {
+            return Ok(None);
+        }
+        if b.u64_le().map_err(err)? != fingerprint {
+            return Ok(None);
+        }
+        let len = usize::try_from(b.u64_le().map_err(err)?).map_err(|_| "body length")?;
+        let body = b.take(len).map_err(err)?;
+        let sum = b.u64_le().map_err(err)?;
+        if !b.is_empty() {
+            return Err("bytes after the checksum".into());
+        }
+        if fnv64(body) != sum {
+            return Err("checksum mismatch".into());
+        }
+        let mut b = Bytes::new(body);
+        let nfiles = b.varint_u32().map_err(err)?;
+        let mut files = Vec::new();
+        for _ in 0..nfiles {
+            files.push(b.string().map_err(err)?);
+        }
+        let ngames = b.varint().map_err(err)?;
+        let mut games = Vec::new();
+        for _ in 0..ngames {
+            games.push(GameEntry::decode(&mut b, nfiles).map_err(err)?);
+        }
+        if !b.is_empty() {
+            return Err("bytes after the last game".into());
+        }
+        if let Some((id, e)) = games
+            .par_iter()
+            .find_map_first(|g| g.check().err().map(|e| (g.id, e)))
+        {
+            return Err(format!("game {id}: {e}"));
+        }
+        Ok(Some(PatternIndex {
+            files,
+            games,
+            failures: Vec::new(),
+        }))
+    }
+
+    /// Reads the sidecar at `path`: `Ok(None)` if there is none or it belongs to another
+    /// database.
+    pub fn load(path: &Path, fingerprint: u64) -> Result<Option<PatternIndex>, PatternIndexError> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(PatternIndexError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        PatternIndex::from_bytes(&bytes, fingerprint).map_err(|why| PatternIndexError::Damaged {
+            path: path.to_path_buf(),
+            why,
+        })
+    }
+
+    /// Writes the sidecar at `path` (atomically: a reader sees the old file or the new one).
+    pub fn save(&self, path: &Path, fingerprint: u64) -> Result<(), PatternIndexError> {
+        let mut f = kifu_fs::atomic::AtomicFile::create(path)?;
+        std::io::Write::write_all(&mut f, &self.to_bytes(fingerprint)).map_err(|source| {
+            PatternIndexError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        f.commit()?;
+        Ok(())
+    }
+}
+
+/// The sidecar of the index at `db`: `DB.kpp`.
+pub fn sidecar_path(db: &Path) -> PathBuf {
+    db.with_extension("kpp")
+}
+
+/// A fingerprint of a database's game list (each game's file and place in it, in order): a
+/// sidecar made for another list is not used.
+pub fn fingerprint(files: &[CollectionFile]) -> u64 {
+    let mut bytes = Vec::new();
+    for f in files {
+        bytes.extend_from_slice(f.source.path.display().to_string().as_bytes());
+        bytes.push(0);
+        for id in &f.ids {
+            bytes.extend_from_slice(&id.map_or(u64::MAX, |i| i).to_le_bytes());
+        }
+    }
+    fnv64(&bytes)
+}
+
+/// Games searched per task: enough to keep a task's fixed costs small, few enough to share
+/// the work between threads.
+const CHUNK: usize = 128;
+
+impl PatternIndex {
+    /// Searches for every query of `queries` (on rayon's current pool), leaving out the games
+    /// `skip` holds; the same answers as the plain scan of the same games. Continuations of a
+    /// pattern at a fixed place are named as points of a board of `size`.
+    pub fn search_many(
+        &self,
+        queries: &[crate::Query],
+        page: crate::scan::Page,
+        size: Option<BoardSize>,
+        skip: Option<&std::collections::HashSet<u64>>,
+    ) -> Vec<crate::SearchAnswer> {
+        use crate::scan::Scan;
+        let fresh = || -> Vec<Scan<'_>> { queries.iter().map(|q| Scan::new(q, page)).collect() };
+        let parts: Vec<Vec<Scan<'_>>> = self
+            .games
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut scans = fresh();
+                let mut plans: Vec<_> = queries.iter().map(|_| Default::default()).collect();
+                let mut ws = walk::Workspace::default();
+                for g in chunk {
+                    if skip.is_some_and(|s| s.contains(&g.id)) {
+                        continue;
+                    }
+                    let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
+                    for (scan, plans) in scans.iter_mut().zip(plans.iter_mut()) {
+                        walk::search_game(scan, &mut ws, plans, g, file);
+                    }
+                }
+                scans
+            })
+            .collect();
+        let mut all = fresh();
+        for part in parts {
+            all = all.into_iter().zip(part).map(|(a, b)| a.merge(b)).collect();
+        }
+        all.into_iter().map(|s| s.finish(size)).collect()
+    }
+}

@@ -1,0 +1,251 @@
+//! The pattern index against the plain scan (the oracle): random patterns cut from real
+//! positions of the shared corpus (corner, side and free; wildcards, colour swap, one
+//! orientation only, side to move, move windows, variations, sequences, placements, filters),
+//! each answered by [`Database::search_many`] (the index) and [`Database::scan_many`] (every
+//! file read and replayed), field by field. Seeded: a failure names its seed and query.
+//!
+//! Over a part of the corpus (to keep the oracle's time down) plus a hand-made file with
+//! variations, setup in the middle of a game, passes, captures and a node with two moves.
+
+use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
+use kifu_go::{Board, BoardSize, Color, Move};
+use kifu_posdb::extract::Source;
+use kifu_posdb::index::{build_index, IndexOptions};
+use kifu_search::pattern::Cell;
+use kifu_search::scan::Page;
+use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
+use std::path::{Path, PathBuf};
+
+/// xorshift64*: the test's only randomness, seeded.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
+;B[pd];W[dp];B[pq](;W[dd];B[fq];W[dn];B[qk]\
+;W[];B[]AB[jj]AW[kk];B[pp]W[cc];W[qc];B[qd];W[rd];B[pc];W[rc]\
+;B[qb];W[rb];B[pb];W[ra];B[sc])\
+(;W[dc];B[ce];W[ed](;B[dj])(;B[qk];W[jd])))\
+(;GM[1]SZ[19]HA[2]AB[pd][dp]PB[Handi]PW[Cap]RE[B+3.5]DT[1999-05]\
+;W[qp];B[dd];W[oq];B[qn];W[jj];B[];W[dc];B[cc];W[ec];B[cd];W[db];B[cb];W[eb])";
+
+fn build(dir: &Path, files: &[PathBuf], size: u32) -> Database {
+    let sources: Vec<Source> = files.iter().map(Source::new).collect();
+    let opts = IndexOptions::new(BoardSize::new(size).unwrap());
+    let path = dir.join(format!("db{size}.kpx"));
+    let mut out = std::fs::File::create(&path).unwrap();
+    build_index(&sources, &opts, &mut out, &|| {}).unwrap();
+    drop(out);
+    Database::open(&path).unwrap()
+}
+
+/// Main-line boards of the database's games, with the moves after them.
+fn positions(db: &Database, rng: &mut Rng, count: usize) -> Vec<(Board, Vec<(Color, Move)>)> {
+    let mut out = Vec::new();
+    let files = db.files();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 20 {
+        tries += 1;
+        let f = &files[rng.below(files.len() as u64) as usize];
+        let Ok(coll) = f.source.read_games() else {
+            continue;
+        };
+        let ids: Vec<usize> = (0..f.ids.len()).filter(|&i| f.ids[i].is_some()).collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let Some(game) = coll.game(ids[rng.below(ids.len() as u64) as usize]) else {
+            continue;
+        };
+        let mut boards: Vec<(Board, Option<(Color, Move)>)> = Vec::new();
+        let opts = ReplayOptions {
+            scope: Scope::MainLineOnly,
+            ..ReplayOptions::default()
+        };
+        let _ = replay_game(game, &opts, |s: &Step<'_>| {
+            if let (Some(pm), Some(last)) = (s.mv, boards.last_mut()) {
+                last.1 = Some((pm.color, pm.mv));
+            }
+            boards.push((s.position.board(), None));
+        });
+        if boards.is_empty() {
+            continue;
+        }
+        let at = rng.below(boards.len() as u64) as usize;
+        let next: Vec<(Color, Move)> = boards[at..].iter().filter_map(|b| b.1).take(4).collect();
+        out.push((boards[at].0.clone(), next));
+    }
+    out
+}
+
+fn wildcard(rng: &mut Rng, c: Cell) -> Cell {
+    match rng.below(4) {
+        0 => Cell::Any,
+        1 if c != Cell::White => Cell::EmptyOrBlack,
+        2 if c != Cell::Black => Cell::EmptyOrWhite,
+        _ => c,
+    }
+}
+
+/// A random query cut from `board`.
+fn query(rng: &mut Rng, board: &Board, next: &[(Color, Move)]) -> Option<Query> {
+    let n = u32::from(board.size().get());
+    let kind = rng.below(10);
+    let (w, h) = (1 + rng.below(7) as u32, 1 + rng.below(7) as u32);
+    let (w, h) = (w.min(n), h.min(n));
+    let (col, row) = match kind {
+        // Corners.
+        0..=3 => (
+            if rng.chance(50) { 0 } else { n - w },
+            if rng.chance(50) { 0 } else { n - h },
+        ),
+        // Sides.
+        4..=6 => {
+            let c = rng.below(u64::from(n - w + 1)) as u32;
+            (c, if rng.chance(50) { 0 } else { n - h })
+        }
+        // Anywhere.
+        _ => (
+            rng.below(u64::from(n - w + 1)) as u32,
+            rng.below(u64::from(n - h + 1)) as u32,
+        ),
+    };
+    let mut p = Pattern::from_board(board, col, row, w, h)?;
+    if rng.chance(40) {
+        let cells: Vec<Cell> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| p.cell(x, y))
+            .map(|c| if rng.chance(25) { wildcard(rng, c) } else { c })
+            .collect();
+        p = Pattern::new(w as usize, h as usize, cells).ok()?;
+    }
+    let placement = if kind >= 7 {
+        Placement::Anywhere
+    } else if kind >= 4 && rng.chance(20) {
+        Placement::Edge { side: Side::Top }
+    } else {
+        Placement::of_region(col, row, w, h, n)
+    };
+    let mut q = Query::new(p, placement);
+    q.symmetries = !rng.chance(15);
+    q.swap_colors = rng.chance(35);
+    if rng.chance(15) {
+        q.to_play = Some(if rng.chance(50) {
+            Color::Black
+        } else {
+            Color::White
+        });
+    }
+    if rng.chance(20) {
+        let from = rng.below(120) as u32;
+        q.moves = Some((from, from + rng.below(150) as u32));
+    }
+    q.variations = rng.chance(30);
+    if rng.chance(30) {
+        q.counting = Counting::Placements;
+    }
+    if rng.chance(20) {
+        // The moves that came next, while inside the rectangle.
+        for &(c, m) in next {
+            let Move::Play(pt) = m else { break };
+            let (x, y) = (u32::from(pt.col()), u32::from(pt.row()));
+            if x < col || y < row || x >= col + w || y >= row + h {
+                break;
+            }
+            q.sequence.push((c, (x - col, y - row)));
+            if rng.chance(40) {
+                break;
+            }
+        }
+        q.allow_tenuki = rng.chance(50);
+    }
+    if rng.chance(10) {
+        q.filters.date_from = Some(format!("{}", 1950 + rng.below(70)));
+    }
+    if rng.chance(5) {
+        q.filters.winner = Some(kifu_search::filter::Winner::White);
+    }
+    Some(q)
+}
+
+fn compare(db: &Database, rng: &mut Rng, queries: usize, label: &str) -> usize {
+    let boards = positions(db, rng, queries);
+    let mut qs = Vec::new();
+    for (board, next) in &boards {
+        if let Some(q) = query(rng, board, next) {
+            qs.push(q);
+        }
+    }
+    let page = Page {
+        offset: rng.below(5),
+        limit: 40,
+    };
+    for dups in [false, true] {
+        let t = std::time::Instant::now();
+        let fast = db.search_many(&qs, page, dups);
+        let t1 = t.elapsed();
+        let slow = db.scan_many(&qs, page, dups);
+        eprintln!(
+            "{label}: {} queries: index {t1:?}, scan {:?}",
+            qs.len(),
+            t.elapsed() - t1
+        );
+        assert_eq!(fast.failures, slow.failures, "{label}");
+        for (i, (a, b)) in fast.answers.iter().zip(&slow.answers).enumerate() {
+            let q = serde_json::to_string(&qs[i]).unwrap();
+            assert_eq!(a.games_searched, b.games_searched, "{label} {i}: {q}");
+            assert_eq!(a.games, b.games, "{label} {i}: {q}");
+            assert_eq!(a.occurrences, b.occurrences, "{label} {i}: {q}");
+            assert_eq!(a.swapped, b.swapped, "{label} {i}: {q}");
+            assert_eq!(a.continuations, b.continuations, "{label} {i}: {q}");
+            assert_eq!(a.tenuki, b.tenuki, "{label} {i}: {q}");
+            assert_eq!(a.passes, b.passes, "{label} {i}: {q}");
+            assert_eq!(a.game_ends, b.game_ends, "{label} {i}: {q}");
+            assert_eq!(a.by_year, b.by_year, "{label} {i}: {q}");
+            assert_eq!(a.no_year, b.no_year, "{label} {i}: {q}");
+            assert_eq!(a.matches, b.matches, "{label} {i}: {q}");
+            assert_eq!(a, b, "{label} {i}: {q}");
+        }
+    }
+    qs.len()
+}
+
+#[test]
+fn the_index_answers_as_the_plain_scan() {
+    let games = kifu_testdata::corpus().join("sgf/games");
+    let all = kifu_testdata::sgf_files(&games);
+    assert!(!all.is_empty(), "no corpus at {}", games.display());
+    let dir = tempfile::tempdir().unwrap();
+    let hand = dir.path().join("hand.sgf");
+    std::fs::write(&hand, HAND_MADE).unwrap();
+    let seed: u64 = std::env::var("KIFU_ORACLE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x6b69_6675);
+    let mut rng = Rng(seed | 1);
+    // A spread of the corpus: every k-th file, so each folder is in.
+    let step = (all.len() / 700).max(1);
+    let mut files: Vec<PathBuf> = all.iter().step_by(step).cloned().collect();
+    files.push(hand);
+    let db19 = build(dir.path(), &files, 19);
+    let n19 = compare(&db19, &mut rng, 300, "19x19");
+    let db9 = build(dir.path(), &files, 9);
+    let n9 = compare(&db9, &mut rng, 150, "9x9");
+    // The sidecar, read back, gives the same index.
+    let reopened = Database::open(db19.path()).unwrap();
+    assert!(reopened.patterns() == db19.patterns());
+    assert!(n19 > 250 && n9 > 100, "{n19} {n9} queries");
+}

@@ -1,45 +1,48 @@
 //! Times pattern searches in process, for `bench/search.sh`: opens a `kifu pos index`
-//! database, then runs each query of a JSON-lines file (kifu-search's `Query`) `runs` times over
-//! the database's files and prints, per query, the games, hits and the fastest and median wall
-//! time in milliseconds as one JSON line.
+//! database (with its pattern index), then runs each query of a JSON-lines file (kifu-search's
+//! `Query`) `runs` times and prints, per query, the games, hits and the fastest and median wall
+//! time in milliseconds as one JSON line. With `--scan`, the plain search of the games' files
+//! instead (the oracle; every file read, parsed and replayed).
 //!
-//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS]
+//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan]
 
-use kifu_posdb::index::IndexReader;
-use kifu_search::collection::{index_files, search_files};
 use kifu_search::scan::Page;
-use kifu_search::Query;
+use kifu_search::{Database, Query};
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    let scan = args.iter().any(|a| a == "--scan");
+    args.retain(|a| a != "--scan");
     if args.len() < 3 {
-        return Err("usage: search_timing DB QUERIES.jsonl [RUNS]".into());
+        return Err("usage: search_timing DB QUERIES.jsonl [RUNS] [--scan]".into());
     }
     let runs: usize = args.get(3).map_or(Ok(5), |r| r.parse())?;
-    let db = IndexReader::open(std::path::Path::new(&args[1]))?;
-    let files = index_files(&db)?;
+    let start = Instant::now();
+    let db = Database::open(std::path::Path::new(&args[1]))?;
+    eprintln!("opened in {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
     let text = std::fs::read_to_string(&args[2])?;
+    let page = Page {
+        offset: 0,
+        limit: 0,
+    };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let q: Query = serde_json::from_str(line)?;
         let mut times = Vec::with_capacity(runs);
         let mut found = None;
         for _ in 0..runs.max(1) {
             let start = Instant::now();
-            let a = search_files(
-                &files,
-                &q,
-                Page {
-                    offset: 0,
-                    limit: 0,
-                },
-                Some(db.size()),
-            );
+            let mut a = if scan {
+                db.scan_many(std::slice::from_ref(&q), page, false)
+            } else {
+                db.search_many(std::slice::from_ref(&q), page, false)
+            };
             times.push(start.elapsed().as_secs_f64() * 1000.0);
-            found = Some(a.answer);
+            found = a.answers.pop();
         }
         times.sort_by(f64::total_cmp);
-        let a = found.expect("one run at least");
+
+        let a = found.ok_or("no answer")?;
         println!(
             "{}",
             serde_json::json!({

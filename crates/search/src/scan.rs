@@ -51,6 +51,8 @@ pub(crate) type EventKey = (usize, usize, usize);
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
     query: &'q Query,
+    // No filter set: every game is taken without looking at its information.
+    unfiltered: bool,
     variants: HashMap<u8, SizeVariants>,
     page: Page,
     games_searched: u64,
@@ -68,7 +70,7 @@ pub struct Scan<'q> {
 }
 
 /// A hit waiting for the moves that follow it.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Pending {
     pub(crate) variant: usize,
     pub(crate) place: (u32, u32),
@@ -142,6 +144,7 @@ impl<'q> Scan<'q> {
     pub fn new(query: &'q Query, page: Page) -> Scan<'q> {
         Scan {
             query,
+            unfiltered: query.filters.is_empty(),
             variants: HashMap::new(),
             page,
             games_searched: 0,
@@ -167,7 +170,7 @@ impl<'q> Scan<'q> {
     /// The variants of a game the filters accept, on a board where the pattern fits, with the
     /// game counted as searched; `None` for a game left out. Shared with the indexed search.
     pub(crate) fn begin_game(&mut self, info: &GameInfo) -> Option<(BoardSize, SizeVariants)> {
-        if !self.query.filters.accepts(info) {
+        if !self.unfiltered && !self.query.filters.accepts(info) {
             return None;
         }
         let size = BoardSize::new(u32::from(info.size)).ok()?;
@@ -325,7 +328,6 @@ impl<'q> Scan<'q> {
         let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
         let winner = info.winner();
         events.sort_by_key(|(key, _)| *key);
-        let events: Vec<Event> = events.into_iter().map(|(_, e)| e).collect();
         let hits_in_game = events.len() as u64;
         if hits_in_game == 0 {
             return;
@@ -356,9 +358,9 @@ impl<'q> Scan<'q> {
         size: BoardSize,
         (variants, stabilizer, fixers): (&[Variant], &[Image], &[Image]),
         winner: Winner,
-        events: Vec<Event>,
+        events: Vec<(EventKey, Event)>,
     ) {
-        for e in events {
+        for (_, e) in events {
             let v = &variants[e.variant];
             self.occurrences += 1;
             self.swapped += u64::from(v.swapped);

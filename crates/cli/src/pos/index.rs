@@ -103,6 +103,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     for e in &s.errors {
         crate::output::message(format_args!("kifu: {e}"));
     }
+    let patterns = pattern_index(&a.output)?;
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({
@@ -111,6 +112,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
         "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,
         "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.entries),
+        "pattern_index": patterns.as_ref().map(|(p, _)| p.display().to_string()),
+        "pattern_index_bytes": patterns.as_ref().map(|(_, b)| *b),
     });
     if a.json {
         crate::output::print_json(&v)?;
@@ -125,6 +128,22 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// Builds the pattern index of the index just written at `output` and saves it beside it (the
+/// `.kpp` sidecar `kifu pos search` reads); its path and size. Nothing for an output that is
+/// not a regular file (`-o /dev/null`, a FIFO).
+fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64)>> {
+    if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
+    let files = kifu_search::collection::index_files(&reader)?;
+    let patterns = kifu_search::index::PatternIndex::build(&files);
+    let sidecar = kifu_search::index::sidecar_path(output);
+    patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
+    let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
+    Ok(Some((sidecar, bytes)))
 }
 
 /// The position after the last node of a line (given by pre-order indices) with a number of

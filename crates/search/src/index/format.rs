@@ -239,18 +239,25 @@ pub(crate) struct NodeReader<'a> {
     points: u16,
     count: u32,
     index: u32,
-    move_numbers: Vec<u32>,
+    move_numbers: &'a mut Vec<u32>,
 }
 
 impl<'a> NodeReader<'a> {
-    /// A reader of `count` nodes on a board of `points` points.
-    pub(crate) fn new(bytes: &'a [u8], count: u32, points: u16) -> NodeReader<'a> {
+    /// A reader of `count` nodes on a board of `points` points; `numbers` is a buffer it
+    /// keeps the nodes' move numbers in (reused from game to game).
+    pub(crate) fn new(
+        bytes: &'a [u8],
+        count: u32,
+        points: u16,
+        numbers: &'a mut Vec<u32>,
+    ) -> NodeReader<'a> {
+        numbers.clear();
         NodeReader {
             bytes: Bytes::new(bytes),
             points,
             count,
             index: 0,
-            move_numbers: Vec::new(),
+            move_numbers: numbers,
         }
     }
 
@@ -425,7 +432,8 @@ mod tests {
         for (i, (n, c)) in nodes.iter().enumerate() {
             w.push(i as u32, n, c);
         }
-        let mut r = NodeReader::new(&w.bytes, nodes.len() as u32, 81);
+        let mut numbers = Vec::new();
+        let mut r = NodeReader::new(&w.bytes, nodes.len() as u32, 81, &mut numbers);
         let mut changes = Vec::new();
         for (n, c) in &nodes {
             assert_eq!(r.next(&mut changes).unwrap().as_ref(), Some(n));
@@ -437,7 +445,8 @@ mod tests {
         assert_eq!(r.next(&mut changes).unwrap(), None);
         // Every cut is refused, never a panic.
         for cut in 0..w.bytes.len() {
-            let mut r = NodeReader::new(&w.bytes[..cut], nodes.len() as u32, 81);
+            let mut numbers = Vec::new();
+            let mut r = NodeReader::new(&w.bytes[..cut], nodes.len() as u32, 81, &mut numbers);
             let mut ok = true;
             for _ in 0..=nodes.len() {
                 match r.next(&mut changes) {

@@ -12,8 +12,10 @@
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
 //! varint handicap, komi (a byte 0/1, then f64 bits when 1), board side (u8), flags (u8, bit 0:
-//! a second set of bitmaps for all variations follows the main line's), bitmaps (`n` rows of
-//! u32 for Black then `n` for White, bit `c` of row `r` = point (c, r)), varint node count,
+//! a second set of bitmaps for all variations follows the main line's; bit 1: the last changes
+//! follow), bitmaps (`n` rows of u32 for Black then `n` for White, bit `c` of row `r` = point
+//! (c, r)), then with bit 1 for each point (`row * n + col`) the last main-line node that
+//! changed it (u16) and the main line's final board (bitmaps as above), varint node count,
 //! varint byte count, the nodes ([`format`]).
 
 pub(crate) mod format;
@@ -28,7 +30,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 3;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -70,6 +72,16 @@ pub(crate) struct GameEntry {
     /// Bitmaps: the main line's Black rows, White rows, then (when the game has variations)
     /// the same over every variation.
     pub bits: Vec<u32>,
+    /// For each point, the last main-line node that changed it, and the main line's final
+    /// board (`n` rows of Black, `n` of White): after its last change a point keeps its final
+    /// state, so a place whose cells the final board contradicts is dead after the earliest of
+    /// those changes. Empty for games too long for u16 node numbers.
+    pub last: Vec<u16>,
+    /// See `last`.
+    pub fin: Vec<u32>,
+    /// For each point, the first main-line node that put a stone on it (`u16::MAX`: none):
+    /// before the latest of those of its stones a place cannot stand.
+    pub first: Vec<u16>,
     /// The number of nodes.
     pub node_count: u32,
     /// The nodes ([`format`]).
@@ -100,6 +112,9 @@ impl GameEntry {
             game_in_file,
             side: 0,
             bits: Vec::new(),
+            last: Vec::new(),
+            fin: Vec::new(),
+            first: Vec::new(),
             node_count: 0,
             nodes: Vec::new(),
             info,
@@ -112,6 +127,9 @@ impl GameEntry {
         let mut main = vec![0u32; 2 * n];
         let mut all = vec![0u32; 2 * n];
         let mut variations = false;
+        let mut last = vec![0u32; n * n];
+        let mut first = vec![u32::MAX; n * n];
+        let mut fin = vec![0u8; n * n];
         // The boards on the path from the root, to diff each node against its parent's.
         let mut path: Vec<(usize, Vec<u8>)> = Vec::new();
         let mut rows = vec![0u8; n * n];
@@ -144,6 +162,13 @@ impl GameEntry {
                 let before = parent_rows.map_or(0, |r| row_state(r[q]));
                 if s != before {
                     changes.push((q as u16, s));
+                    if step.variation == 0 {
+                        last[q] = step.node_index as u32;
+                        fin[q] = s;
+                        if s != 0 {
+                            first[q] = first[q].min(step.node_index as u32);
+                        }
+                    }
                     if s != 0 {
                         let (col, row) = (q % n, q / n);
                         let k = usize::from(s - 1) * n + row;
@@ -188,6 +213,19 @@ impl GameEntry {
             entry.bits.extend_from_slice(&all);
         }
         entry.nodes = writer.bytes;
+        if last.iter().all(|&l| l < u32::from(u16::MAX)) {
+            entry.last = last.iter().map(|&l| l as u16).collect();
+            entry.first = first
+                .iter()
+                .map(|&f| f.min(u32::from(u16::MAX)) as u16)
+                .collect();
+            entry.fin = vec![0u32; 2 * n];
+            for (q, &s) in fin.iter().enumerate() {
+                if s != 0 {
+                    entry.fin[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
+                }
+            }
+        }
         entry
     }
 
@@ -211,8 +249,19 @@ impl GameEntry {
         out.push(i.size);
         out.push(self.side);
         let n = usize::from(self.side);
-        out.push(u8::from(self.bits.len() >= 4 * n && n > 0));
+        out.push(
+            u8::from(self.bits.len() >= 4 * n && n > 0) | (u8::from(!self.last.is_empty()) << 1),
+        );
         for b in &self.bits {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for l in &self.last {
+            out.extend_from_slice(&l.to_le_bytes());
+        }
+        for f in &self.first {
+            out.extend_from_slice(&f.to_le_bytes());
+        }
+        for b in &self.fin {
             out.extend_from_slice(&b.to_le_bytes());
         }
         put_varint(out, u64::from(self.node_count));
@@ -245,19 +294,29 @@ impl GameEntry {
         if side != 0 && (side != size || BoardSize::new(u32::from(side)).is_err()) {
             return Err(FormatError::Bad("board side"));
         }
-        let sets = match b.byte()? {
-            0 => 1,
-            1 => 2,
-            _ => return Err(FormatError::Bad("bitmap flags")),
-        };
-        let rows = if side == 0 {
-            0
-        } else {
-            2 * sets * usize::from(side)
-        };
-        let mut bits = Vec::with_capacity(rows);
-        for _ in 0..rows {
+        let flags = b.byte()?;
+        if flags > 3 || (side == 0 && flags != 0) {
+            return Err(FormatError::Bad("bitmap flags"));
+        }
+        let sets = 1 + usize::from(flags & 1);
+        let n = usize::from(side);
+        let mut bits = Vec::with_capacity(2 * sets * n);
+        for _ in 0..2 * sets * n {
             bits.push(b.u32_le()?);
+        }
+        let (mut last, mut fin, mut first) = (Vec::new(), Vec::new(), Vec::new());
+        if flags & 2 != 0 {
+            for _ in 0..n * n {
+                let s = b.take(2)?;
+                last.push(u16::from_le_bytes([s[0], s[1]]));
+            }
+            for _ in 0..n * n {
+                let s = b.take(2)?;
+                first.push(u16::from_le_bytes([s[0], s[1]]));
+            }
+            for _ in 0..2 * n {
+                fin.push(b.u32_le()?);
+            }
         }
         let node_count = b.varint_u32()?;
         if side == 0 && node_count > 0 {
@@ -281,6 +340,9 @@ impl GameEntry {
             },
             side,
             bits,
+            last,
+            fin,
+            first,
             node_count,
             nodes,
         })
@@ -290,7 +352,8 @@ impl GameEntry {
     /// index is opened rather than halfway through a search.
     fn check(&self) -> Result<(), FormatError> {
         let points = u16::from(self.side) * u16::from(self.side);
-        let mut r = NodeReader::new(&self.nodes, self.node_count, points);
+        let mut numbers = Vec::new();
+        let mut r = NodeReader::new(&self.nodes, self.node_count, points, &mut numbers);
         let mut changes = Vec::new();
         let mut path: Vec<u32> = Vec::new();
         let mut index = 0u32;

@@ -10,7 +10,7 @@ use super::GameEntry;
 use crate::query::{Counting, Variant};
 use crate::scan::{Event, EventKey, GameSource, Pending, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// A variant as the index tests it.
 #[derive(Debug)]
@@ -25,6 +25,9 @@ struct VariantPlan {
     allowed: Vec<u32>,
     /// The cells that mismatch the empty board.
     empty_mismatches: u16,
+    /// Per row of the rectangle, bits of its cells by column: must be empty, black, white,
+    /// empty or black, empty or white.
+    rows: Vec<[u32; 5]>,
 }
 
 /// A query's variants on one board size, ready for the index.
@@ -66,7 +69,20 @@ impl Plan {
                 for &(c, r) in &v.places {
                     allowed[r as usize] |= 1 << c;
                 }
+                let mut rows = vec![[0u32; 5]; v.pattern.height() as usize];
+                for &(x, y, m) in &cells {
+                    let kind = match m {
+                        0b110 => 0,
+                        0b101 => 1,
+                        0b011 => 2,
+                        0b100 => 3,
+                        0b010 => 4,
+                        _ => continue,
+                    };
+                    rows[usize::from(y)][kind] |= 1 << x;
+                }
                 VariantPlan {
+                    rows,
                     blacks: only(0b010),
                     whites: only(0b100),
                     empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,
@@ -84,16 +100,25 @@ impl Plan {
 pub(crate) struct Workspace {
     /// Candidates: variant and place, in the plain search's order.
     cands: Vec<(u32, (u32, u32))>,
+    /// Per candidate, its cells that do not match the board: its stones only until they are
+    /// all there once (then it is active: every cell is watched from then on).
     counters: Vec<u16>,
+    active: Vec<bool>,
     /// Candidates that stand now (bits).
     standing: Vec<u64>,
-    /// For each point, its watchers: `starts[p]..starts[p + 1]` in `watch`.
-    starts: Vec<u32>,
-    watch: Vec<(u32, u8)>,
+    /// For each point, the candidates watching it and the states that mismatch their cell.
+    lists: Vec<Vec<(u32, u8)>>,
+    /// Points with watchers (to clear after the game).
+    touched: Vec<u16>,
+    activate: Vec<u32>,
     board: Vec<u8>,
     undo: Vec<(u16, u8)>,
     path: Vec<(u32, usize)>,
     changes: Vec<(u16, u8)>,
+    seen: Vec<bool>,
+    numbers: Vec<u32>,
+    carried: Vec<(usize, Pending, bool)>,
+    found: Vec<(usize, usize, (u32, u32))>,
 }
 
 impl Workspace {
@@ -107,6 +132,9 @@ impl Workspace {
         }
         for (vi, v) in plan.variants.iter().enumerate() {
             for (r, &allowed) in v.allowed.iter().enumerate() {
+                if allowed == 0 {
+                    continue;
+                }
                 let mut m = allowed;
                 for &(x, y) in &v.blacks {
                     m &= black.get(r + usize::from(y)).copied().unwrap_or(0) >> x;
@@ -125,76 +153,160 @@ impl Workspace {
     }
 
     /// Sets up the watchers and counters of the candidates on the empty board.
-    fn prepare(&mut self, plan: &Plan, n: usize) {
+    fn prepare(&mut self, plan: &Plan, g: &GameEntry) {
+        let n = usize::from(g.side);
         let points = n * n;
-        self.starts.clear();
-        self.starts.resize(points + 1, 0);
-        for &(vi, (c, r)) in &self.cands {
-            for &(x, y, _) in &plan.variants[vi as usize].cells {
-                let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
-                self.starts[p + 1] += 1;
-            }
-        }
-        for p in 0..points {
-            self.starts[p + 1] += self.starts[p];
-        }
-        self.watch.clear();
-        self.watch.resize(self.starts[points] as usize, (0, 0));
-        let mut fill: Vec<u32> = self.starts[..points].to_vec();
-        self.counters.clear();
-        self.standing.clear();
-        self.standing.resize(self.cands.len().div_ceil(64), 0);
-        for (k, &(vi, (c, r))) in self.cands.iter().enumerate() {
-            let v = &plan.variants[vi as usize];
-            for &(x, y, m) in &v.cells {
-                let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
-                self.watch[fill[p] as usize] = (k as u32, m);
-                fill[p] += 1;
-            }
-            self.counters.push(v.empty_mismatches);
-            if v.empty_mismatches == 0 {
-                self.standing[k / 64] |= 1 << (k % 64);
-            }
+        if self.lists.len() < points {
+            self.lists.resize_with(points, Vec::new);
         }
         self.board.clear();
         self.board.resize(points, 0);
         self.undo.clear();
         self.path.clear();
+        self.seen.clear();
+        self.seen.resize(self.cands.len(), false);
+        self.counters.clear();
+        self.active.clear();
+        self.active.resize(self.cands.len(), false);
+        self.standing.clear();
+        self.standing.resize(self.cands.len().div_ceil(64), 0);
+        for k in 0..self.cands.len() {
+            let (vi, (c, r)) = self.cands[k];
+            let v = &plan.variants[vi as usize];
+            let stones = usize::from(v.empty_mismatches);
+            for &(x, y, m) in &v.cells[..stones] {
+                let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
+                if self.lists[p].is_empty() {
+                    self.touched.push(p as u16);
+                }
+                self.lists[p].push((k as u32, m));
+            }
+            self.counters.push(stones as u16);
+            if stones == 0 {
+                self.activate_one(plan, n, k);
+            }
+        }
+    }
+
+    /// Along the main line, leaves out the candidates that cannot stand at any node: those
+    /// whose last stone comes (`first`) no earlier than the final board contradicts one of
+    /// their cells for good (`last`); returns the last node at which one may stand.
+    fn prune(&mut self, plan: &Plan, g: &GameEntry) -> u32 {
+        let n = usize::from(g.side);
+        let points = n * n;
+        if g.last.len() != points || g.first.len() != points || g.fin.len() != 2 * n {
+            return u32::MAX;
+        }
+        let fin = &g.fin;
+        let mut bound = 0u32;
+        self.cands.retain(|&(vi, (c, r))| {
+            let (c, r) = (c as usize, r as usize);
+            let v = &plan.variants[vi as usize];
+            let mut born = 0u32;
+            for &(x, y) in v.blacks.iter().chain(&v.whites) {
+                let p = (r + usize::from(y)) * n + c + usize::from(x);
+                born = born.max(u32::from(g.first[p]));
+            }
+            let mut dead = u32::MAX;
+            for (y, masks) in v.rows.iter().enumerate() {
+                let row = r + y;
+                let (b, w) = (fin[row] >> c, fin[n + row] >> c);
+                let mut wrong = ((b | w) & masks[0])
+                    | (!b & masks[1])
+                    | (!w & masks[2])
+                    | (w & masks[3])
+                    | (b & masks[4]);
+                while wrong != 0 && dead > born {
+                    let x = wrong.trailing_zeros() as usize;
+                    wrong &= wrong - 1;
+                    dead = dead.min(u32::from(g.last[row * n + c + x]));
+                }
+                if dead <= born {
+                    return false;
+                }
+            }
+            bound = bound.max(dead);
+            true
+        });
+        bound
+    }
+
+    /// Clears the watchers after a game.
+    fn finish(&mut self) {
+        for &p in &self.touched {
+            self.lists[usize::from(p)].clear();
+        }
+        self.touched.clear();
+    }
+
+    /// Candidate `k` has all its stones: its other cells are watched from now on.
+    fn activate_one(&mut self, plan: &Plan, n: usize, k: usize) {
+        let (vi, (c, r)) = self.cands[k];
+        let v = &plan.variants[vi as usize];
+        self.active[k] = true;
+        let mut mismatches = 0u16;
+        for &(x, y, m) in &v.cells[usize::from(v.empty_mismatches)..] {
+            let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
+            if self.lists[p].is_empty() {
+                self.touched.push(p as u16);
+            }
+            self.lists[p].push((k as u32, m));
+            mismatches += u16::from((m >> self.board[p]) & 1);
+        }
+        self.counters[k] += mismatches;
+        if self.counters[k] == 0 {
+            self.standing[k / 64] |= 1 << (k % 64);
+        }
     }
 
     /// Puts state `s` on point `p`, keeping the counters.
-    fn set(&mut self, p: usize, s: u8) {
+    fn set(&mut self, plan: &Plan, n: usize, p: usize, s: u8) {
         let old = self.board[p];
         if old == s {
             return;
         }
         self.board[p] = s;
-        let (from, to) = (self.starts[p] as usize, self.starts[p + 1] as usize);
-        for &(k, m) in &self.watch[from..to] {
+        let Workspace {
+            lists,
+            counters,
+            active,
+            standing,
+            activate,
+            ..
+        } = self;
+        for &(k, m) in &lists[p] {
             let before = (m >> old) & 1;
             let after = (m >> s) & 1;
             if before == after {
                 continue;
             }
             let k = k as usize;
-            let c = &mut self.counters[k];
+            let c = &mut counters[k];
             if after == 1 {
                 if *c == 0 {
-                    self.standing[k / 64] &= !(1 << (k % 64));
+                    standing[k / 64] &= !(1 << (k % 64));
                 }
                 *c += 1;
             } else {
                 *c -= 1;
                 if *c == 0 {
-                    self.standing[k / 64] |= 1 << (k % 64);
+                    if active[k] {
+                        standing[k / 64] |= 1 << (k % 64);
+                    } else {
+                        activate.push(k as u32);
+                    }
                 }
             }
+        }
+        while let Some(k) = self.activate.pop() {
+            self.activate_one(plan, n, k as usize);
         }
     }
 
     /// Every (variant, place) standing now, each rectangle once (the first variant), as the
     /// plain search's `find` lists them.
-    fn standing_now(&self, variants: &[Variant], out: &mut Vec<(usize, (u32, u32))>) {
+    fn standing_now(&mut self, variants: &[Variant]) {
+        let out = &mut self.found;
         out.clear();
         for (wi, &word) in self.standing.iter().enumerate() {
             let mut bits = word;
@@ -207,12 +319,12 @@ impl Workspace {
                     variants[vi as usize].pattern.width(),
                     variants[vi as usize].pattern.height(),
                 );
-                if !out.iter().any(|&(oi, op)| {
+                if !out.iter().any(|&(_, oi, op)| {
                     op == place
                         && variants[oi].pattern.width() == w
                         && variants[oi].pattern.height() == h
                 }) {
-                    out.push((vi, place));
+                    out.push((k, vi, place));
                 }
             }
         }
@@ -241,8 +353,18 @@ pub(crate) fn search_game(
     if !ws.candidates(plan, g, query.variations) {
         return;
     }
-    ws.prepare(plan, n);
-    let events = walk(ws, query, &shared, g, size);
+    // The first and last changes are the main line's: a walk into variations goes to the end.
+    let bound = if query.variations && g.bits.len() >= 4 * n {
+        u32::MAX
+    } else {
+        ws.prune(plan, g)
+    };
+    if ws.cands.is_empty() {
+        return;
+    }
+    ws.prepare(plan, g);
+    let events = walk(ws, plan, query, &shared, g, size, bound);
+    ws.finish();
     if events.is_empty() {
         return;
     }
@@ -254,23 +376,44 @@ pub(crate) fn search_game(
     scan.end_game(&source, &g.info, size, &shared, events);
 }
 
-/// Replays the nodes and follows the hits: the plain scan's walk, fed by the index.
+/// The hits waiting at a node for its children, in the order of their nodes (nodes come in
+/// increasing order, so new ones go at the end).
+#[derive(Default)]
+struct Waiting(Vec<(usize, Pending, bool)>);
+
+impl Waiting {
+    /// Where the hits of `node` are.
+    fn range(&self, node: usize) -> std::ops::Range<usize> {
+        let end = self.0.partition_point(|e| e.0 <= node);
+        let start = self.0[..end].partition_point(|e| e.0 < node);
+        start..end
+    }
+
+    fn is_waiting(&self, node: usize) -> bool {
+        self.0.last().is_some_and(|e| e.0 == node)
+    }
+}
+
+/// Replays the nodes and follows the hits: the plain scan's walk, fed by the index. With the
+/// main line only, stops after `bound` (no candidate stands later) once no hit waits.
 fn walk(
     ws: &mut Workspace,
+    plan: &Plan,
     query: &crate::query::Query,
     shared: &SizeVariants,
     g: &GameEntry,
     size: BoardSize,
+    bound: u32,
 ) -> Vec<(EventKey, Event)> {
     let (variants, stabilizer) = (&shared.0, &shared.1);
     let n = usize::from(g.side);
     let sequence = &query.sequence;
     let placements = query.counting == Counting::Placements;
-    let mut seen: HashSet<(usize, (u32, u32))> = HashSet::new();
-    let mut waiting: HashMap<usize, Vec<(Pending, bool)>> = HashMap::new();
+    let last_move = query.moves.map_or(u32::MAX, |m| m.1);
+    let mut waiting = Waiting::default();
     let mut events: Vec<(EventKey, Event)> = Vec::new();
-    let mut found: Vec<(usize, (u32, u32))> = Vec::new();
-    let mut reader = NodeReader::new(&g.nodes, g.node_count, (n * n) as u16);
+    let mut numbers = std::mem::take(&mut ws.numbers);
+    let mut reader = NodeReader::new(&g.nodes, g.node_count, (n * n) as u16, &mut numbers);
     let mut changes = std::mem::take(&mut ws.changes);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
@@ -281,6 +424,13 @@ fn walk(
             // The main line comes first in pre-order: the rest are variations.
             break;
         }
+        if !query.variations
+            && (node_index as u64 > u64::from(bound) || node.move_number > last_move)
+            && !waiting.is_waiting(node_index.wrapping_sub(1))
+        {
+            // Along the main line no place stands from here on and no hit waits for a move.
+            break;
+        }
         while let Some(&(top, mark)) = ws.path.last() {
             if Some(top) == node.parent {
                 break;
@@ -288,34 +438,42 @@ fn walk(
             ws.path.pop();
             while ws.undo.len() > mark {
                 let Some((p, s)) = ws.undo.pop() else { break };
-                ws.set(usize::from(p), s);
+                ws.set(plan, n, usize::from(p), s);
             }
         }
         let mark = ws.undo.len();
         for &(p, s) in &changes {
             let p = usize::from(p);
             ws.undo.push((p as u16, ws.board[p]));
-            ws.set(p, s);
+            ws.set(plan, n, p, s);
         }
         ws.path.push((node_index as u32, mark));
-        let mv = node.mv.map(|(c, p)| {
-            let m = match p.and_then(|p| Point::from_index(usize::from(p), size)) {
-                Some(p) => Move::Play(p),
-                None => Move::Pass,
-            };
-            (c, m)
-        });
+        let mv = || {
+            node.mv.map(|(c, p)| {
+                let m = match p.and_then(|p| Point::from_index(usize::from(p), size)) {
+                    Some(p) => Move::Play(p),
+                    None => Move::Pass,
+                };
+                (c, m)
+            })
+        };
         if let Some(parent) = node.parent.map(|p| p as usize) {
-            match mv {
-                Some((color, pmv)) => {
-                    let mut carried = Vec::new();
-                    if let Some(list) = waiting.get_mut(&parent) {
-                        for (w, had_child) in list.iter_mut() {
+            let range = waiting.range(parent);
+            if !range.is_empty() {
+                let mut carried = std::mem::take(&mut ws.carried);
+                carried.clear();
+                match mv() {
+                    Some((color, pmv)) => {
+                        for (_, w, had_child) in &mut waiting.0[range] {
                             if w.seq == sequence.len() {
                                 *had_child = true;
                                 let v = &variants[w.variant];
                                 if placements && !w.inside(v, pmv) {
-                                    carried.push((Pending { waited: true, ..*w }, false));
+                                    carried.push((
+                                        node_index,
+                                        Pending { waited: true, ..*w },
+                                        false,
+                                    ));
                                     continue;
                                 }
                                 events.push((
@@ -325,26 +483,28 @@ fn walk(
                             } else if let Some(next) =
                                 w.follow(&variants[w.variant], query, stabilizer, color, pmv)
                             {
-                                carried.push((next, false));
+                                carried.push((node_index, next, false));
                             }
                         }
                     }
-                    if !carried.is_empty() {
-                        waiting.entry(node_index).or_default().extend(carried);
+                    None => {
+                        // Hits in the middle of (or past) a sequence go on from the child;
+                        // fresh ones are found again there.
+                        for (_, w, had_child) in waiting.0.drain(range) {
+                            if w.seq > 0 || w.waited {
+                                carried.push((node_index, w, had_child));
+                            } else if let Some(k) = ws
+                                .cands
+                                .iter()
+                                .position(|&(vi, p)| vi as usize == w.variant && p == w.place)
+                            {
+                                ws.seen[k] = false;
+                            }
+                        }
                     }
                 }
-                None => {
-                    if let Some(list) = waiting.remove(&parent) {
-                        let (carried, fresh): (Vec<(Pending, bool)>, Vec<_>) =
-                            list.into_iter().partition(|(w, _)| w.seq > 0 || w.waited);
-                        for (w, _) in fresh {
-                            seen.remove(&(w.variant, w.place));
-                        }
-                        if !carried.is_empty() {
-                            waiting.entry(node_index).or_default().extend(carried);
-                        }
-                    }
-                }
+                waiting.0.append(&mut carried);
+                ws.carried = carried;
             }
         }
         if let Some((from, to)) = query.moves {
@@ -352,19 +512,27 @@ fn walk(
                 continue;
             }
         }
-        ws.standing_now(variants, &mut found);
-        let mut here = Vec::new();
-        for &(vi, place) in &found {
-            if placements && !seen.insert((vi, place)) {
-                continue;
+        ws.standing_now(variants);
+        if ws.found.is_empty() {
+            continue;
+        }
+        let mut here = 0;
+        for &(k, vi, place) in &ws.found {
+            if placements {
+                if ws.seen[k] {
+                    continue;
+                }
+                ws.seen[k] = true;
             }
             if let Some(tp) = query.to_play {
                 if variants[vi].query_color(node.to_play) != tp {
                     continue;
                 }
             }
-            let k = here.len();
-            here.push((
+            let k = here;
+            here += 1;
+            waiting.0.push((
+                node_index,
                 Pending {
                     variant: vi,
                     place,
@@ -378,12 +546,10 @@ fn walk(
                 false,
             ));
         }
-        if !here.is_empty() {
-            waiting.entry(node_index).or_default().extend(here);
-        }
     }
     ws.changes = changes;
-    for (w, had_child) in waiting.into_values().flatten() {
+    ws.numbers = numbers;
+    for (_, w, had_child) in waiting.0 {
         if !had_child && w.seq == sequence.len() {
             events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
         }

@@ -9,9 +9,7 @@
 //! The answers are the plain scan's ([`crate::collection`]), which the tests hold it to.
 
 use crate::answer::SearchAnswer;
-use crate::collection::{
-    duplicate_groups, index_files, search_files_many, CollectionFile, Failure, ManyAnswers,
-};
+use crate::collection::{index_files, search_files_many, CollectionFile, Failure, ManyAnswers};
 use crate::index::{fingerprint, sidecar_path, PatternIndex, PatternIndexError};
 use crate::query::Query;
 use crate::scan::Page;
@@ -140,14 +138,18 @@ impl Database {
         self.reader.games()
     }
 
-    /// The duplicate groups, found on first use (reads every game once) and kept.
+    /// The duplicate groups (from the signatures in the pattern index).
     pub fn duplicates(&self) -> &Duplicates {
         &self.deduplicated().0
     }
 
     fn deduplicated(&self) -> &(Duplicates, Vec<CollectionFile>) {
         self.duplicates.get_or_init(|| {
-            let (groups, failures) = duplicate_groups(&self.files);
+            // The signatures were taken when the pattern index was built.
+            let (groups, failures) = (
+                self.patterns.duplicate_groups(),
+                self.patterns.failures().to_vec(),
+            );
             let mut files = self.files.clone();
             crate::collection::drop_duplicates(&mut files, &groups);
             (Duplicates { groups, failures }, files)

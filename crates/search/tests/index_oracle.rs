@@ -251,6 +251,9 @@ fn the_index_answers_as_the_plain_scan() {
     let mut files: Vec<PathBuf> = all.iter().step_by(step).cloned().collect();
     files.push(hand);
     let db19 = build(dir.path(), &files, 19);
+    // Duplicates from the index's signatures are those of reading every file.
+    let (groups, _) = kifu_search::collection::duplicate_groups(db19.files());
+    assert_eq!(db19.duplicates().groups, groups);
     let n19 = compare(&db19, &mut rng, 350, "19x19");
     let db9 = build(dir.path(), &files, 9);
     let n9 = compare(&db9, &mut rng, 300, "9x9");

@@ -112,8 +112,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
         "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,
         "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.entries),
-        "pattern_index": patterns.as_ref().map(|(p, _)| p.display().to_string()),
-        "pattern_index_bytes": patterns.as_ref().map(|(_, b)| *b),
+        "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
+        "pattern_index_bytes": patterns.as_ref().map(|(_, b, _)| *b),
+        "duplicate_groups": patterns.as_ref().map(|(_, _, d)| *d),
     });
     if a.json {
         crate::output::print_json(&v)?;
@@ -122,6 +123,12 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
             "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} failed games",
             s.games, s.entries, s.files, s.games_other_size, s.files_failed, s.games_failed
         ));
+        if let Some((path, _, groups)) = &patterns {
+            crate::output::message(format_args!(
+                "pattern index {}; {groups} groups of duplicate games (kifu pos duplicates lists them)",
+                path.display()
+            ));
+        }
     }
     Ok(if s.files_failed > 0 || s.games_failed > 0 {
         Outcome::Findings
@@ -132,8 +139,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
 
 /// Builds the pattern index of the index just written at `output` and saves it beside it (the
 /// `.kpp` sidecar `kifu pos search` reads); its path and size. Nothing for an output that is
-/// not a regular file (`-o /dev/null`, a FIFO).
-fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64)>> {
+/// not a regular file (`-o /dev/null`, a FIFO). Also the number of groups of duplicate games.
+fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize)>> {
     if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
@@ -143,7 +150,7 @@ fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64)>> {
     let sidecar = kifu_search::index::sidecar_path(output);
     patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
-    Ok(Some((sidecar, bytes)))
+    Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
 }
 
 /// The position after the last node of a line (given by pre-order indices) with a number of

@@ -11,7 +11,7 @@
 //!   game ([`GameEntry`]'s `encode`); then the FNV-1a 64 of the body (u64).
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
-//! varint handicap, komi (a byte 0/1, then f64 bits when 1), board side (u8), flags (u8, bit 0:
+//! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64 bits when 1), board side (u8), flags (u8, bit 0:
 //! a second set of bitmaps for all variations follows the main line's; bit 1: the last changes
 //! follow), bitmaps (`n` rows of u32 for Black then `n` for White, bit `c` of row `r` = point
 //! (c, r)), then with bit 1 for each point (`row * n + col`) the last main-line node that
@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 3;
+const VERSION: u32 = 5;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -67,21 +67,23 @@ pub(crate) struct GameEntry {
     pub game_in_file: u32,
     /// What the filters and the answer's matches read.
     pub info: GameInfo,
+    /// Its Dyer signature ([`crate::dyer`]), for duplicates.
+    pub dyer: Option<String>,
     /// The board side of its nodes and bitmaps (0: not replayable, no nodes).
     pub side: u8,
-    /// Bitmaps: the main line's Black rows, White rows, then (when the game has variations)
-    /// the same over every variation.
-    pub bits: Vec<u32>,
-    /// For each point, the last main-line node that changed it, and the main line's final
-    /// board (`n` rows of Black, `n` of White): after its last change a point keeps its final
-    /// state, so a place whose cells the final board contradicts is dead after the earliest of
-    /// those changes. Empty for games too long for u16 node numbers.
-    pub last: Vec<u16>,
-    /// See `last`.
-    pub fin: Vec<u32>,
-    /// For each point, the first main-line node that put a stone on it (`u16::MAX`: none):
-    /// before the latest of those of its stones a place cannot stand.
-    pub first: Vec<u16>,
+    /// One allocation for the tables a search reads first, so a game costs few cache misses:
+    /// the main line's bitmaps (Black rows, White rows: bit `c` of row `r` is point (c, r)
+    /// held at some node), with `all` the same over every variation, with `times` the main
+    /// line's final board (bitmaps) and per point its first stone's node (low 16 bits,
+    /// `u16::MAX`: none) and its last change's node (high 16 bits). After its last change a
+    /// point keeps its final state, before its first stone it is empty: a place stands only
+    /// between its stones' first nodes and the first last-change the final board contradicts.
+    pub tables: Vec<u32>,
+    /// Whether `tables` holds bitmaps over every variation (the game has variations).
+    pub all: bool,
+    /// Whether `tables` holds the final board and the first and last nodes (not for games of
+    /// more than 65,534 main-line nodes).
+    pub times: bool,
     /// The number of nodes.
     pub node_count: u32,
     /// The nodes ([`format`]).
@@ -92,15 +94,29 @@ impl GameEntry {
     /// The bitmaps of Black and White over the main line or every variation.
     pub(crate) fn bitmaps(&self, variations: bool) -> (&[u32], &[u32]) {
         let n = usize::from(self.side);
-        let at = if variations && self.bits.len() >= 4 * n {
-            2 * n
-        } else {
-            0
-        };
-        match self.bits.get(at..at + 2 * n) {
+        let at = if variations && self.all { 2 * n } else { 0 };
+        match self.tables.get(at..at + 2 * n) {
             Some(b) => b.split_at(n),
             None => (&[], &[]),
         }
+    }
+
+    /// The main line's final board (Black rows then White rows) and per point its first and
+    /// last nodes, if the game has them.
+    pub(crate) fn times(&self) -> Option<(&[u32], &[u32])> {
+        let n = usize::from(self.side);
+        if !self.times {
+            return None;
+        }
+        let at = if self.all { 4 * n } else { 2 * n };
+        let t = self.tables.get(at..)?;
+        (t.len() == 2 * n + n * n).then(|| t.split_at(2 * n))
+    }
+
+    /// The length of `tables` for a board side and flags.
+    fn tables_len(side: u8, all: bool, times: bool) -> usize {
+        let n = usize::from(side);
+        2 * n + if all { 2 * n } else { 0 } + if times { 2 * n + n * n } else { 0 }
     }
 
     /// Reads a game's tree into an entry (what the replay makes of it, every variation).
@@ -110,11 +126,11 @@ impl GameEntry {
             id,
             file,
             game_in_file,
+            dyer: crate::dyer::signature(&tree).map(|s| s.as_str().to_string()),
             side: 0,
-            bits: Vec::new(),
-            last: Vec::new(),
-            fin: Vec::new(),
-            first: Vec::new(),
+            tables: Vec::new(),
+            all: false,
+            times: false,
             node_count: 0,
             nodes: Vec::new(),
             info,
@@ -208,23 +224,27 @@ impl GameEntry {
             return entry;
         }
         entry.side = size.get();
-        entry.bits = main;
+        entry.tables = main;
         if variations {
-            entry.bits.extend_from_slice(&all);
+            entry.all = true;
+            entry.tables.extend_from_slice(&all);
         }
         entry.nodes = writer.bytes;
         if last.iter().all(|&l| l < u32::from(u16::MAX)) {
-            entry.last = last.iter().map(|&l| l as u16).collect();
-            entry.first = first
-                .iter()
-                .map(|&f| f.min(u32::from(u16::MAX)) as u16)
-                .collect();
-            entry.fin = vec![0u32; 2 * n];
+            entry.times = true;
+            let mut board = vec![0u32; 2 * n];
             for (q, &s) in fin.iter().enumerate() {
                 if s != 0 {
-                    entry.fin[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
+                    board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
                 }
             }
+            entry.tables.extend_from_slice(&board);
+            entry.tables.extend(
+                first
+                    .iter()
+                    .zip(&last)
+                    .map(|(&f, &l)| f.min(0xffff) | (l << 16)),
+            );
         }
         entry
     }
@@ -239,6 +259,14 @@ impl GameEntry {
             out.extend_from_slice(s.as_bytes());
         }
         put_varint(out, u64::from(i.handicap));
+        match &self.dyer {
+            None => out.push(0),
+            Some(d) => {
+                out.push(1);
+                put_varint(out, d.len() as u64);
+                out.extend_from_slice(d.as_bytes());
+            }
+        }
         match i.komi {
             None => out.push(0),
             Some(k) => {
@@ -248,20 +276,17 @@ impl GameEntry {
         }
         out.push(i.size);
         out.push(self.side);
-        let n = usize::from(self.side);
-        out.push(
-            u8::from(self.bits.len() >= 4 * n && n > 0) | (u8::from(!self.last.is_empty()) << 1),
-        );
-        for b in &self.bits {
-            out.extend_from_slice(&b.to_le_bytes());
-        }
-        for l in &self.last {
-            out.extend_from_slice(&l.to_le_bytes());
-        }
-        for f in &self.first {
-            out.extend_from_slice(&f.to_le_bytes());
-        }
-        for b in &self.fin {
+        let (all, times) = if self.side == 0 {
+            (false, false)
+        } else {
+            (self.all, self.times)
+        };
+        out.push(u8::from(all) | (u8::from(times) << 1));
+        for b in self
+            .tables
+            .iter()
+            .take(Self::tables_len(self.side, all, times))
+        {
             out.extend_from_slice(&b.to_le_bytes());
         }
         put_varint(out, u64::from(self.node_count));
@@ -284,6 +309,11 @@ impl GameEntry {
             b.string()?,
         );
         let handicap = b.varint_u32()?;
+        let dyer = match b.byte()? {
+            0 => None,
+            1 => Some(b.string()?),
+            _ => return Err(FormatError::Bad("signature flag")),
+        };
         let komi = match b.byte()? {
             0 => None,
             1 => Some(f64::from_bits(b.u64_le()?)),
@@ -298,25 +328,11 @@ impl GameEntry {
         if flags > 3 || (side == 0 && flags != 0) {
             return Err(FormatError::Bad("bitmap flags"));
         }
-        let sets = 1 + usize::from(flags & 1);
-        let n = usize::from(side);
-        let mut bits = Vec::with_capacity(2 * sets * n);
-        for _ in 0..2 * sets * n {
-            bits.push(b.u32_le()?);
-        }
-        let (mut last, mut fin, mut first) = (Vec::new(), Vec::new(), Vec::new());
-        if flags & 2 != 0 {
-            for _ in 0..n * n {
-                let s = b.take(2)?;
-                last.push(u16::from_le_bytes([s[0], s[1]]));
-            }
-            for _ in 0..n * n {
-                let s = b.take(2)?;
-                first.push(u16::from_le_bytes([s[0], s[1]]));
-            }
-            for _ in 0..2 * n {
-                fin.push(b.u32_le()?);
-            }
+        let (all, times) = (flags & 1 != 0, flags & 2 != 0);
+        let len = Self::tables_len(side, all, times);
+        let mut tables = Vec::with_capacity(len);
+        for _ in 0..len {
+            tables.push(b.u32_le()?);
         }
         let node_count = b.varint_u32()?;
         if side == 0 && node_count > 0 {
@@ -328,6 +344,7 @@ impl GameEntry {
             id,
             file,
             game_in_file,
+            dyer,
             info: GameInfo {
                 black,
                 white,
@@ -339,10 +356,9 @@ impl GameEntry {
                 size,
             },
             side,
-            bits,
-            last,
-            fin,
-            first,
+            tables,
+            all,
+            times,
             node_count,
             nodes,
         })
@@ -399,6 +415,15 @@ impl PatternIndex {
             .enumerate()
             .map(|(fi, f)| {
                 let mut games = Vec::new();
+                // A FIFO (or a device) was read once by the `.kpx` build; reading it again
+                // would wait for a writer that never comes.
+                if !std::fs::metadata(&f.source.path).is_ok_and(|m| m.is_file()) {
+                    let failure = Failure {
+                        path: f.source.path.clone(),
+                        message: "not a regular file: its games cannot be read again".into(),
+                    };
+                    return (games, vec![failure]);
+                }
                 let failures = f.each_game(|source, tree| {
                     games.push(GameEntry::build(
                         source.id,
@@ -422,6 +447,28 @@ impl PatternIndex {
             index.failures.extend(f);
         }
         index
+    }
+
+    /// Groups of duplicate games (equal Dyer signatures: the same game in any orientation),
+    /// each group's numbers in order, groups in the order of their first game.
+    pub fn duplicate_groups(&self) -> Vec<Vec<u64>> {
+        let mut by_sig: std::collections::HashMap<&str, Vec<u64>> =
+            std::collections::HashMap::new();
+        for g in &self.games {
+            if let Some(d) = &g.dyer {
+                by_sig.entry(d.as_str()).or_default().push(g.id);
+            }
+        }
+        let mut groups: Vec<Vec<u64>> = by_sig
+            .into_values()
+            .filter(|g| g.len() > 1)
+            .map(|mut g| {
+                g.sort_unstable();
+                g
+            })
+            .collect();
+        groups.sort();
+        groups
     }
 
     /// The number of games.
@@ -464,8 +511,11 @@ impl PatternIndex {
         if b.take(8).map_err(err)? != MAGIC {
             return Err("not a pattern index".into());
         }
-        if b.u32_le().map_err(err)? != VERSION {
-            return Ok(None);
+        match b.u32_le().map_err(err)? {
+            VERSION => {}
+            // An older kifu's sidecar is rebuilt; a newer one's is not this kifu's to replace.
+            v if v < VERSION => return Ok(None),
+            v => return Err(format!("format {v}, newer than this kifu's {VERSION}")),
         }
         if b.u64_le().map_err(err)? != fingerprint {
             return Ok(None);
@@ -599,5 +649,88 @@ impl PatternIndex {
             all = all.into_iter().zip(part).map(|(a, b)| a.merge(b)).collect();
         }
         all.into_iter().map(|s| s.finish(size)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Pattern, Placement, Query};
+    use kifu_posdb::extract::Source;
+
+    const GAMES: &str = "(;SZ[9]RE[B+3]DT[2001]PB[A]PW[B];B[cc];W[gg](;B[cg];W[gc];B[dd])\
+        (;B[gc]AW[ee];W[];B[cg]))(;SZ[9]AB[cc][gg]HA[2];W[cd];B[dd];W[ce];B[bd];W[de];B[be])";
+
+    fn index(dir: &Path) -> PatternIndex {
+        let path = dir.join("games.sgf");
+        std::fs::write(&path, GAMES).unwrap();
+        let files = vec![CollectionFile {
+            source: Source::new(&path),
+            ids: vec![Some(0), Some(1)],
+        }];
+        PatternIndex::build(&files)
+    }
+
+    fn queries() -> Vec<Query> {
+        let mut out = Vec::new();
+        for rows in ["#", "#.\n.O", "..\n.#"] {
+            let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+            q.variations = true;
+            out.push(q);
+        }
+        out
+    }
+
+    #[test]
+    fn damaged_sidecars_are_refused_never_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let idx = index(dir.path());
+        assert_eq!(idx.games(), 2);
+        let bytes = idx.to_bytes(7);
+        assert_eq!(PatternIndex::from_bytes(&bytes, 7), Ok(Some(idx.clone())));
+        assert_eq!(
+            PatternIndex::from_bytes(&bytes, 8),
+            Ok(None),
+            "another database"
+        );
+        for cut in 0..bytes.len() {
+            assert!(
+                PatternIndex::from_bytes(&bytes[..cut], 7).is_err(),
+                "cut {cut}"
+            );
+        }
+        // Damage behind the checksum is caught by it; with the checksum made right, by the
+        // checks of every value: either way an error or an index that searches without panic.
+        let qs = queries();
+        for at in 0..bytes.len() {
+            for flip in [1u8, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[at] ^= flip;
+                if at >= 28 && at < b.len() - 8 {
+                    let end = b.len() - 8;
+                    let sum = format::fnv64(&b[28..end]);
+                    b[end..].copy_from_slice(&sum.to_le_bytes());
+                }
+                if let Ok(Some(i)) = PatternIndex::from_bytes(&b, 7) {
+                    let _ = i.search_many(&qs, crate::scan::Page::default(), None, None);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn saved_and_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let idx = index(dir.path());
+        let path = dir.path().join("db.kpp");
+        idx.save(&path, 42).unwrap();
+        assert_eq!(PatternIndex::load(&path, 42).unwrap(), Some(idx));
+        assert_eq!(
+            PatternIndex::load(&dir.path().join("none.kpp"), 42).unwrap(),
+            None
+        );
+        std::fs::write(&path, b"KIFUPAT\0garbage").unwrap();
+        let e = PatternIndex::load(&path, 42).unwrap_err().to_string();
+        assert!(e.contains("damaged") && e.contains("db.kpp"), "{e}");
     }
 }

@@ -193,11 +193,9 @@ impl Workspace {
     /// their cells for good (`last`); returns the last node at which one may stand.
     fn prune(&mut self, plan: &Plan, g: &GameEntry) -> u32 {
         let n = usize::from(g.side);
-        let points = n * n;
-        if g.last.len() != points || g.first.len() != points || g.fin.len() != 2 * n {
+        let Some((fin, times)) = g.times() else {
             return u32::MAX;
-        }
-        let fin = &g.fin;
+        };
         let mut bound = 0u32;
         self.cands.retain(|&(vi, (c, r))| {
             let (c, r) = (c as usize, r as usize);
@@ -205,7 +203,7 @@ impl Workspace {
             let mut born = 0u32;
             for &(x, y) in v.blacks.iter().chain(&v.whites) {
                 let p = (r + usize::from(y)) * n + c + usize::from(x);
-                born = born.max(u32::from(g.first[p]));
+                born = born.max(times[p] & 0xffff);
             }
             let mut dead = u32::MAX;
             for (y, masks) in v.rows.iter().enumerate() {
@@ -219,7 +217,7 @@ impl Workspace {
                 while wrong != 0 && dead > born {
                     let x = wrong.trailing_zeros() as usize;
                     wrong &= wrong - 1;
-                    dead = dead.min(u32::from(g.last[row * n + c + x]));
+                    dead = dead.min(times[row * n + c + x] >> 16);
                 }
                 if dead <= born {
                     return false;
@@ -354,7 +352,7 @@ pub(crate) fn search_game(
         return;
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
-    let bound = if query.variations && g.bits.len() >= 4 * n {
+    let bound = if query.variations && g.all {
         u32::MAX
     } else {
         ws.prune(plan, g)

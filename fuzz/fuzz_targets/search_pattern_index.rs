@@ -1,0 +1,33 @@
+//! Pattern index sidecars: any bytes read as one (the fingerprint taken from the bytes
+//! themselves, so mutations of a real sidecar get past it), then searches over what was
+//! accepted; errors only, never a panic or an allocation beyond the input's size.
+#![no_main]
+use kifu_search::index::PatternIndex;
+use kifu_search::scan::Page;
+use kifu_search::{Pattern, Placement, Query};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let fingerprint = data
+        .get(12..20)
+        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+    let Ok(Some(index)) = PatternIndex::from_bytes(data, fingerprint) else {
+        return;
+    };
+    let mut queries = Vec::new();
+    for (rows, placement) in [
+        ("..\n.#", Placement::At { col: 0, row: 0 }),
+        ("#O\n.*", Placement::Anywhere),
+        ("...\n.x.", Placement::Edge { side: kifu_search::Side::Top }),
+    ] {
+        if let Ok(p) = Pattern::parse(rows) {
+            let mut q = Query::new(p, placement);
+            q.variations = true;
+            queries.push(q.clone());
+            q.variations = false;
+            q.counting = kifu_search::Counting::Placements;
+            queries.push(q);
+        }
+    }
+    let _ = index.search_many(&queries, Page::default(), None, None);
+});

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 5;
+const VERSION: u32 = 6;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -74,15 +74,19 @@ pub(crate) struct GameEntry {
     /// One allocation for the tables a search reads first, so a game costs few cache misses:
     /// the main line's bitmaps (Black rows, White rows: bit `c` of row `r` is point (c, r)
     /// held at some node), with `all` the same over every variation, with `times` the main
-    /// line's final board (bitmaps) and per point its first stone's node (low 16 bits,
-    /// `u16::MAX`: none) and its last change's node (high 16 bits). After its last change a
-    /// point keeps its final state, before its first stone it is empty: a place stands only
-    /// between its stones' first nodes and the first last-change the final board contradicts.
+    /// line's final board (bitmaps), then bytes packed four to a word: per point the node of
+    /// its first stone, then per point the node of its last change, both in units of
+    /// `1 << shift` nodes (first rounded down, 255: never; last rounded up), so one byte each.
+    /// After its last change a point keeps its final state, before its first stone it is
+    /// empty: a place stands only between its stones' first nodes and the first last change
+    /// that the final board contradicts.
     pub tables: Vec<u32>,
+    /// See `tables`.
+    pub shift: u8,
     /// Whether `tables` holds bitmaps over every variation (the game has variations).
     pub all: bool,
     /// Whether `tables` holds the final board and the first and last nodes (not for games of
-    /// more than 65,534 main-line nodes).
+    /// millions of main-line nodes).
     pub times: bool,
     /// The number of nodes.
     pub node_count: u32,
@@ -101,8 +105,8 @@ impl GameEntry {
         }
     }
 
-    /// The main line's final board (Black rows then White rows) and per point its first and
-    /// last nodes, if the game has them.
+    /// The main line's final board (Black rows then White rows) and the packed first and last
+    /// nodes (see [`time_byte`]), if the game has them.
     pub(crate) fn times(&self) -> Option<(&[u32], &[u32])> {
         let n = usize::from(self.side);
         if !self.times {
@@ -110,13 +114,13 @@ impl GameEntry {
         }
         let at = if self.all { 4 * n } else { 2 * n };
         let t = self.tables.get(at..)?;
-        (t.len() == 2 * n + n * n).then(|| t.split_at(2 * n))
+        (t.len() == 2 * n + time_words(n)).then(|| t.split_at(2 * n))
     }
 
     /// The length of `tables` for a board side and flags.
     fn tables_len(side: u8, all: bool, times: bool) -> usize {
         let n = usize::from(side);
-        2 * n + if all { 2 * n } else { 0 } + if times { 2 * n + n * n } else { 0 }
+        2 * n + if all { 2 * n } else { 0 } + if times { 2 * n + time_words(n) } else { 0 }
     }
 
     /// Reads a game's tree into an entry (what the replay makes of it, every variation).
@@ -131,6 +135,7 @@ impl GameEntry {
             tables: Vec::new(),
             all: false,
             times: false,
+            shift: 0,
             node_count: 0,
             nodes: Vec::new(),
             info,
@@ -230,8 +235,11 @@ impl GameEntry {
             entry.tables.extend_from_slice(&all);
         }
         entry.nodes = writer.bytes;
-        if last.iter().all(|&l| l < u32::from(u16::MAX)) {
+        let longest = last.iter().copied().max().unwrap_or(0);
+        let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
+        if let Some(shift) = shift {
             entry.times = true;
+            entry.shift = shift;
             let mut board = vec![0u32; 2 * n];
             for (q, &s) in fin.iter().enumerate() {
                 if s != 0 {
@@ -239,12 +247,22 @@ impl GameEntry {
                 }
             }
             entry.tables.extend_from_slice(&board);
-            entry.tables.extend(
-                first
-                    .iter()
-                    .zip(&last)
-                    .map(|(&f, &l)| f.min(0xffff) | (l << 16)),
-            );
+            let bytes: Vec<u8> = first
+                .iter()
+                .map(|&f| {
+                    if f == u32::MAX {
+                        255
+                    } else {
+                        (f >> shift) as u8
+                    }
+                })
+                .chain(last.iter().map(|&l| l.div_ceil(1 << shift) as u8))
+                .collect();
+            entry.tables.extend(bytes.chunks(4).map(|c| {
+                c.iter()
+                    .enumerate()
+                    .fold(0u32, |w, (i, &b)| w | (u32::from(b) << (8 * i)))
+            }));
         }
         entry
     }
@@ -281,7 +299,7 @@ impl GameEntry {
         } else {
             (self.all, self.times)
         };
-        out.push(u8::from(all) | (u8::from(times) << 1));
+        out.push(u8::from(all) | (u8::from(times) << 1) | (self.shift.min(15) << 2));
         for b in self
             .tables
             .iter()
@@ -325,10 +343,10 @@ impl GameEntry {
             return Err(FormatError::Bad("board side"));
         }
         let flags = b.byte()?;
-        if flags > 3 || (side == 0 && flags != 0) {
+        if flags >> 6 != 0 || (side == 0 && flags != 0) {
             return Err(FormatError::Bad("bitmap flags"));
         }
-        let (all, times) = (flags & 1 != 0, flags & 2 != 0);
+        let (all, times, shift) = (flags & 1 != 0, flags & 2 != 0, (flags >> 2) & 15);
         let len = Self::tables_len(side, all, times);
         let mut tables = Vec::with_capacity(len);
         for _ in 0..len {
@@ -359,6 +377,7 @@ impl GameEntry {
             tables,
             all,
             times,
+            shift,
             node_count,
             nodes,
         })
@@ -587,6 +606,17 @@ impl PatternIndex {
         f.commit()?;
         Ok(())
     }
+}
+
+/// The words of the packed first and last nodes of an `n` x `n` board.
+fn time_words(n: usize) -> usize {
+    (2 * n * n).div_ceil(4)
+}
+
+/// Byte `i` of the packed first (`i < n * n`) and last nodes.
+#[inline]
+pub(crate) fn time_byte(words: &[u32], i: usize) -> u32 {
+    words.get(i / 4).map_or(0, |w| (w >> (8 * (i % 4))) & 0xff)
 }
 
 /// The sidecar of the index at `db`: `DB.kpp`.

@@ -203,7 +203,7 @@ impl Workspace {
             let mut born = 0u32;
             for &(x, y) in v.blacks.iter().chain(&v.whites) {
                 let p = (r + usize::from(y)) * n + c + usize::from(x);
-                born = born.max(times[p] & 0xffff);
+                born = born.max(super::time_byte(times, p));
             }
             let mut dead = u32::MAX;
             for (y, masks) in v.rows.iter().enumerate() {
@@ -217,7 +217,7 @@ impl Workspace {
                 while wrong != 0 && dead > born {
                     let x = wrong.trailing_zeros() as usize;
                     wrong &= wrong - 1;
-                    dead = dead.min(times[row * n + c + x] >> 16);
+                    dead = dead.min(super::time_byte(times, n * n + row * n + c + x));
                 }
                 if dead <= born {
                     return false;
@@ -226,7 +226,12 @@ impl Workspace {
             bound = bound.max(dead);
             true
         });
-        bound
+        // Back from units of `1 << shift` nodes (last changes were rounded up).
+        if bound == u32::MAX {
+            bound
+        } else {
+            bound << g.shift
+        }
     }
 
     /// Clears the watchers after a game.

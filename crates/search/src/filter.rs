@@ -101,11 +101,17 @@ impl GameInfo {
 
     /// The year of the date (its first four digits), if it has one.
     pub fn year(&self) -> Option<i32> {
-        let d = self.date.trim();
-        let digits: String = d.chars().take(4).collect();
-        (digits.len() == 4 && digits.chars().all(|c| c.is_ascii_digit()))
-            .then(|| digits.parse().ok())
-            .flatten()
+        // The first four characters are ASCII digits exactly when the first four bytes are.
+        let d = self.date.trim().as_bytes();
+        let digits = d.get(..4)?;
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(
+            digits
+                .iter()
+                .fold(0i32, |y, &b| y * 10 + i32::from(b - b'0')),
+        )
     }
 
     /// The winner its result names.

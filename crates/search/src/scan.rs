@@ -312,18 +312,18 @@ impl<'q> Scan<'q> {
                 events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
             }
         }
-        self.end_game(source, info, size, &shared, events);
+        self.end_game(source, info, size, &shared, &mut events);
     }
 
     /// Counts a game's occurrences, each keyed by (node of the hit, its number there, node of
-    /// the move after it). Shared with the indexed search.
+    /// the move after it), taking them out of `events`. Shared with the indexed search.
     pub(crate) fn end_game(
         &mut self,
         source: &GameSource,
         info: &GameInfo,
         size: BoardSize,
         shared: &SizeVariants,
-        mut events: Vec<(EventKey, Event)>,
+        events: &mut Vec<(EventKey, Event)>,
     ) {
         let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
         let winner = info.winner();
@@ -358,9 +358,9 @@ impl<'q> Scan<'q> {
         size: BoardSize,
         (variants, stabilizer, fixers): (&[Variant], &[Image], &[Image]),
         winner: Winner,
-        events: Vec<(EventKey, Event)>,
+        events: &mut Vec<(EventKey, Event)>,
     ) {
-        for (_, e) in events {
+        for (_, e) in events.drain(..) {
             let v = &variants[e.variant];
             self.occurrences += 1;
             self.swapped += u64::from(v.swapped);
@@ -508,6 +508,7 @@ impl<'q> Scan<'q> {
 }
 
 /// One occurrence: a hit and the move that followed it (`None`: the line ended).
+#[derive(Debug)]
 pub(crate) struct Event {
     /// The first element of the stabilizer under which the game played the sequence.
     frame: usize,

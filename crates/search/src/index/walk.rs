@@ -118,6 +118,8 @@ pub(crate) struct Workspace {
     seen: Vec<bool>,
     numbers: Vec<u32>,
     carried: Vec<(usize, Pending, bool)>,
+    waiting: Vec<(usize, Pending, bool)>,
+    events: Vec<(EventKey, Event)>,
     found: Vec<(usize, usize, (u32, u32))>,
 }
 
@@ -366,9 +368,10 @@ pub(crate) fn search_game(
         return;
     }
     ws.prepare(plan, g);
-    let events = walk(ws, plan, query, &shared, g, size, bound);
+    let mut events = walk(ws, plan, query, &shared, g, size, bound);
     ws.finish();
     if events.is_empty() {
+        ws.events = events;
         return;
     }
     let source = GameSource {
@@ -376,7 +379,8 @@ pub(crate) fn search_game(
         file: file.to_string(),
         game_in_file: g.game_in_file,
     };
-    scan.end_game(&source, &g.info, size, &shared, events);
+    scan.end_game(&source, &g.info, size, &shared, &mut events);
+    ws.events = events;
 }
 
 /// The hits waiting at a node for its children, in the order of their nodes (nodes come in
@@ -412,9 +416,13 @@ fn walk(
     let n = usize::from(g.side);
     let sequence = &query.sequence;
     let placements = query.counting == Counting::Placements;
+    // Counting placements, each place counts once: when all have, only waiting hits matter.
+    let mut unseen = ws.cands.len();
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
-    let mut waiting = Waiting::default();
-    let mut events: Vec<(EventKey, Event)> = Vec::new();
+    let mut waiting = Waiting(std::mem::take(&mut ws.waiting));
+    waiting.0.clear();
+    let mut events = std::mem::take(&mut ws.events);
+    events.clear();
     let mut numbers = std::mem::take(&mut ws.numbers);
     let mut reader = NodeReader::new(&g.nodes, g.node_count, (n * n) as u16, &mut numbers);
     let mut changes = std::mem::take(&mut ws.changes);
@@ -428,7 +436,9 @@ fn walk(
             break;
         }
         if !query.variations
-            && (node_index as u64 > u64::from(bound) || node.move_number > last_move)
+            && (node_index as u64 > u64::from(bound)
+                || node.move_number > last_move
+                || (placements && unseen == 0))
             && !waiting.is_waiting(node_index.wrapping_sub(1))
         {
             // Along the main line no place stands from here on and no hit waits for a move.
@@ -501,7 +511,10 @@ fn walk(
                                 .iter()
                                 .position(|&(vi, p)| vi as usize == w.variant && p == w.place)
                             {
-                                ws.seen[k] = false;
+                                if ws.seen[k] {
+                                    ws.seen[k] = false;
+                                    unseen += 1;
+                                }
                             }
                         }
                     }
@@ -526,6 +539,7 @@ fn walk(
                     continue;
                 }
                 ws.seen[k] = true;
+                unseen -= 1;
             }
             if let Some(tp) = query.to_play {
                 if variants[vi].query_color(node.to_play) != tp {
@@ -552,10 +566,11 @@ fn walk(
     }
     ws.changes = changes;
     ws.numbers = numbers;
-    for (_, w, had_child) in waiting.0 {
+    for &(_, w, had_child) in &waiting.0 {
         if !had_child && w.seq == sequence.len() {
             events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
         }
     }
+    ws.waiting = waiting.0;
     events
 }

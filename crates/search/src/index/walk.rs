@@ -21,8 +21,8 @@ struct VariantPlan {
     /// Cells that need a black stone, then a white one.
     blacks: Vec<(u8, u8)>,
     whites: Vec<(u8, u8)>,
-    /// Rows of the places its top-left may take (bit `c` of row `r`: place (c, r)).
-    allowed: Vec<u32>,
+    /// The rows where its top-left may be, each with its places (bit `c`: place (c, row)).
+    allowed: Vec<(usize, u32)>,
     /// The cells that mismatch the empty board.
     empty_mismatches: u16,
     /// Per row of the rectangle, bits of its cells by column: must be empty, black, white,
@@ -65,10 +65,15 @@ impl Plan {
                         .map(|c| (c.0, c.1))
                         .collect()
                 };
-                let mut allowed = vec![0u32; n];
+                let mut rows_allowed = vec![0u32; n];
                 for &(c, r) in &v.places {
-                    allowed[r as usize] |= 1 << c;
+                    rows_allowed[r as usize] |= 1 << c;
                 }
+                let allowed: Vec<(usize, u32)> = rows_allowed
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(_, m)| m != 0)
+                    .collect();
                 let mut rows = vec![[0u32; 5]; v.pattern.height() as usize];
                 for &(x, y, m) in &cells {
                     let kind = match m {
@@ -133,10 +138,7 @@ impl Workspace {
             return false;
         }
         for (vi, v) in plan.variants.iter().enumerate() {
-            for (r, &allowed) in v.allowed.iter().enumerate() {
-                if allowed == 0 {
-                    continue;
-                }
+            for &(r, allowed) in &v.allowed {
                 let mut m = allowed;
                 for &(x, y) in &v.blacks {
                     m &= black.get(r + usize::from(y)).copied().unwrap_or(0) >> x;

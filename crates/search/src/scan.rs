@@ -44,6 +44,13 @@ pub struct GameSource {
 // Shared, not copied, by every game of that size (a free pattern has thousands of places).
 pub(crate) type SizeVariants = std::sync::Arc<(Vec<Variant>, Vec<Image>, Vec<Image>)>;
 
+/// The variants of `query` on a board of `size`, its stabilizer and sequence fixers.
+pub(crate) fn size_variants(query: &Query, size: BoardSize) -> SizeVariants {
+    let stabilizer = query.stabilizer(size);
+    let fixers = query.sequence_fixers(&stabilizer);
+    std::sync::Arc::new((query.variants(size), stabilizer, fixers))
+}
+
 /// The order of a game's occurrences: the node of the hit, its number among that node's hits,
 /// the node of the move after it (`usize::MAX`: none).
 pub(crate) type EventKey = (usize, usize, usize);
@@ -167,6 +174,12 @@ impl<'q> Scan<'q> {
         self.query
     }
 
+    /// Gives the scan the variants of a board size computed once for many scans (the indexed
+    /// search runs one scan per part of the games).
+    pub(crate) fn seed(&mut self, size: BoardSize, shared: SizeVariants) {
+        self.variants.insert(size.get(), shared);
+    }
+
     /// The variants of a game the filters accept, on a board where the pattern fits, with the
     /// game counted as searched; `None` for a game left out. Shared with the indexed search.
     pub(crate) fn begin_game(&mut self, info: &GameInfo) -> Option<(BoardSize, SizeVariants)> {
@@ -178,11 +191,7 @@ impl<'q> Scan<'q> {
         let shared = self
             .variants
             .entry(size.get())
-            .or_insert_with(|| {
-                let stabilizer = query.stabilizer(size);
-                let fixers = query.sequence_fixers(&stabilizer);
-                std::sync::Arc::new((query.variants(size), stabilizer, fixers))
-            })
+            .or_insert_with(|| size_variants(query, size))
             .clone();
         if shared.0.is_empty() {
             return None;

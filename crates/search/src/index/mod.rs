@@ -654,20 +654,49 @@ impl PatternIndex {
         skip: Option<&std::collections::HashSet<u64>>,
     ) -> Vec<crate::SearchAnswer> {
         use crate::scan::Scan;
-        let fresh = || -> Vec<Scan<'_>> { queries.iter().map(|q| Scan::new(q, page)).collect() };
+        // Each query's variants and plan per board side, computed once for every part.
+        let mut sides: Vec<u8> = self.games.iter().map(|g| g.side).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        let prepared: Vec<Vec<(BoardSize, crate::scan::SizeVariants, walk::Plan)>> = queries
+            .iter()
+            .map(|q| {
+                sides
+                    .iter()
+                    .filter_map(|&s| BoardSize::new(u32::from(s)).ok())
+                    .map(|size| {
+                        let shared = crate::scan::size_variants(q, size);
+                        let plan = walk::Plan::new(&shared.0, usize::from(size.get()));
+                        (size, shared, plan)
+                    })
+                    .collect()
+            })
+            .collect();
+        let fresh = || -> Vec<Scan<'_>> {
+            queries
+                .iter()
+                .zip(&prepared)
+                .map(|(q, p)| {
+                    let mut scan = Scan::new(q, page);
+                    for (size, shared, _) in p {
+                        scan.seed(*size, shared.clone());
+                    }
+                    scan
+                })
+                .collect()
+        };
         let parts: Vec<Vec<Scan<'_>>> = self
             .games
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut scans = fresh();
-                let mut plans: Vec<_> = queries.iter().map(|_| Default::default()).collect();
                 let mut ws = walk::Workspace::default();
                 for g in chunk {
                     if skip.is_some_and(|s| s.contains(&g.id)) {
                         continue;
                     }
                     let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
-                    for (scan, plans) in scans.iter_mut().zip(plans.iter_mut()) {
+                    for (scan, plans) in scans.iter_mut().zip(&prepared) {
                         walk::search_game(scan, &mut ws, plans, g, file);
                     }
                 }

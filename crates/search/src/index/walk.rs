@@ -10,7 +10,6 @@ use super::GameEntry;
 use crate::query::{Counting, Variant};
 use crate::scan::{Event, EventKey, GameSource, Pending, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
-use std::collections::HashMap;
 
 /// A variant as the index tests it.
 #[derive(Debug)]
@@ -338,11 +337,11 @@ impl Workspace {
     }
 }
 
-/// Searches game `g` for `scan`'s query. `plans` caches the plans by board side.
+/// Searches game `g` for `scan`'s query, with the plans of its board sizes.
 pub(crate) fn search_game(
     scan: &mut Scan<'_>,
     ws: &mut Workspace,
-    plans: &mut HashMap<u8, (SizeVariants, Plan)>,
+    plans: &[(BoardSize, SizeVariants, Plan)],
     g: &GameEntry,
     file: &str,
 ) {
@@ -352,11 +351,10 @@ pub(crate) fn search_game(
     if g.side != size.get() {
         return;
     }
-    let n = usize::from(g.side);
     let query = scan.query();
-    let (_, plan) = plans
-        .entry(g.side)
-        .or_insert_with(|| (shared.clone(), Plan::new(&shared.0, n)));
+    let Some((_, _, plan)) = plans.iter().find(|p| p.0 == size) else {
+        return;
+    };
     if !ws.candidates(plan, g, query.variations) {
         return;
     }

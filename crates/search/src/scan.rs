@@ -174,6 +174,11 @@ impl<'q> Scan<'q> {
         self.query
     }
 
+    /// Whether a match found now would still be kept (the page is not full yet).
+    pub(crate) fn keeps_matches(&self) -> bool {
+        self.match_count < self.page.offset.saturating_add(self.page.limit)
+    }
+
     /// Gives the scan the variants of a board size computed once for many scans (the indexed
     /// search runs one scan per part of the games).
     pub(crate) fn seed(&mut self, size: BoardSize, shared: SizeVariants) {

@@ -376,7 +376,12 @@ pub(crate) fn search_game(
     }
     let source = GameSource {
         id: g.id,
-        file: file.to_string(),
+        // Read only for the matches of the page: not copied once the page is full.
+        file: if scan.keeps_matches() {
+            file.to_string()
+        } else {
+            String::new()
+        },
         game_in_file: g.game_in_file,
     };
     scan.end_game(&source, &g.info, size, &shared, &mut events);
@@ -391,8 +396,16 @@ struct Waiting(Vec<(usize, Pending, bool)>);
 impl Waiting {
     /// Where the hits of `node` are.
     fn range(&self, node: usize) -> std::ops::Range<usize> {
-        let end = self.0.partition_point(|e| e.0 <= node);
-        let start = self.0[..end].partition_point(|e| e.0 < node);
+        // Nearly always the newest node (the parent of the next one): look from the end.
+        let end = if self.0.last().is_none_or(|e| e.0 <= node) {
+            self.0.len()
+        } else {
+            self.0.partition_point(|e| e.0 <= node)
+        };
+        let mut start = end;
+        while start > 0 && self.0[start - 1].0 == node {
+            start -= 1;
+        }
         start..end
     }
 

@@ -403,3 +403,41 @@ fn duplicates_in_any_orientation_are_found_and_left_out_on_request() {
     assert_eq!(search(&["--no-duplicates"])["games"], 2);
     assert_eq!(search(&["--no-duplicates"])["games_searched"], 2);
 }
+
+#[test]
+fn the_pattern_index_is_written_by_pos_index_and_a_damaged_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("g.sgf"),
+        "(;SZ[19]RE[B+R];B[pd];W[dp];B[pq];W[dd])(;SZ[19];B[dd];W[pp])",
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&ok(&kifu_in(
+        &["pos", "index", "g.sgf", "-o", "db.kpx", "--json"],
+        d,
+    )))
+    .unwrap();
+    assert_eq!(v["pattern_index"], "db.kpp");
+    assert_eq!(v["duplicate_groups"], 0);
+    let search = [
+        "pos",
+        "search",
+        "db.kpx",
+        "--pattern",
+        "....\n....\n...#",
+        "--json",
+    ];
+    let a: Value = serde_json::from_str(&ok(&kifu_in(&search, d))).unwrap();
+    assert_eq!(a["games"], 2, "{a}");
+    // Cut short: refused, naming the file, never a panic.
+    let bytes = std::fs::read(d.join("db.kpp")).unwrap();
+    std::fs::write(d.join("db.kpp"), &bytes[..bytes.len() / 2]).unwrap();
+    let err = fails(&kifu_in(&search, d), 1);
+    assert!(err.contains("db.kpp") && err.contains("damaged"), "{err}");
+    // Gone: built again from the games' files (and saved).
+    std::fs::remove_file(d.join("db.kpp")).unwrap();
+    let b: Value = serde_json::from_str(&ok(&kifu_in(&search, d))).unwrap();
+    assert_eq!(a, b);
+    assert!(d.join("db.kpp").is_file());
+}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Pattern search: kifu against Kombilo 0.8.4 on the same games and the same queries, both timed
-# in process (kifu through crates/search/examples/search_timing.rs, Kombilo through its Python
-# module kombilo.libkombilo in tools/kombilo_search.py, which times GameList.search alone), in
-# one run; prints each query's times and the ratio Kombilo / kifu (above 1: kifu is faster).
+# in process (kifu through crates/search/examples/search_timing.rs: `Database::open`, which reads
+# the pattern index `kifu pos index` wrote beside the .kpx, then `Database::search_many`, fastest
+# and median of 9 runs; Kombilo through its Python module kombilo.libkombilo in
+# tools/kombilo_search.py, which times GameList.search alone), in one run; prints each query's
+# times and the ratio Kombilo / kifu fastest (above 1: kifu is faster), and the sums.
 # Both count as Kombilo does (kifu's --count placements), and the hit counts are printed side by
 # side so a ratio is only read where they agree.
 #
@@ -29,7 +31,7 @@ for q in "${queries[@]}"; do
   IFS='|' read -r _ k m <<< "$q"
   printf '%s\n' "$k" >> "$work/kifu.jsonl"; printf '%s\n' "$m" >> "$work/kombilo.jsonl"
 done
-target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 5 > "$work/kifu.out"
+target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 9 > "$work/kifu.out"
 "$python" tools/kombilo_search.py "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
   > "$work/kombilo.out" 2> "$work/kombilo.err"
 python3 - "$work" "${queries[@]}" <<'PY'
@@ -38,8 +40,12 @@ work, names = sys.argv[1], [q.split('|')[0] for q in sys.argv[2:]]
 kifu = [json.loads(l) for l in open(f"{work}/kifu.out")]
 komb = [json.loads(l) for l in open(f"{work}/kombilo.out")]
 times = [float(x) for x in re.findall(r"hits, ([0-9.]+)s$", open(f"{work}/kombilo.err").read(), re.M)]
-print(f"{'query':28} {'kifu hits':>10} {'Kombilo hits':>12} {'kifu ms':>9} {'Kombilo ms':>10} {'ratio':>7}")
+print(f"{'query':28} {'kifu hits':>10} {'Kombilo hits':>12} {'kifu ms':>9} {'kifu med':>9} {'Kombilo ms':>10} {'ratio':>7}")
+ks = ms = 0.0
 for i, n in enumerate(names):
-    kt = kifu[i]["min_ms"]; mt = times[i] * 1000 if i < len(times) else float('nan')
-    print(f"{n:28} {kifu[i]['hits']:>10} {komb[i]['hits']:>12} {kt:>9.1f} {mt:>10.1f} {mt / kt:>7.2f}")
+    kt = kifu[i]["min_ms"]; km = kifu[i]["median_ms"]
+    mt = times[i] * 1000 if i < len(times) else float('nan')
+    ks += kt; ms += mt
+    print(f"{n:28} {kifu[i]['hits']:>10} {komb[i]['hits']:>12} {kt:>9.1f} {km:>9.1f} {mt:>10.1f} {mt / kt:>7.2f}")
+print(f"{'sum':28} {'':>10} {'':>12} {ks:>9.1f} {'':>9} {ms:>10.1f} {ms / ks:>7.2f}")
 PY

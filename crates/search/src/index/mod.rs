@@ -151,8 +151,11 @@ impl GameEntry {
         let mut last = vec![0u32; n * n];
         let mut first = vec![u32::MAX; n * n];
         let mut fin = vec![0u8; n * n];
-        // The boards on the path from the root, to diff each node against its parent's.
-        let mut path: Vec<(usize, Vec<u8>)> = Vec::new();
+        // The boards on the path from the root (node, depth's buffer), to diff each node
+        // against its parent's; buffers are kept for reuse at each depth.
+        let mut path: Vec<usize> = Vec::new();
+        let mut boards: Vec<Vec<u8>> = Vec::new();
+        let empty = vec![b'.'; n * n];
         let mut rows = vec![0u8; n * n];
         let mut changes: Vec<(u16, u8)> = Vec::new();
         let mut broken = false;
@@ -168,20 +171,35 @@ impl GameEntry {
                 broken = true;
                 return;
             }
-            while path.last().is_some_and(|(i, _)| Some(*i) != step.parent) {
+            while path.last().is_some_and(|&i| Some(i) != step.parent) {
                 path.pop();
             }
-            let parent_rows = path.last().map(|(_, r)| r.as_slice());
-            if step.parent.is_some() && parent_rows.is_none() {
+            if step.parent.is_some() && path.is_empty() {
                 broken = true;
                 return;
             }
+            let parent_rows = match path.len() {
+                0 => &empty,
+                d => &boards[d - 1],
+            };
             step.position.write_rows(&mut rows);
             changes.clear();
-            for (q, &b) in rows.iter().enumerate() {
-                let s = row_state(b);
-                let before = parent_rows.map_or(0, |r| row_state(r[q]));
-                if s != before {
+            // Most of the board is as it was: compare blocks first.
+            const BLOCK: usize = 32;
+            for (bi, (now, before)) in rows
+                .chunks(BLOCK)
+                .zip(parent_rows.chunks(BLOCK))
+                .enumerate()
+            {
+                if now == before {
+                    continue;
+                }
+                for (j, (&b, &a)) in now.iter().zip(before).enumerate() {
+                    let q = bi * BLOCK + j;
+                    let s = row_state(b);
+                    if s == row_state(a) {
+                        continue;
+                    }
                     changes.push((q as u16, s));
                     if step.variation == 0 {
                         last[q] = step.node_index as u32;
@@ -220,7 +238,12 @@ impl GameEntry {
             };
             writer.push(step.node_index as u32, &node, &changes);
             entry.node_count += 1;
-            path.push((step.node_index, rows.clone()));
+            let depth = path.len();
+            path.push(step.node_index);
+            match boards.get_mut(depth) {
+                Some(b) => b.copy_from_slice(&rows),
+                None => boards.push(rows.clone()),
+            }
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is

@@ -10,6 +10,7 @@ use crate::answer::SearchAnswer;
 use crate::collection::{
     duplicate_groups, index_files, search_files_many, CollectionFile, Failure, ManyAnswers,
 };
+use crate::lookup::LookupAnswer;
 use crate::query::Query;
 use crate::scan::Page;
 use kifu_go::BoardSize;
@@ -130,6 +131,21 @@ impl Database {
             &self.files
         };
         search_files_many(files, queries, page, Some(self.size()))
+    }
+
+    /// The games that reached `board` with `to_play` to move (in any symmetry, and with colours
+    /// swapped if `swap_colors`): counts, continuations and the first `limit` matches.
+    pub fn lookup(
+        &self,
+        board: &kifu_go::Board,
+        to_play: kifu_go::Color,
+        swap_colors: bool,
+        limit: usize,
+    ) -> Result<LookupAnswer, IndexError> {
+        let page = self
+            .reader
+            .lookup_page(board, to_play, swap_colors, limit)?;
+        LookupAnswer::new(&self.reader, &page, to_play)
     }
 
     /// Game `id` as SGF text (the one game, as the FF\[4\] writer writes it), with the index's

@@ -13,6 +13,7 @@ mod ishi;
 mod output;
 mod pos;
 mod report;
+mod serve;
 mod sgf;
 mod show;
 
@@ -54,6 +55,8 @@ enum Command {
     /// Ishi Standard Format (.go) files: check.
     #[command(subcommand)]
     Ishi(ishi::IshiCommand),
+    /// A local web explorer and JSON API over databases and Polyglot books.
+    Serve(serve::ServeArgs),
 }
 
 /// A command line that makes no sense (a value out of range, options that contradict each
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Convert(a) => convert::run(a),
         Command::Ishi(cmd) => ishi::run(cmd),
+        Command::Serve(a) => serve::run(a),
     };
     // Whatever the command printed must reach standard output, or the command failed.
     let result = result.and_then(|outcome| {

@@ -8,7 +8,8 @@
 
 use crate::answer::SearchAnswer;
 use crate::collection::{
-    duplicate_groups, index_files, search_files_many, CollectionFile, Failure, ManyAnswers,
+    duplicate_groups, index_files, search_files_many, search_files_many_until, CollectionFile,
+    Failure, ManyAnswers,
 };
 use crate::lookup::LookupAnswer;
 use crate::query::Query;
@@ -17,6 +18,7 @@ use kifu_go::BoardSize;
 use kifu_posdb::extract::SourceError;
 use kifu_posdb::index::{IndexError, IndexReader};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 /// Why a game could not be handed out.
@@ -121,6 +123,33 @@ impl Database {
             answer: many.answers.pop().expect("one answer per query"),
             failures: many.failures,
         }
+    }
+
+    /// [`Database::search`], given up (`None`) soon after `cancel` is raised (a server's client
+    /// went away).
+    pub fn search_cancellable(
+        &self,
+        query: &Query,
+        page: Page,
+        no_duplicates: bool,
+        cancel: &AtomicBool,
+    ) -> Option<Searched> {
+        let files = if no_duplicates {
+            &self.deduplicated().1
+        } else {
+            &self.files
+        };
+        let mut many = search_files_many_until(
+            files,
+            std::slice::from_ref(query),
+            page,
+            Some(self.size()),
+            cancel,
+        )?;
+        Some(Searched {
+            answer: many.answers.pop().expect("one answer per query"),
+            failures: many.failures,
+        })
     }
 
     /// Searches for every query of `queries` at once (each game read once for all of them).

@@ -307,7 +307,13 @@ fn checked_query(b: &mut SearchBody, size: BoardSize) -> Result<(), ApiError> {
             format!("at most {MAX_SEQUENCE} moves"),
         ));
     }
-    b.query.validate().map_err(|e| ApiError::bad("query", e))
+    b.query.validate().map_err(|e| {
+        let field = match e {
+            kifu_search::query::QueryError::Moves { .. } => "query.moves",
+            kifu_search::query::QueryError::SequenceOutside { .. } => "query.sequence",
+        };
+        ApiError::bad(field, e)
+    })
 }
 
 async fn run_search(

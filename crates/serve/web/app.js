@@ -62,6 +62,18 @@ function download(name, blob) {
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
 
+// The page is busy while any of its updates runs (`data-busy` on the body: tests wait on it).
+let busyCount = 0;
+async function busy(fn) {
+  busyCount++;
+  document.body.dataset.busy = '1';
+  try {
+    return await fn();
+  } finally {
+    if (--busyCount === 0) delete document.body.dataset.busy;
+  }
+}
+
 // ---------- the Go board (SVG) ----------
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -296,7 +308,9 @@ function readHash(p) {
   for (const [k, id] of FILTERS) $(id).value = p.get(`f_${k}`) || '';
 }
 
-async function refresh() {
+function refresh() { return busy(refreshNow); }
+
+async function refreshNow() {
   clearError();
   const db = currentDb();
   if (!db) return;
@@ -343,7 +357,9 @@ function marks() {
   return out;
 }
 
-async function runSearch() {
+function runSearch() { return busy(runSearchNow); }
+
+async function runSearchNow() {
   const db = currentDb();
   const f = filters();
   const useLookup = go.kind === 'board' && Object.keys(f).length === 0 && !options().nodup;
@@ -377,7 +393,11 @@ function renderAnswer(db) {
   tbody.replaceChildren();
   $('years').replaceChildren();
   $('games').querySelector('tbody').replaceChildren();
-  if (!a) { $('summary').textContent = ''; return; }
+  if (!a) {
+    $('summary').textContent = '';
+    $('page-info').textContent = '';
+    return;
+  }
   const what = a.kind === 'pattern' ? 'Pattern' : 'Full board';
   $('summary-title').textContent = `${what} · ${db.name}`;
   let text = `${a.games} games, ${a.occurrences} occurrences`;
@@ -550,7 +570,9 @@ function setupBoardEvents() {
 
 const viewer = { game: null, at: 0, match: 0 };
 
-async function openGame(id, move) {
+function openGame(id, move) { return busy(() => openGameNow(id, move)); }
+
+async function openGameNow(id, move) {
   try {
     viewer.game = await api('game', `/api/db/${go.db}/games/${id}`);
   } catch (e) {
@@ -642,7 +664,9 @@ function writeBookHash() {
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
-async function refreshBook() {
+function refreshBook() { return busy(refreshBookNow); }
+
+async function refreshBookNow() {
   clearError();
   writeBookHash();
   $('book-line').textContent = book.moves.join(' ');
@@ -829,19 +853,21 @@ function bind() {
 
 async function start() {
   bind();
-  try {
-    go.info = await api('info', '/api/info');
-  } catch (e) {
-    showError(e);
-    return;
-  }
-  for (const d of go.info.databases) {
-    const o = document.createElement('option');
-    o.value = d.id;
-    o.textContent = `${d.name} (${d.games} games, ${d.size}x${d.size})`;
-    $('db').appendChild(o);
-  }
-  route();
+  await busy(async () => {
+    try {
+      go.info = await api('info', '/api/info');
+    } catch (e) {
+      showError(e);
+      return;
+    }
+    for (const d of go.info.databases) {
+      const o = document.createElement('option');
+      o.value = d.id;
+      o.textContent = `${d.name} (${d.games} games, ${d.size}x${d.size})`;
+      $('db').appendChild(o);
+    }
+    route();
+  });
 }
 
 start();

@@ -59,14 +59,6 @@ pub(crate) struct Place {
 }
 
 impl Place {
-    /// A place in a file.
-    pub fn file(file: Option<String>) -> Place {
-        Place {
-            file,
-            ..Place::default()
-        }
-    }
-
     /// `file:line:column: ` as a prefix of messages.
     fn prefix(&self) -> String {
         let mut s = String::new();

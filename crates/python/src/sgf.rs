@@ -477,13 +477,23 @@ fn point_of(id: &str, v: &Value<'_>, size: (u32, u32)) -> PyResult<(u32, u32)> {
     point_tuple(v.point().ok_or_else(|| bad(id, v))?, size)
 }
 
-/// The value of `prop` typed as sgfmill types it.
-fn typed(py: Python<'_>, prop: Prop<'_>, size: (u32, u32)) -> PyResult<Py<PyAny>> {
+/// Every occurrence of a property in a node (a repeated identifier's values are merged, as
+/// sgfmill merges them).
+fn occurrences<'c>(node: kifu_sgf::Node<'c>, id: &str) -> Vec<Prop<'c>> {
+    node.properties().filter(|p| p.id() == id).collect()
+}
+
+/// The values of `props` (one identifier, in order) typed as sgfmill types them.
+fn typed(py: Python<'_>, props: &[Prop<'_>], size: (u32, u32)) -> PyResult<Py<PyAny>> {
+    let Some(prop) = props.first() else {
+        return Ok(py.None());
+    };
     let id = prop.id();
     let (ty, arity) = prop
         .info()
         .map_or((ValueType::Unknown, Arity::One), |i| (i.value, i.arity));
     let first = prop.value().unwrap_or(Value::from_raw(b""));
+    let values = || props.iter().flat_map(|p| p.values());
     let any = |b: Bound<'_, PyAny>| -> PyResult<Py<PyAny>> { Ok(b.unbind()) };
     match ty {
         ValueType::Move => match first.move_for(size.0, size.1) {
@@ -493,7 +503,7 @@ fn typed(py: Python<'_>, prop: Prop<'_>, size: (u32, u32)) -> PyResult<Py<PyAny>
         },
         ValueType::Point if arity != Arity::One => {
             let set = PySet::empty(py)?;
-            for v in prop.values() {
+            for v in values() {
                 if v.is_empty() {
                     continue;
                 }
@@ -533,7 +543,7 @@ fn typed(py: Python<'_>, prop: Prop<'_>, size: (u32, u32)) -> PyResult<Py<PyAny>
         ValueType::Text | ValueType::Unknown => any(first.text().into_pyobject(py)?.into_any()),
         ValueType::PointPair => {
             let list = PyList::empty(py);
-            for v in prop.values() {
+            for v in values() {
                 let (a, b) = v.compose().ok_or_else(|| bad(id, &v))?;
                 list.append((point_of(id, &a, size)?, point_of(id, &b, size)?))?;
             }
@@ -541,7 +551,7 @@ fn typed(py: Python<'_>, prop: Prop<'_>, size: (u32, u32)) -> PyResult<Py<PyAny>
         }
         ValueType::PointText => {
             let list = PyList::empty(py);
-            for v in prop.values() {
+            for v in values() {
                 let (a, b) = v.compose().ok_or_else(|| bad(id, &v))?;
                 list.append((point_of(id, &a, size)?, b.simple_text()))?;
             }
@@ -580,16 +590,20 @@ impl PyNode {
     ///
     /// Raises `KeyError` when the node lacks the property, unless `default` is given;
     /// `ValueError` when the value cannot be read as its type.
-    #[pyo3(signature = (identifier, default = None))]
+    #[pyo3(signature = (identifier, *default), text_signature = "(identifier, default=...)")]
     fn get(
         &self,
         py: Python<'_>,
         identifier: &str,
-        default: Option<Py<PyAny>>,
+        default: &Bound<'_, PyTuple>,
     ) -> PyResult<Py<PyAny>> {
         match self.node().get(identifier) {
-            Some(p) => typed(py, p, self.size),
-            None => default.ok_or_else(|| PyKeyError::new_err(identifier.to_owned())),
+            Some(_) => typed(py, &occurrences(self.node(), identifier), self.size),
+            None if default.len() == 1 => Ok(default.get_item(0)?.unbind()),
+            None if default.is_empty() => Err(PyKeyError::new_err(identifier.to_owned())),
+            None => Err(pyo3::exceptions::PyTypeError::new_err(
+                "get() takes an identifier and at most one default",
+            )),
         }
     }
 
@@ -607,8 +621,12 @@ impl PyNode {
         py: Python<'py>,
         identifier: &str,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let p = self.prop(identifier)?;
-        Ok(p.values().map(|v| PyBytes::new(py, v.raw())).collect())
+        self.prop(identifier)?;
+        Ok(occurrences(self.node(), identifier)
+            .iter()
+            .flat_map(|p| p.values())
+            .map(|v| PyBytes::new(py, v.raw()))
+            .collect())
     }
 
     /// Whether the node has the property.
@@ -633,8 +651,8 @@ impl PyNode {
     fn get_move(&self, py: Python<'_>) -> PyResult<(Option<&'static str>, Py<PyAny>)> {
         let n = self.node();
         for (id, colour) in [("B", "b"), ("W", "w")] {
-            if let Some(p) = n.get(id) {
-                return Ok((Some(colour), typed(py, p, self.size)?));
+            if n.has(id) {
+                return Ok((Some(colour), typed(py, &occurrences(n, id), self.size)?));
             }
         }
         Ok((None, py.None()))
@@ -644,9 +662,10 @@ impl PyNode {
     fn get_setup_stones(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, Py<PyAny>, Py<PyAny>)> {
         let n = self.node();
         let one = |id: &str| -> PyResult<Py<PyAny>> {
-            match n.get(id) {
-                Some(p) => typed(py, p, self.size),
-                None => Ok(PySet::empty(py)?.into_any().unbind()),
+            if n.has(id) {
+                typed(py, &occurrences(n, id), self.size)
+            } else {
+                Ok(PySet::empty(py)?.into_any().unbind())
             }
         };
         Ok((one("AB")?, one("AW")?, one("AE")?))

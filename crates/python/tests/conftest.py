@@ -1,0 +1,22 @@
+"""Shared fixtures: the corpus beside the project (``../shared/corpus`` from the repository root)."""
+import os
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+CORPUS = pathlib.Path(os.environ.get("KIFU_CORPUS", ROOT.parent / "shared" / "corpus"))
+GAMES = CORPUS / "sgf" / "games"
+BOOKS = CORPUS / "polyglot" / "books"
+PGN = CORPUS / "polyglot" / "pgn"
+
+
+def need(path):
+    if not path.exists():
+        pytest.skip(f"{path} is missing (the shared corpus)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sgf_files():
+    return sorted(need(GAMES).rglob("*.sgf"))

@@ -19,4 +19,5 @@ def need(path):
 
 @pytest.fixture(scope="session")
 def sgf_files():
-    return sorted(need(GAMES).rglob("*.sgf"))
+    # Both .sgf and .SGF (most of computer-go-dataset), as kifu's folder walks take them.
+    return sorted(p for p in need(GAMES).rglob("*") if p.suffix.lower() == ".sgf")

@@ -22,3 +22,6 @@ python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ig
 # Kombilo 0.8.4, the reference for `kifu pos search` (crates/cli/tests/kombilo.rs): built from its
 # source package into a venv (about a minute on a fresh machine).
 bash tools/install_kombilo.sh /opt/kombilo >/dev/null
+# A one-node Slurm cluster for the scale-out tests (crates/cli/tests/slurm.rs); if it cannot
+# start here, those tests print why and skip.
+bash tools/slurm_up.sh || echo "setup: Slurm could not start; the Slurm tests will say why and skip"

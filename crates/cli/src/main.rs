@@ -16,6 +16,7 @@ mod report;
 mod serve;
 mod sgf;
 mod show;
+mod slurm;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -57,6 +58,9 @@ enum Command {
     Ishi(ishi::IshiCommand),
     /// A local web explorer and JSON API over databases and Polyglot books.
     Serve(serve::ServeArgs),
+    /// Heavy jobs on a Slurm cluster: an array job of shards plus a dependent merge job.
+    #[command(subcommand)]
+    Slurm(slurm::SlurmCommand),
 }
 
 /// A command line that makes no sense (a value out of range, options that contradict each
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => convert::run(a),
         Command::Ishi(cmd) => ishi::run(cmd),
         Command::Serve(a) => serve::run(a),
+        Command::Slurm(cmd) => slurm::run(cmd),
     };
     // Whatever the command printed must reach standard output, or the command failed.
     let result = result.and_then(|outcome| {

@@ -33,6 +33,8 @@ fn index(dir: &Path) -> std::path::PathBuf {
 }
 
 /// Starts `kifu serve ARGS` and returns it with the address it announced.
+// The child is handed to the caller, which signals and waits for it.
+#[allow(clippy::zombie_processes)]
 fn start(args: &[&str]) -> (Child, String, BufReader<std::process::ChildStderr>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kifu"))
         .arg("serve")
@@ -45,10 +47,11 @@ fn start(args: &[&str]) -> (Child, String, BufReader<std::process::ChildStderr>)
     let mut seen = String::new();
     loop {
         let mut line = String::new();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "kifu serve ended: {seen}"
-        );
+        if err.read_line(&mut line).unwrap_or(0) == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("kifu serve ended: {seen}");
+        }
         seen.push_str(&line);
         if let Some(at) = line.find("http://") {
             let url = line[at + 7..].split('/').next().unwrap().to_string();

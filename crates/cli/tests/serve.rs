@@ -171,6 +171,12 @@ fn warns_beyond_loopback_and_refuses_bad_setups() {
         first.contains("warning") && first.contains("not a loopback"),
         "{first}"
     );
+    // Signals are the server's once it serves (before that they end the process as usual).
+    let mut line = String::new();
+    while !line.contains("serving on") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "kifu serve ended");
+    }
     signal(&child, "-TERM");
     assert!(child.wait().unwrap().success());
 

@@ -55,6 +55,7 @@ pub fn run(a: ServeArgs) -> Result<Outcome> {
             .await
             .with_context(|| format!("cannot listen on {}", a.bind))?;
         let addr = listener.local_addr()?;
+        let shutdown = kifu_serve::shutdown_signal().context("cannot install signal handlers")?;
         let url = format!("http://{addr}/");
         crate::output::message(format_args!("kifu: serving on {url} (Ctrl-C stops)"));
         if a.open {
@@ -65,7 +66,7 @@ pub fn run(a: ServeArgs) -> Result<Outcome> {
                 .stderr(std::process::Stdio::null())
                 .spawn();
         }
-        kifu_serve::serve(app, listener, kifu_serve::shutdown_signal())
+        kifu_serve::serve(app, listener, shutdown)
             .await
             .context("the server failed")?;
         crate::output::message(format_args!("kifu: server stopped"));

@@ -49,7 +49,8 @@ request = function()
   return wrk.format(nil, "/api/db/0/search", nil, bodies[(i % #bodies) + 1])
 end
 LUA
-echo "kifu serve on the shared corpus ($(grep -o '[0-9]* games' <(curl -s "127.0.0.1:$port/api/info") || true)), wrk ${secs}s per run, $(nproc) cores shared by server and wrk"
+games=$(curl -s "127.0.0.1:$port/api/info" | python3 -c 'import json,sys; print(json.load(sys.stdin)["databases"][0]["games"])')
+echo "kifu serve on the shared corpus's $games 19x19 games, wrk ${secs}s per run, $(nproc) cores shared by server and wrk"
 for kind in lookup search; do
   for c in 1 16 64; do
     t=$(( c < 2 ? 1 : 2 ))

@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 use clap::{Subcommand, ValueEnum};
 use kifu_polyglot::make::{self, Compat, MakeOptions};
 use kifu_polyglot::pgheader::{self, Dialect};
-use kifu_polyglot::shakmaty::{fen::Fen, Chess, EnPassantMode};
+use kifu_polyglot::shakmaty::Chess;
 use kifu_polyglot::{
-    check, key, merge, position_from_fen, position_from_moves, repair, writer, Book,
-    DuplicatePolicy, Entry, Header, MergeStrategy,
+    book_position, check, merge, position_from_fen, position_from_moves, repair, writer, Book,
+    BookMove, BookPosition, DuplicatePolicy, Entry, Header, MergeStrategy,
 };
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
@@ -292,42 +292,16 @@ fn open(path: &Path) -> Result<Book> {
     Book::open(path).with_context(|| format!("{}", path.display()))
 }
 
-/// One entry of a position, for printing.
-fn describe(pos: &Chess, e: &Entry, total: u64) -> Value {
-    let share = if total == 0 {
-        0.0
-    } else {
-        100.0 * f64::from(e.weight) / total as f64
-    };
-    json!({
-        "san": e.raw_move.to_san(pos),
-        "uci": e.raw_move.to_uci(pos),
-        "raw": e.raw_move.to_raw_uci(),
-        "weight": e.weight,
-        "share": (share * 100.0).round() / 100.0,
-        "learn": e.learn,
-    })
-}
-
-fn position_entries(book: &Book, pos: &Chess) -> (u64, Vec<Value>) {
-    let k = key(pos);
-    let entries: Vec<Entry> = book.lookup(k).collect();
-    let total: u64 = entries.iter().map(|e| u64::from(e.weight)).sum();
-    (k, entries.iter().map(|e| describe(pos, e, total)).collect())
-}
-
-fn print_entries(out: &mut impl Write, entries: &[Value]) -> std::io::Result<()> {
+fn print_entries(out: &mut impl Write, entries: &[BookMove]) -> std::io::Result<()> {
     for v in entries {
         writeln!(
             out,
             "{:<8} {:<6} {:>6} {:>7.2}% {}",
-            v["san"].as_str().unwrap_or("?"),
-            v["uci"]
-                .as_str()
-                .unwrap_or(v["raw"].as_str().unwrap_or("?")),
-            v["weight"],
-            v["share"].as_f64().unwrap_or(0.0),
-            v["learn"]
+            v.san.as_deref().unwrap_or("?"),
+            v.uci.as_deref().unwrap_or(&v.raw),
+            v.weight,
+            v.share,
+            v.learn
         )?;
     }
     Ok(())
@@ -370,17 +344,13 @@ fn dump(
         (None, Some(m)) => position_from_moves(m)?,
         (None, None) => Chess::default(),
     };
-    let (k, entries) = position_entries(&book, &pos);
+    let p = book_position(&book, &pos);
     if json {
-        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        serde_json::to_writer(
-            &mut out,
-            &json!({"fen": fen, "key": format!("{k:016x}"), "entries": entries}),
-        )?;
+        serde_json::to_writer(&mut out, &p)?;
         writeln!(out)?;
     } else {
-        writeln!(out, "key {k:016x}: {} entries", entries.len())?;
-        print_entries(&mut out, &entries)?;
+        writeln!(out, "key {}: {} entries", p.key, p.entries.len())?;
+        print_entries(&mut out, &p.entries)?;
     }
     out.flush()?;
     Ok(Outcome::Ok)
@@ -406,16 +376,20 @@ fn lookup(path: &Path, fens: &Path, json: bool) -> Result<Outcome> {
         }
         match position_from_fen(fen) {
             Ok(pos) => {
-                let (k, entries) = position_entries(&book, &pos);
+                // The FEN as given, not as shakmaty writes it back.
+                let p = BookPosition {
+                    fen: fen.to_string(),
+                    ..book_position(&book, &pos)
+                };
                 if json {
-                    results
-                        .push(json!({"fen": fen, "key": format!("{k:016x}"), "entries": entries}));
+                    results.push(p);
                 } else {
-                    let moves: Vec<String> = entries
+                    let moves: Vec<String> = p
+                        .entries
                         .iter()
-                        .map(|v| format!("{}:{}", v["uci"].as_str().unwrap_or("?"), v["weight"]))
+                        .map(|v| format!("{}:{}", v.uci.as_deref().unwrap_or("?"), v.weight))
                         .collect();
-                    writeln!(out, "{fen}\t{k:016x}\t{}", moves.join(" "))?;
+                    writeln!(out, "{fen}\t{}\t{}", p.key, moves.join(" "))?;
                 }
             }
             Err(e) => {

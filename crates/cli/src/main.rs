@@ -13,8 +13,10 @@ mod ishi;
 mod output;
 mod pos;
 mod report;
+mod serve;
 mod sgf;
 mod show;
+mod slurm;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -54,6 +56,11 @@ enum Command {
     /// Ishi Standard Format (.go) files: check.
     #[command(subcommand)]
     Ishi(ishi::IshiCommand),
+    /// A local web explorer and JSON API over databases and Polyglot books.
+    Serve(serve::ServeArgs),
+    /// Heavy jobs on a Slurm cluster: an array job of shards plus a dependent merge job.
+    #[command(subcommand)]
+    Slurm(slurm::SlurmCommand),
 }
 
 /// A command line that makes no sense (a value out of range, options that contradict each
@@ -105,6 +112,8 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(args),
         Command::Convert(a) => convert::run(a),
         Command::Ishi(cmd) => ishi::run(cmd),
+        Command::Serve(a) => serve::run(a),
+        Command::Slurm(cmd) => slurm::run(cmd),
     };
     // Whatever the command printed must reach standard output, or the command failed.
     let result = result.and_then(|outcome| {

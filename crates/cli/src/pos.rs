@@ -1,12 +1,13 @@
 //! `kifu pos ...`: position databases. The file formats are in kifu-posdb, the engine work in
 //! kifu-gtp; this module reads and writes files safely, resumes, shards and reports.
 
-use crate::output::{progress, write_atomically_with};
+use crate::output::{progress, write_atomically, write_atomically_with};
 use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use kifu_go::BoardSize;
 use kifu_gtp::{score_all, EngineConfig, Event, Job, ScoreConfig, StderrMode};
+use kifu_posdb::provenance::{check_parts, sidecar_path, EngineInfo, Provenance};
 use kifu_posdb::{
     PositionId, PositionReader, PositionRecord, PositionWriter, ScoredPosition, ScoredReader,
     SCORED_BYTES,
@@ -142,6 +143,15 @@ pub struct MergeArgs {
     /// Board size, with --positions.
     #[arg(long, default_value_t = 9)]
     size: u32,
+    /// Write the records sorted by position id (hash, tiebreaker, side to move): the canonical
+    /// form, the same bytes however the work was split and in whatever order it finished.
+    #[arg(long)]
+    sort: bool,
+    /// The inputs are the parts of a sharded `pos score` run: check from their provenance
+    /// sidecars that they were made alike, that every shard 1..N is there once and complete,
+    /// and write the merged file's sidecar. Implies --sort.
+    #[arg(long, conflicts_with = "positions")]
+    shards: bool,
     /// JSON summary on stdout.
     #[arg(long)]
     json: bool,
@@ -327,6 +337,29 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
 
     // Resume: what the output already has, read under the run's lock.
     let mut out = open_scored_output(&a.output)?;
+    // The provenance: which engine and settings; a file made otherwise is not appended to.
+    let mut prov = Provenance {
+        kifu: env!("CARGO_PKG_VERSION").to_string(),
+        engine: engine_info(&engine)?,
+        rules: a.rules.clone().unwrap_or_default(),
+        komi: 0.0,
+        playouts: a.playouts,
+        seed: a.seed,
+        size: u32::from(size.get()),
+        positions: a
+            .positions
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        distinct: n_distinct as u64,
+        shard: shard.map(|(i, n)| (i + 1, n)),
+        in_shard: in_shard as u64,
+        complete: false,
+    };
+    if let Some(earlier) = Provenance::read(&a.output)? {
+        prov.check_resume(&earlier, &sidecar_path(&a.output))?;
+    }
+    write_atomically(&sidecar_path(&a.output), prov.to_json().as_bytes())?;
     let existing = read_scored_file(&a.output, true)?;
     if let Some((record, offset, dropped)) = existing.repaired {
         crate::output::message(format_args!(
@@ -447,6 +480,8 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     }
     let secs = started.elapsed().as_secs_f64();
     let stopped = stop.load(Ordering::SeqCst);
+    prov.complete = remaining.is_empty() && failures.is_empty();
+    write_atomically(&sidecar_path(&a.output), prov.to_json().as_bytes())?;
     let summary = json!({
         "output": a.output.display().to_string(),
         "input_records": input_records,
@@ -484,6 +519,20 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     })
 }
 
+/// The engine's GTP `name` and `version`, asked of a short-lived instance.
+fn engine_info(config: &EngineConfig) -> Result<EngineInfo> {
+    let mut engine = kifu_gtp::Engine::start(config.clone())
+        .with_context(|| format!("cannot start the engine {}", config.command_line()))?;
+    let name = engine.command("name").context("the engine's name")?;
+    let version = engine.command("version").context("the engine's version")?;
+    engine.shutdown();
+    Ok(EngineInfo {
+        command: config.command_line(),
+        name: name.trim().to_string(),
+        version: version.trim().to_string(),
+    })
+}
+
 fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)
@@ -496,6 +545,12 @@ fn which(program: &str) -> Option<PathBuf> {
 /// record with the highest confidence wins, and among equal confidences the first input (in
 /// argument order) wins. The output keeps the order of first appearance.
 fn merge(a: MergeArgs) -> Result<Outcome> {
+    let parts = if a.shards {
+        Some(check_parts(&a.inputs)?)
+    } else {
+        None
+    };
+    let sort = a.sort || a.shards;
     let mut order: Vec<PositionId> = Vec::new();
     let mut total = 0usize;
     let mut conflicts = 0usize;
@@ -516,6 +571,9 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
                 order.push(r.id);
                 kept.insert(r.id, r);
             }
+        }
+        if sort {
+            order.sort_unstable();
         }
         write_atomically_with(&a.output, |w| {
             let mut pw = PositionWriter::new(w);
@@ -545,12 +603,24 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
                 }
             }
         }
+        if sort {
+            order.sort_unstable();
+        }
         write_atomically_with(&a.output, |w| {
             for id in &order {
                 w.write_all(&kept[id].to_bytes())?;
             }
             Ok(())
         })?;
+        if let Some(parts) = &parts {
+            let merged = Provenance {
+                shard: None,
+                in_shard: parts.iter().map(|p| p.in_shard).sum(),
+                complete: true,
+                ..parts[0].clone()
+            };
+            write_atomically(&sidecar_path(&a.output), merged.to_json().as_bytes())?;
+        }
     }
     let v = json!({"inputs": a.inputs.len(), "records_read": total, "written": order.len(),
                    "duplicates": total - order.len(), "conflicts": conflicts});

@@ -507,7 +507,7 @@ fn faults_are_reported_and_nothing_is_lost() {
     for r in &q {
         assert!(recs.contains(r));
     }
-    // Rescoring the queue with a sound engine completes the file (the dead board stays failed).
+    // The faulty engine's file refuses scores of another engine ...
     let o = kifu(&[
         "pos",
         "score",
@@ -518,11 +518,34 @@ fn faults_are_reported_and_nothing_is_lost() {
         "3",
         "-o",
         s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("scores of different settings cannot share a file"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // ... so the queue is rescored with a sound engine into a file of its own, and merged: every
+    // position but the dead board has its score (which stays failed).
+    let fixed = dir.path().join("fixed.dat");
+    let o = kifu(&[
+        "pos",
+        "score",
+        s(&queue),
+        "--engine",
+        &fake(""),
+        "--playouts",
+        "3",
+        "-o",
+        s(&fixed),
         "--json",
     ]);
     let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(summary["scored"], 4);
     assert_eq!(summary["failed"], 1);
+    let o = kifu(&["pos", "merge", s(&out), s(&fixed), "-o", s(&out)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(scored_map(&out).len(), recs.len() - 1);
 }
 
@@ -581,7 +604,12 @@ fn sigkill_mid_run_then_resume_gives_every_position_once() {
     let mut f = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
     f.write_all(&partial[..5]).unwrap();
     drop(f);
-    let o = Command::new(KIFU).args(args(&fake(""))).output().unwrap();
+    // Resumed with the same engine (a file is only ever continued by the engine and settings
+    // that began it: its provenance sidecar says which).
+    let o = Command::new(KIFU)
+        .args(args(&fake("--slow-ms 20")))
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(summary["already_scored"], before);

@@ -2,6 +2,7 @@
 //!
 //! # The session for one position
 //! ```text
+//! clear_cache         only if the engine knows it (GNU Go does)
 //! boardsize N
 //! clear_board
 //! komi 0
@@ -22,6 +23,14 @@
 //! and `seed_base + 2k + 1` for White to play ([`playout_seeds`]). GNU Go caches the result of
 //! `final_score` by board and seed only, not by side to play, so a board scored for Black right
 //! before the same board for White would get Black's cached answer if the seeds were equal.
+//!
+//! # Caches
+//! GNU Go's caches (reading results, `final_score` by board and seed) outlive `clear_board`, and
+//! at low levels a cached answer can differ from a fresh one: a position's score then depended
+//! on which positions the same engine had scored before. Shards score positions in other orders
+//! and other groupings, so the session starts with `clear_cache` when the engine knows it: every
+//! position is scored as if by a fresh engine, and a sharded run gives the one-process run's
+//! bytes.
 //!
 //! # Rules
 //! If the engine knows `kgs-rules`, `kgs-rules NAME` is sent after every (re)start. GNU Go
@@ -206,6 +215,8 @@ pub struct Scorer {
     engine: Engine,
     config: ScoreConfig,
     rules_command: Option<String>,
+    /// The engine knows `clear_cache` (sent before every position).
+    clear_cache: bool,
     /// Positions failed in a row with an engine fault, and the last fault.
     faults_in_a_row: u32,
     last_fault: String,
@@ -242,10 +253,14 @@ impl Scorer {
             e.command(&cmd)?;
             rules_command = Some(cmd);
         }
+        let clear_cache = e
+            .command("known_command clear_cache")
+            .is_ok_and(|a| a.trim() == "true");
         Ok(Scorer {
             engine: e,
             config,
             rules_command,
+            clear_cache,
             faults_in_a_row: 0,
             last_fault: String::new(),
         })
@@ -274,6 +289,9 @@ impl Scorer {
         stop: &AtomicBool,
     ) -> Result<Vec<f64>, ScoreError> {
         let t = self.config.timeout;
+        if self.clear_cache {
+            self.engine.command_with_timeout("clear_cache", t)?;
+        }
         for cmd in setup_commands(board, to_play) {
             if stop.load(Ordering::Relaxed) {
                 return Err(ScoreError::Stopped);

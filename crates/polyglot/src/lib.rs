@@ -17,6 +17,8 @@
 //! - [`check()`] and [`repair()`] find and fix unsorted books and duplicates;
 //!   [`merge()`] combines books; [`make`] builds a book from PGN like Polyglot's
 //!   `make-book`, byte for byte in its compatibility mode.
+//! - [`book_position`] lists a position's moves with SAN, UCI and shares (the JSON of
+//!   `kifu book dump --json` and `kifu serve`).
 //!
 //! ```
 //! use kifu_polyglot::{Book, Entry, RawMove, key, position_from_moves};
@@ -35,6 +37,7 @@
 mod book;
 pub mod check;
 mod error;
+pub mod explore;
 pub mod header;
 mod key;
 pub mod make;
@@ -47,6 +50,7 @@ pub mod writer;
 pub use book::{count_header_records, header_data, read_records, Book};
 pub use check::{check, repair, DuplicatePolicy, Finding, Report};
 pub use error::{Error, Result};
+pub use explore::{book_position, BookMove, BookPosition};
 pub use header::{Header, HeaderError};
 pub use key::{
     key, key_after, key_from_fen, parse_move, position_after, position_from_fen,

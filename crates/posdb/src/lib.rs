@@ -98,6 +98,7 @@
 //! - [`inspect`]: stats, histogram, score tables; [`index`]: full-board search.
 //! - [`record`]: [`PositionRecord`], [`ExtraInfo`], [`ScoredPosition`], [`score_byte`].
 //! - [`io`]: the readers and writers, [`ReadError`].
+//! - [`provenance`]: the sidecar of a scored file (engine, settings, shard, completeness).
 
 pub mod ascii;
 pub mod extract;
@@ -106,6 +107,7 @@ pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod masterlist;
+pub mod provenance;
 pub mod record;
 pub mod sort;
 

@@ -13,6 +13,7 @@ use kifu_sgf::GameTree;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A file of a collection and the numbers its games go by.
 #[derive(Debug, Clone)]
@@ -103,11 +104,27 @@ pub fn search_files_many(
     page: Page,
     size: Option<BoardSize>,
 ) -> ManyAnswers {
+    let never = AtomicBool::new(false);
+    search_files_many_until(files, queries, page, size, &never).expect("never cancelled")
+}
+
+/// [`search_files_many`], given up (`None`) soon after `cancel` is raised: files not yet
+/// started are skipped (for a server whose client went away).
+pub fn search_files_many_until(
+    files: &[CollectionFile],
+    queries: &[Query],
+    page: Page,
+    size: Option<BoardSize>,
+    cancel: &AtomicBool,
+) -> Option<ManyAnswers> {
     let fresh = || -> Vec<Scan<'_>> { queries.iter().map(|q| Scan::new(q, page)).collect() };
     let (scans, failures) = files
         .par_iter()
         .map(|f| {
             let mut scans = fresh();
+            if cancel.load(Ordering::Relaxed) {
+                return (scans, Vec::new());
+            }
             let failures = f.each_game(|source, game| {
                 let info = GameInfo::from_game(&game);
                 for scan in &mut scans {
@@ -123,10 +140,13 @@ pub fn search_files_many(
                 (a.into_iter().zip(b).map(|(x, y)| x.merge(y)).collect(), fa)
             },
         );
-    ManyAnswers {
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    Some(ManyAnswers {
         answers: scans.into_iter().map(|s| s.finish(size)).collect(),
         failures,
-    }
+    })
 }
 
 /// The files of a `kifu pos index` database and the index's numbers of their games, in the

@@ -11,6 +11,7 @@
 use crate::answer::SearchAnswer;
 use crate::collection::{index_files, search_files_many, CollectionFile, Failure, ManyAnswers};
 use crate::index::{fingerprint, sidecar_path, PatternIndex, PatternIndexError};
+use crate::lookup::LookupAnswer;
 use crate::query::Query;
 use crate::scan::Page;
 use kifu_go::BoardSize;
@@ -18,6 +19,7 @@ use kifu_posdb::extract::SourceError;
 use kifu_posdb::index::{IndexError, IndexReader};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 /// Why a game could not be handed out.
@@ -167,15 +169,43 @@ impl Database {
         }
     }
 
-    /// Searches for every query of `queries` at once (each game replayed once for all of them).
-    pub fn search_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
-        let skip: Option<HashSet<u64>> = no_duplicates.then(|| {
+    /// [`Database::search`], given up (`None`) soon after `cancel` is raised (a server's client
+    /// went away).
+    pub fn search_cancellable(
+        &self,
+        query: &Query,
+        page: Page,
+        no_duplicates: bool,
+        cancel: &AtomicBool,
+    ) -> Option<Searched> {
+        let skip = self.skipped(no_duplicates);
+        let mut answers = self.patterns.search_many_until(
+            std::slice::from_ref(query),
+            page,
+            Some(self.size()),
+            skip.as_ref(),
+            cancel,
+        )?;
+        Some(Searched {
+            answer: answers.pop().expect("one answer per query"),
+            failures: self.patterns.failures().to_vec(),
+        })
+    }
+
+    /// The games a search without duplicates leaves out.
+    fn skipped(&self, no_duplicates: bool) -> Option<HashSet<u64>> {
+        no_duplicates.then(|| {
             self.duplicates()
                 .groups
                 .iter()
                 .flat_map(|g| g.iter().skip(1).copied())
                 .collect()
-        });
+        })
+    }
+
+    /// Searches for every query of `queries` at once (each game replayed once for all of them).
+    pub fn search_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
+        let skip = self.skipped(no_duplicates);
         ManyAnswers {
             answers: self
                 .patterns
@@ -193,6 +223,21 @@ impl Database {
             &self.files
         };
         search_files_many(files, queries, page, Some(self.size()))
+    }
+
+    /// The games that reached `board` with `to_play` to move (in any symmetry, and with colours
+    /// swapped if `swap_colors`): counts, continuations and the first `limit` matches.
+    pub fn lookup(
+        &self,
+        board: &kifu_go::Board,
+        to_play: kifu_go::Color,
+        swap_colors: bool,
+        limit: usize,
+    ) -> Result<LookupAnswer, IndexError> {
+        let page = self
+            .reader
+            .lookup_page(board, to_play, swap_colors, limit)?;
+        LookupAnswer::new(&self.reader, &page, to_play)
     }
 
     /// Game `id` as SGF text (the one game, as the FF\[4\] writer writes it), with the index's

@@ -13,6 +13,7 @@
 //!   makes searches fast, with the plain scan's answers.
 //! - [`database`]: a `kifu pos index` database opened once for many queries, the entry point of
 //!   every skin.
+//! - [`lookup`]: the answer of a full-board lookup, as one serde type.
 //! - [`answer`]: the one answer type (serde) every skin prints; [`svg`]: the pattern as a
 //!   diagram with its continuations lettered.
 //!
@@ -30,6 +31,7 @@ pub mod database;
 pub mod dyer;
 pub mod filter;
 pub mod index;
+pub mod lookup;
 pub mod pattern;
 pub mod query;
 pub mod scan;
@@ -38,5 +40,6 @@ pub mod svg;
 pub use answer::SearchAnswer;
 pub use database::Database;
 pub use filter::{Filters, GameInfo};
+pub use lookup::LookupAnswer;
 pub use pattern::{Cell, Pattern, PatternError};
 pub use query::{Counting, Placement, Query, Side};

@@ -6,10 +6,11 @@ use crate::Outcome;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use kifu_go::replay::{replay_game, ReplayError, ReplayOptions, ReplaySink, Step};
-use kifu_go::{navigate, Board, Color, Move};
+use kifu_go::{navigate, Board, Color};
 use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
+use kifu_search::lookup::{move_text, LookupAnswer, LookupScore};
 use kifu_sgf::Collection;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -243,13 +244,6 @@ fn board_position(a: &LookupArgs) -> Result<(Board, Color)> {
     Ok((board, to_play))
 }
 
-fn move_text(m: Option<Move>, size: kifu_go::BoardSize) -> String {
-    match m {
-        Some(m) => m.to_human(size),
-        None => "-".to_string(),
-    }
-}
-
 /// Runs `kifu pos lookup`.
 pub fn lookup(a: LookupArgs) -> Result<Outcome> {
     let db = IndexReader::open(&a.db).with_context(|| a.db.display().to_string())?;
@@ -271,36 +265,19 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
             scores.push((t.label(), s));
         }
     }
-    let mut listed = Vec::new();
-    for o in &r.first {
-        listed.push((o, db.game(o.game)?));
-    }
+    let mut answer = LookupAnswer::new(&db, &r, to_play)?;
+    answer.scores = scores
+        .iter()
+        .map(|(l, s)| LookupScore {
+            scorer: l.clone(),
+            id: s.id.to_string(),
+            score: s.score,
+            confidence: s.confidence,
+        })
+        .collect();
+    let listed = &answer.matches;
     if a.json {
-        let v = json!({
-            "hash": format!("{:016x}", r.hash),
-            "to_play": to_play.letter().to_string(),
-            "occurrences": r.occurrences,
-            "games": r.games,
-            "swapped": r.swapped,
-            "continuations": r.continuations.iter().map(|c| json!({
-                "move": move_text(Some(c.mv), size), "count": c.count,
-                "black_wins": c.black_wins, "white_wins": c.white_wins,
-                "black_win_rate": pct(c.black_wins, c.count) / 100.0,
-                "white_win_rate": pct(c.white_wins, c.count) / 100.0,
-            })).collect::<Vec<_>>(),
-            "matches": listed.iter().map(|(o, g)| json!({
-                "game": o.game, "move": o.move_number, "symmetry": o.symmetry.index(),
-                "symmetry_name": o.symmetry.to_string(), "swapped": o.swapped,
-                "in_variation": o.in_variation,
-                "next": move_text(o.next, size),
-                "black": g.black, "white": g.white, "date": g.date, "result": g.result,
-                "file": g.file, "game_in_file": g.game_in_file + 1,
-            })).collect::<Vec<_>>(),
-            "scores": scores.iter().map(|(l, s)| json!({
-                "scorer": l, "id": s.id.to_string(), "score": s.score, "confidence": s.confidence,
-            })).collect::<Vec<Value>>(),
-        });
-        crate::output::print_json(&v)?;
+        crate::output::print_json(&answer)?;
     } else {
         let mut o = format!(
             "position {:016x}, {} to play: {} occurrences in {} games ({} with colours swapped)\n",
@@ -320,25 +297,25 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
                 ));
             }
         }
-        for (m, g) in &listed {
+        for m in listed {
             o.push_str(&format!(
                 "game {} move {} ({}{}{}) next {}: {} - {} {} {} [{} game {}]\n",
                 m.game,
                 m.move_number,
-                m.symmetry,
+                m.symmetry_name,
                 if m.swapped { ", colours swapped" } else { "" },
                 if m.in_variation {
                     ", in a variation"
                 } else {
                     ""
                 },
-                move_text(m.next, size),
-                g.black,
-                g.white,
-                g.date,
-                g.result,
-                g.file,
-                g.game_in_file + 1
+                m.next,
+                m.black,
+                m.white,
+                m.date,
+                m.result,
+                m.file,
+                m.game_in_file
             ));
         }
         if r.occurrences > listed.len() as u64 {

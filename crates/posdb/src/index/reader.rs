@@ -12,7 +12,7 @@ use super::summary::Summary;
 use super::{GameInfo, IndexError, Winner};
 use kifu_go::{Board, BoardSize, Color, Point, Symmetry, ZobristKeys, ZobristTable};
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -29,6 +29,28 @@ struct Query {
 enum KeyGames {
     Read(GameSet),
     Stored(Summary, u64),
+}
+
+/// Reads exactly `buf.len()` bytes of `file` at `offset`, without touching the file's offset.
+#[cfg(unix)]
+fn positional_read(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Reads exactly `buf.len()` bytes of `file` at `offset` (Windows: `seek_read` per piece).
+#[cfg(windows)]
+fn positional_read(file: &File, mut offset: u64, mut buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// An opened index.
@@ -105,10 +127,10 @@ impl IndexReader {
         self.header.entries
     }
 
+    /// Reads `buf.len()` bytes at offset `at`. Positional: the reader is shared by threads (a
+    /// server's requests), and a seek then a read on the one file offset would race.
     fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), IndexError> {
-        let mut f = &self.file;
-        f.seek(SeekFrom::Start(at))?;
-        f.read_exact(buf)
+        positional_read(&self.file, at, buf)
             .map_err(|_| IndexError::Format("a section runs past the end of the file"))
     }
 
@@ -185,17 +207,22 @@ impl IndexReader {
         if lo >= entries {
             return Ok(out);
         }
-        let mut f = &self.file;
-        f.seek(SeekFrom::Start(self.header.entry_off(lo)))?;
-        let mut r = BufReader::with_capacity(1 << 14, f);
-        let mut b = [0u8; ENTRY_BYTES];
-        for _ in lo..entries {
-            r.read_exact(&mut b)?;
-            let e = Entry::decode(&b);
-            if e.key != *key {
-                break;
+        // The run of equal keys, read a block of entries at a time from where it starts.
+        const BLOCK: u64 = 512;
+        let mut block = vec![0u8; BLOCK as usize * ENTRY_BYTES];
+        let mut at = lo;
+        'runs: while at < entries {
+            let n = BLOCK.min(entries - at);
+            let bytes = &mut block[..n as usize * ENTRY_BYTES];
+            self.read_at(self.header.entry_off(at), bytes)?;
+            for b in bytes.chunks_exact(ENTRY_BYTES) {
+                let e = Entry::decode(b.try_into().expect("chunks of ENTRY_BYTES"));
+                if e.key != *key {
+                    break 'runs;
+                }
+                out.push(e);
             }
-            out.push(e);
+            at += n;
         }
         Ok(out)
     }

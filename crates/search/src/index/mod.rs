@@ -284,7 +284,23 @@ impl PatternIndex {
         size: Option<BoardSize>,
         skip: Option<&std::collections::HashSet<u64>>,
     ) -> Vec<crate::SearchAnswer> {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        self.search_many_until(queries, page, size, skip, &never)
+            .unwrap_or_default()
+    }
+
+    /// [`PatternIndex::search_many`], given up (`None`) soon after `cancel` is raised (checked
+    /// before each part of the games).
+    pub fn search_many_until(
+        &self,
+        queries: &[crate::Query],
+        page: crate::scan::Page,
+        size: Option<BoardSize>,
+        skip: Option<&std::collections::HashSet<u64>>,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<Vec<crate::SearchAnswer>> {
         use crate::scan::Scan;
+        use std::sync::atomic::Ordering;
         // Each query's variants and plan per board side, computed once for every part.
         let mut sides: Vec<u8> = self.games.iter().map(|g| g.side).collect();
         sides.sort_unstable();
@@ -321,6 +337,9 @@ impl PatternIndex {
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut scans = fresh();
+                if cancel.load(Ordering::Relaxed) {
+                    return scans;
+                }
                 let mut ws = walk::Workspace::default();
                 for g in chunk {
                     if skip.is_some_and(|s| s.contains(&g.id)) {
@@ -334,11 +353,14 @@ impl PatternIndex {
                 scans
             })
             .collect();
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
         let mut all = fresh();
         for part in parts {
             all = all.into_iter().zip(part).map(|(a, b)| a.merge(b)).collect();
         }
-        all.into_iter().map(|s| s.finish(size)).collect()
+        Some(all.into_iter().map(|s| s.finish(size)).collect())
     }
 }
 

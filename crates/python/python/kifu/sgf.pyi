@@ -1,0 +1,13 @@
+from typing import List
+
+from ._kifu import Collection as Collection
+from ._kifu import Diagnostic as Diagnostic
+from ._kifu import Game as Game
+from ._kifu import Node as Node
+from ._kifu import SgfError as SgfError
+from ._kifu import Source
+
+def parse(source: Source, *, strict: bool = False) -> Collection: ...
+def check(source: Source) -> List[Diagnostic]: ...
+def write(collection: Collection) -> str: ...
+def convert(collection: Collection) -> Collection: ...

@@ -1,0 +1,804 @@
+//! `kifu.go`: replay SGF games into NumPy arrays (kifu-go's streaming replay underneath).
+//!
+//! Files are replayed in parallel (rayon, `threads=`), without the GIL; each file's rows are
+//! collected in order and the files are joined in input order, so the arrays do not depend on
+//! the number of threads. Feature planes are computed in the same pass.
+
+use crate::errors::{raise, Place, ReplayError as PyReplayError};
+use crate::{in_pool, Source};
+use kifu_go::replay::{
+    replay_text, InfoProperty, ReplayError, ReplayOptions, ReplaySink, RootInfo, Scope, Step,
+};
+use kifu_go::{BoardSize, Color, Move, Symmetry};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
+use rayon::prelude::*;
+use std::collections::HashSet;
+
+/// `moves` value of a pass.
+pub const PASS: i16 = -1;
+/// `moves` value of a resignation (the last position of a main line whose `RE` says `+R`).
+pub const RESIGN: i16 = -2;
+/// `moves` value where no move follows (the end of a line).
+pub const NO_MOVE: i16 = -3;
+
+/// Registers the functions and constants of `kifu.go`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(go_positions, m)?)?;
+    m.add("GO_PASS", PASS)?;
+    m.add("GO_RESIGN", RESIGN)?;
+    m.add("GO_NO_MOVE", NO_MOVE)?;
+    Ok(())
+}
+
+/// An input: its name for messages and where its bytes come from.
+struct Input {
+    name: String,
+    source: Source,
+}
+
+/// Reads `sources`: one bytes/path, or an iterable of them; folders are walked for `.sgf` files.
+fn inputs(sources: &Bound<'_, PyAny>) -> PyResult<(Vec<Input>, Vec<Failure>)> {
+    let single = sources.is_instance_of::<PyBytes>()
+        || sources.is_instance_of::<PyByteArray>()
+        || sources.is_instance_of::<PyString>()
+        || sources.hasattr("__fspath__")?;
+    let items: Vec<Bound<'_, PyAny>> = if single {
+        vec![sources.clone()]
+    } else {
+        sources
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err("sources: bytes, a path, or an iterable of bytes and paths")
+            })?
+            .collect::<PyResult<_>>()?
+    };
+    let mut out = Vec::new();
+    let mut failures = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match Source::extract(item)? {
+            Source::Bytes(b) => out.push(Input {
+                name: format!("<bytes {i}>"),
+                source: Source::Bytes(b),
+            }),
+            Source::Path(p) if p.is_dir() => {
+                let found = kifu_fs::walk::walk(&p, &["sgf"])
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                for s in found.skipped {
+                    failures.push(Failure {
+                        file: s.path.display().to_string(),
+                        game: None,
+                        line: None,
+                        column: None,
+                        message: format!("skipped: {}", s.why),
+                    });
+                }
+                out.extend(found.files.into_iter().map(|f| Input {
+                    name: f.display().to_string(),
+                    source: Source::Path(f),
+                }));
+            }
+            Source::Path(p) => out.push(Input {
+                name: p.display().to_string(),
+                source: Source::Path(p),
+            }),
+        }
+    }
+    Ok((out, failures))
+}
+
+/// A game or file that gave no positions, for the `errors` list.
+#[derive(Debug, Clone)]
+struct Failure {
+    file: String,
+    game: Option<usize>,
+    line: Option<u32>,
+    column: Option<u32>,
+    message: String,
+}
+
+/// What the caller asked for.
+#[derive(Debug, Clone)]
+struct Options {
+    scope: Scope,
+    window: Option<(u32, u32)>,
+    /// Symmetries to apply, each giving one row per position.
+    transforms: Vec<Symmetry>,
+    /// Feature planes: `Some(k)` with the last `k` moves.
+    features: Option<usize>,
+}
+
+/// One row's scalars (the board and planes are in the file's flat buffers).
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    size: u8,
+    to_play: u8,
+    mv: [i16; 2],
+    move_number: u32,
+    game: u32,
+    variation: u32,
+    hash: u64,
+    symmetry: u8,
+    transform: u8,
+    result: i8,
+    /// The ko point (row-major index in this row's board), -1 for none.
+    ko: i16,
+}
+
+/// One file's rows.
+#[derive(Debug, Default)]
+struct FileOut {
+    rows: Vec<Row>,
+    boards: Vec<u8>,
+    /// `k` entries per row with features: the last moves' points (-1: none or a pass).
+    last: Vec<i16>,
+    games: usize,
+    failures: Vec<Failure>,
+    /// `(size, game)` of every game, for the size filter's report.
+    game_sizes: Vec<(u8, usize)>,
+}
+
+/// The sink that turns steps into rows.
+struct Sink<'o> {
+    opts: &'o Options,
+    out: FileOut,
+    /// Per node of the current game: the first row made for it (rows of the transforms follow).
+    node_row: Vec<u32>,
+    /// Per node: the parent node and the point played (-1 pass, -2 none), for the last moves.
+    node_parent: Vec<u32>,
+    node_move: Vec<i32>,
+    game: usize,
+    result: i8,
+    resign: bool,
+    rows_buf: Vec<u8>,
+    /// Symmetry tables for the current size: `maps[t][i]` is where point `i` goes.
+    maps: Vec<Vec<u16>>,
+    map_size: u8,
+    errors: Vec<ReplayError>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Sink<'_> {
+    fn ensure_maps(&mut self, size: BoardSize) {
+        let n = size.get();
+        if self.map_size == n && !self.maps.is_empty() {
+            return;
+        }
+        self.map_size = n;
+        self.maps = self
+            .opts
+            .transforms
+            .iter()
+            .map(|&s| {
+                size.all_points()
+                    .map(|p| s.apply(p, size).index(size) as u16)
+                    .collect()
+            })
+            .collect();
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.game = game;
+        self.node_row.clear();
+        self.node_parent.clear();
+        self.node_move.clear();
+        self.out.games = self.out.games.max(game + 1);
+    }
+}
+
+/// A node's move for the last-moves planes: `(row << 8) | col` of a play, -1 a pass, -2 none
+/// (the size is applied when the planes are made, by [`unpack`]).
+fn point_code(m: Option<Move>) -> i32 {
+    match m {
+        Some(Move::Play(p)) => (i32::from(p.row()) << 8) | i32::from(p.col()),
+        Some(Move::Pass) => -1,
+        None => -2,
+    }
+}
+
+/// The row-major index of a [`point_code`] on an `n` x `n` board.
+fn unpack(code: i32, n: usize) -> Option<usize> {
+    (code >= 0).then(|| {
+        let c = code as usize;
+        (c >> 8) * n + (c & 0xff)
+    })
+}
+
+fn color_code(c: Color) -> u8 {
+    match c {
+        Color::Black => 1,
+        Color::White => 2,
+    }
+}
+
+impl ReplaySink for Sink<'_> {
+    const GAME_INFO: bool = true;
+
+    fn game_info(&mut self, game: usize, info: &RootInfo) {
+        self.start_game(game);
+        let re = info.text(InfoProperty::Result);
+        let re = re.trim().to_ascii_uppercase();
+        self.result = match re.as_bytes().first() {
+            Some(b'B') => 1,
+            Some(b'W') => 2,
+            _ => 0,
+        };
+        self.resign = re
+            .split_once('+')
+            .is_some_and(|(_, how)| how.starts_with('R'));
+    }
+
+    fn game_error(&mut self, error: ReplayError) {
+        self.out.games = self.out.games.max(error.game() + 1);
+        self.errors.push(error);
+    }
+
+    fn position(&mut self, step: &Step<'_>) {
+        if step.game != self.game {
+            // Game information comes first for every replayed game; this is a safety net.
+            self.start_game(step.game);
+        }
+        let pos = step.position;
+        let size = pos.size();
+        let n = usize::from(size.get());
+        if step.node_index == 0 {
+            self.out.game_sizes.push((size.get(), step.game));
+        }
+        // The tree: parent and move of this node.
+        let idx = step.node_index;
+        if self.node_row.len() <= idx {
+            self.node_row.resize(idx + 1, NONE);
+            self.node_parent.resize(idx + 1, NONE);
+            self.node_move.resize(idx + 1, -2);
+        }
+        let played = step.mv.map(|m| m.mv);
+        self.node_parent[idx] = step.parent.map_or(NONE, |p| p as u32);
+        self.node_move[idx] = point_code(played);
+        // The parent's next move is this node's, if it is the parent's first child with a move.
+        if let (Some(parent), Some(m)) = (step.parent, played) {
+            if let Some(&row) = self.node_row.get(parent) {
+                if row != NONE {
+                    let count = self.opts.transforms.len();
+                    for (t, r) in (row as usize..row as usize + count).enumerate() {
+                        let mv = &mut self.out.rows[r].mv;
+                        if mv[0] == NO_MOVE {
+                            *mv = move_pair(m, size, self.maps.get(t));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some((from, to)) = self.opts.window {
+            if step.move_number < from || step.move_number > to {
+                return;
+            }
+        }
+        self.ensure_maps(size);
+        self.node_row[idx] = self.out.rows.len() as u32;
+        let canon = pos.canonical();
+        let end_mark = if step.is_leaf && step.variation == 0 && self.resign {
+            RESIGN
+        } else {
+            NO_MOVE
+        };
+        self.rows_buf.resize(n * n, 0);
+        pos.write_rows(&mut self.rows_buf);
+        for (t, &sym) in self.opts.transforms.iter().enumerate() {
+            let map = &self.maps[t];
+            let start = self.out.boards.len();
+            self.out.boards.resize(start + n * n, 0);
+            let board = &mut self.out.boards[start..];
+            for (i, &b) in self.rows_buf.iter().enumerate() {
+                board[map[i] as usize] = match b {
+                    b'#' => 1,
+                    b'O' => 2,
+                    _ => 0,
+                };
+            }
+            let mut ko = -1;
+            if let Some(k) = self.opts.features {
+                let mut node = idx as u32;
+                for _ in 0..k {
+                    let point = if node == NONE {
+                        None
+                    } else {
+                        let code = self.node_move[node as usize];
+                        node = self.node_parent[node as usize];
+                        unpack(code, n)
+                    };
+                    self.out.last.push(point.map_or(-1, |i| map[i] as i16));
+                }
+                ko = pos.ko_point().map_or(-1, |p| map[p.index(size)] as i16);
+            }
+            self.out.rows.push(Row {
+                size: size.get(),
+                to_play: color_code(step.to_play),
+                mv: [end_mark, end_mark],
+                move_number: step.move_number,
+                game: step.game as u32,
+                variation: step.variation,
+                hash: canon.hash,
+                symmetry: canon.symmetry.index() as u8,
+                transform: sym.index() as u8,
+                result: self.result,
+                ko,
+            });
+        }
+    }
+}
+
+fn move_pair(m: Move, size: BoardSize, map: Option<&Vec<u16>>) -> [i16; 2] {
+    match m {
+        Move::Pass => [PASS, PASS],
+        Move::Play(p) => {
+            let n = usize::from(size.get());
+            let i = p.index(size);
+            let j = map.map_or(i, |m| m[i] as usize);
+            [(j / n) as i16, (j % n) as i16]
+        }
+    }
+}
+
+/// The number of feature planes for `k` last moves.
+fn plane_count(k: usize) -> usize {
+    8 + k
+}
+
+/// Scratch buffers of [`liberties`], one set per worker.
+#[derive(Default)]
+struct Scratch {
+    libs: Vec<u16>,
+    seen: Vec<u32>,
+    stamp: Vec<u32>,
+    stack: Vec<usize>,
+    string: Vec<usize>,
+    round: u32,
+}
+
+/// Fills the feature planes of one board (values 0 empty, 1 black, 2 white) into `o`, which
+/// is zeroed and `plane_count(k) * n * n` long.
+fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut Scratch) {
+    let pts = n * n;
+    let k = last.len();
+    let to_play = row.to_play;
+    liberties(board, n, s);
+    let libs = &s.libs;
+    for i in 0..pts {
+        let b = board[i];
+        if b == to_play {
+            o[i] = 1;
+        } else if b != 0 {
+            o[pts + i] = 1;
+        } else {
+            o[2 * pts + i] = 1;
+        }
+        if b != 0 {
+            let plane = match libs[i] {
+                0 | 1 => 3,
+                2 => 4,
+                _ => 5,
+            };
+            o[plane * pts + i] = 1;
+        }
+    }
+    if let Ok(p) = usize::try_from(row.ko) {
+        o[6 * pts + p] = 1;
+    }
+    for (j, &p) in last.iter().enumerate() {
+        if let Ok(p) = usize::try_from(p) {
+            o[(7 + j) * pts + p] = 1;
+        }
+    }
+    if to_play == 1 {
+        o[(7 + k) * pts..(8 + k) * pts].fill(1);
+    }
+}
+
+/// The liberties of the string of every stone (0 for empty points), into `s.libs`.
+fn liberties(board: &[u8], n: usize, s: &mut Scratch) {
+    let pts = n * n;
+    s.libs.clear();
+    s.libs.resize(pts, 0);
+    if s.seen.len() != pts {
+        s.seen = vec![0; pts];
+        s.stamp = vec![0; pts];
+        s.round = 0;
+    }
+    // Rounds mark "seen" and "counted" without clearing: a new round number per board and
+    // per string (wrapping resets the marks).
+    let next_round = |s: &mut Scratch| {
+        s.round = s.round.wrapping_add(1);
+        if s.round == 0 {
+            s.seen.fill(0);
+            s.stamp.fill(0);
+            s.round = 1;
+        }
+        s.round
+    };
+    let board_round = next_round(s);
+    for start in 0..pts {
+        if board[start] == 0 || s.seen[start] == board_round {
+            continue;
+        }
+        let string_round = next_round(s);
+        let colour = board[start];
+        s.string.clear();
+        s.stack.push(start);
+        s.seen[start] = board_round;
+        let mut count = 0u16;
+        while let Some(p) = s.stack.pop() {
+            s.string.push(p);
+            let (r, c) = (p / n, p % n);
+            let near = [
+                (r > 0).then(|| p - n),
+                (r + 1 < n).then(|| p + n),
+                (c > 0).then(|| p - 1),
+                (c + 1 < n).then(|| p + 1),
+            ];
+            for q in near.into_iter().flatten() {
+                if board[q] == 0 {
+                    if s.stamp[q] != string_round {
+                        s.stamp[q] = string_round;
+                        count += 1;
+                    }
+                } else if board[q] == colour && s.seen[q] != board_round {
+                    s.seen[q] = board_round;
+                    s.stack.push(q);
+                }
+            }
+        }
+        for i in 0..s.string.len() {
+            let p = s.string[i];
+            s.libs[p] = count;
+        }
+    }
+}
+
+/// Replays one input.
+fn replay_one(input: &Input, opts: &Options) -> FileOut {
+    let bytes = match input.source.clone().read() {
+        Ok(b) => b,
+        Err((p, e)) => {
+            return FileOut {
+                failures: vec![Failure {
+                    file: p.display().to_string(),
+                    game: None,
+                    line: None,
+                    column: None,
+                    message: e.to_string(),
+                }],
+                ..FileOut::default()
+            }
+        }
+    };
+    let decoded = kifu_sgf::charset::decode(&bytes);
+    let text: &[u8] = &decoded.text;
+    let options = ReplayOptions {
+        scope: opts.scope,
+        ..ReplayOptions::default()
+    };
+    let sink = Sink {
+        opts,
+        out: FileOut::default(),
+        node_row: Vec::new(),
+        node_parent: Vec::new(),
+        node_move: Vec::new(),
+        game: 0,
+        result: 0,
+        resign: false,
+        rows_buf: Vec::new(),
+        maps: Vec::new(),
+        map_size: 0,
+        errors: Vec::new(),
+    };
+    let mut sink = replay_text(text, &options, sink);
+    if !sink.errors.is_empty() {
+        let index = kifu_sgf::LineIndex::new(text);
+        for e in &sink.errors {
+            let (line, column) = index.line_col(text, e.offset());
+            sink.out.failures.push(Failure {
+                file: input.name.clone(),
+                game: Some(e.game()),
+                line: Some(line),
+                column: Some(column),
+                message: e.to_string(),
+            });
+        }
+    }
+    sink.out
+}
+
+fn parse_symmetry(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Symmetry>> {
+    let Some(v) = v else {
+        return Ok(vec![Symmetry::Identity]);
+    };
+    if v.is_none() {
+        return Ok(vec![Symmetry::Identity]);
+    }
+    if let Ok(s) = v.extract::<String>() {
+        if s == "all" {
+            return Ok(Symmetry::ALL.to_vec());
+        }
+        return Err(PyValueError::new_err(format!(
+            "symmetry={s:?}: an int 0..7 or \"all\""
+        )));
+    }
+    let i: i64 = v.extract()?;
+    usize::try_from(i)
+        .ok()
+        .and_then(Symmetry::from_index)
+        .map(|s| vec![s])
+        .ok_or_else(|| PyValueError::new_err(format!("symmetry={i}: an int 0..7 or \"all\"")))
+}
+
+/// Everything joined, before it becomes arrays.
+struct Joined {
+    size: usize,
+    rows: Vec<Row>,
+    boards: Vec<u8>,
+    /// `k` last moves per row.
+    last: Vec<i16>,
+    file_of_row: Vec<i32>,
+    game_of_row: Vec<i32>,
+    /// The feature planes, filled after joining.
+    planes: Vec<u8>,
+    failures: Vec<Failure>,
+    files: Vec<String>,
+}
+
+fn join(
+    inputs: &[Input],
+    outs: Vec<FileOut>,
+    mut failures: Vec<Failure>,
+    want_size: Option<u8>,
+    dedup: bool,
+    k: usize,
+) -> Joined {
+    let size = want_size.or_else(|| outs.iter().find_map(|o| o.rows.first().map(|r| r.size)));
+    let n = usize::from(size.unwrap_or(19));
+    let pts = n * n;
+    let total: usize = outs
+        .iter()
+        .map(|o| o.rows.iter().filter(|r| usize::from(r.size) == n).count())
+        .sum();
+    let mut j = Joined {
+        size: n,
+        rows: Vec::with_capacity(total),
+        boards: Vec::with_capacity(total * pts),
+        last: Vec::with_capacity(total * k),
+        planes: Vec::new(),
+        file_of_row: Vec::with_capacity(total),
+        game_of_row: Vec::with_capacity(total),
+        failures: Vec::new(),
+        files: inputs.iter().map(|i| i.name.clone()).collect(),
+    };
+    let mut seen: HashSet<(u64, u8, u8)> = HashSet::new();
+    let mut game_base = 0usize;
+    for (f, out) in outs.into_iter().enumerate() {
+        failures.extend(out.failures);
+        for &(s, g) in &out.game_sizes {
+            if usize::from(s) != n {
+                failures.push(Failure {
+                    file: inputs[f].name.clone(),
+                    game: Some(g),
+                    line: None,
+                    column: None,
+                    message: format!(
+                        "game {}: a {s}x{s} board, the arrays are {n}x{n} (pass size= to choose)",
+                        g + 1
+                    ),
+                });
+            }
+        }
+        let mut b_off = 0usize;
+        for (i, r) in out.rows.into_iter().enumerate() {
+            let rp = usize::from(r.size) * usize::from(r.size);
+            let b = b_off;
+            b_off += rp;
+            if usize::from(r.size) != n {
+                continue;
+            }
+            if dedup && !seen.insert((r.hash, r.to_play, r.transform)) {
+                continue;
+            }
+            j.boards.extend_from_slice(&out.boards[b..b + rp]);
+            j.last.extend_from_slice(&out.last[i * k..(i + 1) * k]);
+            j.file_of_row.push(f as i32);
+            j.game_of_row.push((game_base + r.game as usize) as i32);
+            j.rows.push(r);
+        }
+        game_base += out.games;
+    }
+    j.failures = failures;
+    j
+}
+
+/// The feature planes of every joined row, computed in parallel straight into the array's
+/// buffer (zeroed pages are only touched where a plane has a 1).
+fn feature_planes(j: &Joined, k: usize) -> Vec<u8> {
+    let pts = j.size * j.size;
+    let per_row = plane_count(k) * pts;
+    let mut out = vec![0u8; j.rows.len() * per_row];
+    out.par_chunks_mut(per_row.max(1))
+        .zip(j.boards.par_chunks(pts.max(1)))
+        .enumerate()
+        .for_each_init(Scratch::default, |scratch, (i, (o, board))| {
+            planes(
+                o,
+                board,
+                j.size,
+                &j.rows[i],
+                &j.last[i * k..(i + 1) * k],
+                scratch,
+            );
+        });
+    out
+}
+
+fn array<'py, T: numpy::Element>(py: Python<'py>, v: Vec<T>) -> Bound<'py, PyAny> {
+    PyArray1::from_vec(py, v).into_any()
+}
+
+/// Replays games into NumPy arrays: one row per position (the board after each node).
+///
+/// `sources`: bytes, a path, a folder (walked for `.sgf` files), or an iterable of them.
+/// Returns a dict of arrays (n rows): `boards` uint8[n, size, size] (row 0 = top row;
+/// 0 empty, 1 black, 2 white), `to_play` uint8[n] (1 black, 2 white), `moves` int16[n, 2]
+/// (the move played from the position, `(row, col)` from the top-left as in `boards`; `PASS`
+/// -1, `RESIGN` -2, `NO_MOVE` -3 in both columns), `move_number` int32[n], `game` int32[n]
+/// (games numbered across all inputs, in order), `file` int32[n] (index into `files`),
+/// `variation` int32[n], `hash` uint64[n] (the canonical Zobrist hash, the lowest of the 8
+/// symmetric hashes, as kifu-posdb keys positions), `symmetry` uint8[n] (the symmetry giving
+/// it, of the board as played), `transform` uint8[n] (the symmetry applied to this row),
+/// `result` int8[n] (the game's winner: 1 black, 2 white, 0 unknown), and with `features`,
+/// `features` uint8[n, 8 + last_moves, size, size]. Also `files` (list of names), `size`,
+/// `planes` (plane names) and `errors` (list of dicts: file, game, line, column, message).
+#[pyfunction(name = "go_positions")]
+#[pyo3(signature = (sources, *, variations = false, move_window = None, dedup = false,
+    threads = None, size = None, features = false, last_moves = 8, symmetry = None,
+    strict = false))]
+#[allow(clippy::too_many_arguments)]
+fn go_positions<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    variations: bool,
+    move_window: Option<(u32, u32)>,
+    dedup: bool,
+    threads: Option<usize>,
+    size: Option<u32>,
+    features: bool,
+    last_moves: usize,
+    symmetry: Option<&Bound<'py, PyAny>>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (inputs, walk_failures) = inputs(sources)?;
+    let want_size = match size {
+        None => None,
+        Some(s) => Some(
+            BoardSize::new(s)
+                .map_err(|e| PyValueError::new_err(format!("size={s}: {e}")))?
+                .get(),
+        ),
+    };
+    if let Some((a, b)) = move_window {
+        if a > b {
+            return Err(PyValueError::new_err(format!(
+                "move_window=({a}, {b}): the first must not exceed the second"
+            )));
+        }
+    }
+    if last_moves > 64 {
+        return Err(PyValueError::new_err("last_moves: at most 64"));
+    }
+    let opts = Options {
+        scope: if variations {
+            Scope::AllVariations
+        } else {
+            Scope::MainLineOnly
+        },
+        window: move_window,
+        transforms: parse_symmetry(symmetry)?,
+        features: features.then_some(last_moves),
+    };
+    let planes_per_row = plane_count(last_moves);
+    let last_moves = if features { last_moves } else { 0 };
+    let joined = py.detach(|| {
+        in_pool(threads, || {
+            let outs: Vec<FileOut> = inputs.par_iter().map(|i| replay_one(i, &opts)).collect();
+            let mut joined = join(&inputs, outs, walk_failures, want_size, dedup, last_moves);
+            if features {
+                joined.planes = feature_planes(&joined, last_moves);
+            }
+            joined
+        })
+    })?;
+    if strict {
+        if let Some(f) = joined.failures.first() {
+            let place = Place {
+                file: Some(f.file.clone()),
+                line: f.line,
+                column: f.column,
+                game: f.game,
+                ..Place::default()
+            };
+            return Err(raise::<PyReplayError>(place, f.message.clone()));
+        }
+    }
+    let n = joined.size;
+    let count = joined.rows.len();
+    let d = PyDict::new(py);
+    let rows = &joined.rows;
+    let col = |f: fn(&Row) -> u8| -> Vec<u8> { rows.iter().map(f).collect() };
+    d.set_item(
+        "boards",
+        PyArray1::from_vec(py, joined.boards).reshape([count, n, n])?,
+    )?;
+    d.set_item("to_play", array(py, col(|r| r.to_play)))?;
+    let moves: Vec<i16> = rows.iter().flat_map(|r| r.mv).collect();
+    d.set_item("moves", PyArray1::from_vec(py, moves).reshape([count, 2])?)?;
+    d.set_item(
+        "move_number",
+        array(
+            py,
+            rows.iter()
+                .map(|r| r.move_number as i32)
+                .collect::<Vec<i32>>(),
+        ),
+    )?;
+    d.set_item("game", array(py, joined.game_of_row))?;
+    d.set_item("file", array(py, joined.file_of_row))?;
+    d.set_item(
+        "variation",
+        array(
+            py,
+            rows.iter()
+                .map(|r| r.variation as i32)
+                .collect::<Vec<i32>>(),
+        ),
+    )?;
+    d.set_item(
+        "hash",
+        array(py, rows.iter().map(|r| r.hash).collect::<Vec<u64>>()),
+    )?;
+    d.set_item("symmetry", array(py, col(|r| r.symmetry)))?;
+    d.set_item("transform", array(py, col(|r| r.transform)))?;
+    d.set_item(
+        "result",
+        array(py, rows.iter().map(|r| r.result).collect::<Vec<i8>>()),
+    )?;
+    if features {
+        d.set_item(
+            "features",
+            PyArray1::from_vec(py, joined.planes).reshape([count, planes_per_row, n, n])?,
+        )?;
+        let mut names = vec![
+            "own".to_owned(),
+            "opponent".to_owned(),
+            "empty".to_owned(),
+            "liberties_1".to_owned(),
+            "liberties_2".to_owned(),
+            "liberties_3_plus".to_owned(),
+            "ko".to_owned(),
+        ];
+        names.extend((1..=last_moves).map(|i| format!("last_move_{i}")));
+        names.push("black_to_play".to_owned());
+        d.set_item("planes", names)?;
+    }
+    d.set_item("files", joined.files)?;
+    d.set_item("size", n)?;
+    let errors = PyList::empty(py);
+    for f in &joined.failures {
+        let e = PyDict::new(py);
+        e.set_item("file", &f.file)?;
+        e.set_item("game", f.game)?;
+        e.set_item("line", f.line)?;
+        e.set_item("column", f.column)?;
+        e.set_item("message", &f.message)?;
+        errors.append(e)?;
+    }
+    d.set_item("errors", errors)?;
+    Ok(d)
+}

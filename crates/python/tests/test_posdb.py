@@ -1,0 +1,107 @@
+"""kifu.posdb: position and scored files as structured arrays, indexes, lookups, searches."""
+import numpy as np
+import pytest
+
+import kifu
+from kifu import posdb
+
+from conftest import GAMES, need
+
+
+@pytest.fixture(scope="module")
+def nine_games():
+    return sorted(need(GAMES / "fuego-regression").rglob("*.sgf"))[:200]
+
+
+def test_extract_read_write_round_trip(nine_games, tmp_path):
+    data = posdb.extract(nine_games, size=9, extra=True)
+    assert isinstance(data, bytes) and len(data) % 100 == 0 and data
+    recs = posdb.read_positions(data, 9)
+    assert recs.dtype == posdb.position_dtype(9) and recs["board"].shape[1:] == (9, 9)
+    assert recs["has_extra"].all() and (recs["file_id"] >= 1).all()
+    assert set(np.unique(recs["to_play"])) <= {1, 2}
+    assert set(np.unique(recs["board"])) <= {0, 1, 2}
+    assert posdb.write_positions(None, recs) == data
+    out = tmp_path / "positions.dat"
+    assert posdb.write_positions(out, recs) == len(data)
+    assert np.array_equal(posdb.read_positions(out), recs)
+    # The hashes are the ones kifu.go gives for the same boards.
+    r = kifu.go.positions(nine_games, size=9)
+    assert set(recs["hash"].tolist()) <= set(r["hash"].tolist())
+
+
+def test_torn_and_bad_records():
+    recs = np.zeros(3, dtype=posdb.position_dtype(9))
+    recs["to_play"] = 1
+    recs["hash"] = [1, 2, 3]
+    data = posdb.write_positions(None, recs)
+    assert len(data) == 3 * 92
+    with pytest.raises(kifu.PosdbError) as e:
+        posdb.read_positions(data[:-5])
+    assert e.value.record == 2 and e.value.offset == 184
+    assert len(posdb.read_positions(data[:-5], allow_torn=True)) == 2
+    bad = bytearray(data)
+    bad[10] = ord("x")
+    with pytest.raises(kifu.PosdbError) as e:
+        posdb.read_positions(bytes(bad))
+    assert e.value.record == 0
+
+
+def test_scored_round_trip(tmp_path):
+    s = np.zeros(4, dtype=posdb.SCORED_FIELDS)
+    s["hash"] = [5, 6, 7, 2**63]
+    s["to_play"] = [1, 2, 1, 2]
+    s["score"] = [3, 8, 5, 6]
+    s["confidence"] = [0, 100, 50, 66]
+    data = posdb.write_scored(None, s)
+    assert len(data) == 48
+    back = posdb.read_scored(data)
+    assert np.array_equal(back, s)
+    s["score"][0] = 9
+    with pytest.raises(ValueError):
+        posdb.write_scored(None, s)
+    with pytest.raises(kifu.PosdbError):
+        posdb.read_scored(data[:-1])
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    games = need(GAMES / "computer-go-dataset")
+    path = tmp_path_factory.mktemp("idx") / "games.kidx"
+    summary = posdb.build_index([games], path, size=19)
+    assert summary["games"] > 1000 and summary["entries"] > 0
+    return posdb.Index(path)
+
+
+def test_lookup(index):
+    empty = "/".join(["." * 19] * 19)
+    r = index.lookup(empty, "B", limit=3)
+    assert set(r) == {"hash", "to_play", "occurrences", "games", "swapped", "continuations",
+                      "matches"}
+    assert r["hash"] == "0000000000000000" and len(r["matches"]) == 3
+    assert sum(c["count"] for c in r["continuations"]) <= r["occurrences"]
+    top = r["continuations"][0]
+    assert top["move"] and 0 <= top["black_win_rate"] <= 1
+    # A board as an array gives the same answer.
+    assert index.lookup(np.zeros((19, 19), np.uint8), "B", limit=3) == r
+    g = index.game(r["matches"][0]["game"])
+    assert g["file"] == r["matches"][0]["file"]
+    assert index.game_sgf(0).startswith("(;")
+
+
+def test_search(index):
+    a = index.search("..../..#./..../....", corner=True, limit=2)
+    assert {"games", "matches", "continuations", "games_searched", "failures"} <= set(a)
+    assert a["games_searched"] == index.games and len(a["matches"]) <= 2
+    q = index.search_query({"pattern": "..../..#./..../....",
+                            "placement": {"kind": "at", "col": 0, "row": 0}}, limit=2)
+    assert q == a
+    with pytest.raises(ValueError):
+        index.search("..#/.O")  # rows of different lengths
+    with pytest.raises(ValueError):
+        index.search("..", at="Z99")
+    filtered = index.search("..../..#./..../....", corner=True, filters={"winner": "black"},
+                            limit=0)
+    assert filtered["games"] <= a["games"]
+    with pytest.raises(kifu.PosdbError):
+        posdb.Index(__file__)

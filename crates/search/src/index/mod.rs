@@ -271,7 +271,7 @@ pub fn fingerprint(files: &[CollectionFile]) -> u64 {
 
 /// Games searched per task: enough to keep a task's fixed costs small, few enough to share
 /// the work between threads.
-const CHUNK: usize = 128;
+const CHUNK: usize = 512;
 
 impl PatternIndex {
     /// Searches for every query of `queries` (on rayon's current pool), leaving out the games

@@ -263,25 +263,7 @@ fn the_merge_refuses_parts_that_do_not_belong_together() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // Positions without GNU Go: the fake engine scores any board.
-    let p = {
-        let corpus = root().join("../shared/corpus/sgf/games");
-        let all = d.join("all.dat");
-        ok(kifu(
-            &[
-                "pos",
-                "extract",
-                corpus.to_str().unwrap(),
-                "--size",
-                "9",
-                "-o",
-                all.to_str().unwrap(),
-            ],
-            d,
-        ));
-        let bytes = std::fs::read(&all).unwrap();
-        std::fs::write(d.join("p.dat"), &bytes[..92 * 12]).unwrap();
-        d.join("p.dat")
-    };
+    let p = positions(d, 12);
     let fake = format!("'{KIFU}' fake-gtp-engine");
     let part = |name: &str, shard: &str, playouts: &str| {
         ok(kifu(

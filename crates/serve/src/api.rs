@@ -78,10 +78,12 @@ async fn access_log(req: axum::extract::Request, next: axum::middleware::Next) -
     res
 }
 
-fn database<'a>(app: &'a App, id: &str) -> Result<&'a Served<Database>, ApiError> {
+/// The database numbered `id` in the path, with its number (for the blocking work, which takes
+/// the shared `App` rather than a borrow).
+fn database<'a>(app: &'a App, id: &str) -> Result<(usize, &'a Served<Database>), ApiError> {
     id.parse::<usize>()
         .ok()
-        .and_then(|i| app.databases.get(i))
+        .and_then(|i| app.databases.get(i).map(|d| (i, d)))
         .ok_or_else(|| {
             ApiError::not_found(format!(
                 "no database {id} (there are {})",
@@ -220,7 +222,7 @@ async fn lookup(
     Path(db): Path<String>,
     Body(b): Body<LookupBody>,
 ) -> Result<Response, ApiError> {
-    let d = database(&app, &db)?;
+    let (i, d) = database(&app, &db)?;
     if b.limit > MAX_PAGE {
         return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
     }
@@ -231,7 +233,6 @@ async fn lookup(
     };
     let pos = replay(d.value.size(), &req)?;
     let (board, to_play) = (pos.board(), pos.to_play());
-    let i = db.parse::<usize>().unwrap_or(0);
     let answer = blocking(&app, move |app, _| {
         app.databases[i]
             .value
@@ -321,9 +322,8 @@ async fn run_search(
     db: &str,
     mut b: SearchBody,
 ) -> Result<(usize, Query, kifu_search::SearchAnswer), ApiError> {
-    let d = database(app, db)?;
+    let (i, d) = database(app, db)?;
     checked_query(&mut b, d.value.size())?;
-    let i = db.parse::<usize>().unwrap_or(0);
     let q = b.query.clone();
     let answer = blocking(app, move |app, cancel| {
         let page = Page {
@@ -389,9 +389,8 @@ async fn game(
     State(app): State<Arc<App>>,
     Path((db, game)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let d = database(&app, &db)?;
+    let (i, d) = database(&app, &db)?;
     let id = game_number(d, &game)?;
-    let i = db.parse::<usize>().unwrap_or(0);
     let answer = blocking(&app, move |app, _| {
         let (info, sgf) = app.databases[i]
             .value
@@ -439,9 +438,8 @@ async fn game_sgf(
     State(app): State<Arc<App>>,
     Path((db, game)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let d = database(&app, &db)?;
+    let (i, d) = database(&app, &db)?;
     let id = game_number(d, &game)?;
-    let i = db.parse::<usize>().unwrap_or(0);
     let text = blocking(&app, move |app, _| {
         app.databases[i]
             .value
@@ -467,7 +465,7 @@ async fn download(
     Path(db): Path<String>,
     Body(b): Body<DownloadBody>,
 ) -> Result<Response, ApiError> {
-    let d = database(&app, &db)?;
+    let (i, d) = database(&app, &db)?;
     let mut ids = b.games;
     if let Some(mut s) = b.search {
         // Every match's game, not one page: the page's limit is the download's.
@@ -490,7 +488,6 @@ async fn download(
     if let Some(&bad) = ids.iter().find(|&&g| g >= d.value.games()) {
         return Err(ApiError::bad("games", format!("no game {bad}")));
     }
-    let i = db.parse::<usize>().unwrap_or(0);
     let text = blocking(&app, move |app, cancel| {
         let mut out = String::new();
         for id in ids {

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod export;
 mod extract;
 mod index;
 mod search;
@@ -52,6 +53,9 @@ pub enum PosCommand {
     /// The games that reached a position (any symmetry, optionally colours swapped) and their
     /// continuations with counts and win rates; scores from scored files.
     Lookup(index::LookupArgs),
+    /// Export an index's positions (each with its next move, game and result) or a position
+    /// file's records as an Apache Parquet file, for pandas, Polars, DuckDB and Spark.
+    Export(export::ExportArgs),
     /// Score positions with a GTP engine (resumable: positions already in the output are skipped).
     ///
     /// Each result is appended to the output as one whole 12-byte record and flushed as it comes
@@ -166,6 +170,7 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::Stats(a) => view::stats(a),
         PosCommand::Index(a) => index::index(a),
         PosCommand::Lookup(a) => index::lookup(a),
+        PosCommand::Export(a) => export::run(a),
         PosCommand::Search(a) => search::search(*a),
         PosCommand::Duplicates(a) => search::duplicates(a),
         PosCommand::Score(a) => score(a),

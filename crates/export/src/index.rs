@@ -413,7 +413,7 @@ fn produce(
             let info = u32::try_from(id)
                 .map_err(|_| kifu_posdb::index::IndexError::TooMany)
                 .and_then(|g| reader.game(g))
-                .map_err(|source| ExportError::Game { game: id, source })?;
+                .map_err(|error| ExportError::Game { game: id, error })?;
             let file = f.source.path.display();
             let Some(tree) = coll.game(i) else {
                 w.fail(format!(

@@ -194,9 +194,9 @@ impl Input {
     /// position file. A damaged index or one of an old format is an error; a pipe or device is
     /// read as position records without being looked at first.
     pub fn open(path: &Path) -> Result<Input, ExportError> {
-        let open_error = |source| ExportError::Open {
+        let open_error = |error| ExportError::Open {
             path: path.display().to_string(),
-            source,
+            error,
         };
         let meta = std::fs::metadata(path).map_err(open_error)?;
         if meta.is_file() {
@@ -257,43 +257,68 @@ impl ExportSummary {
     }
 }
 
-/// Why an export failed.
+/// Why an export failed. Each message is whole (it names the cause); the causes are not
+/// chained as sources, so a caller that prints the chain prints each once.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The input could not be opened.
-    #[error("{path}: cannot open: {source}")]
+    #[error("{path}: cannot open: {error}")]
     Open {
         /// The path.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The index could not be read (damaged, or of an older format).
-    #[error(transparent)]
-    Index(#[from] IndexError),
+    #[error("{0}")]
+    Index(IndexError),
     /// A game record of the index could not be read.
-    #[error("game {game} of the index: {source}")]
+    #[error("game {game} of the index: {error}")]
     Game {
         /// The game's number.
         game: u64,
         /// Why.
-        source: IndexError,
+        error: IndexError,
     },
     /// A position record is bad (its number and byte offset are in the message).
     #[error("not a position file (or a damaged one): {0}")]
-    Positions(#[from] kifu_posdb::ReadError),
+    Positions(kifu_posdb::ReadError),
     /// The Parquet encoder failed.
     #[error("parquet: {0}")]
-    Parquet(#[from] parquet::errors::ParquetError),
+    Parquet(parquet::errors::ParquetError),
     /// A batch did not fit its schema (a bug: the columns are made here).
     #[error("arrow: {0}")]
-    Arrow(#[from] arrow_schema::ArrowError),
+    Arrow(arrow_schema::ArrowError),
     /// Writing the output failed.
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// The reader stopped because the encoder failed (the encoder's error is reported instead).
     #[error("stopped")]
     Stopped,
+}
+
+impl From<IndexError> for ExportError {
+    fn from(e: IndexError) -> ExportError {
+        ExportError::Index(e)
+    }
+}
+
+impl From<parquet::errors::ParquetError> for ExportError {
+    fn from(e: parquet::errors::ParquetError) -> ExportError {
+        ExportError::Parquet(e)
+    }
+}
+
+impl From<arrow_schema::ArrowError> for ExportError {
+    fn from(e: arrow_schema::ArrowError) -> ExportError {
+        ExportError::Arrow(e)
+    }
+}
+
+impl From<std::io::Error> for ExportError {
+    fn from(e: std::io::Error) -> ExportError {
+        ExportError::Io(e)
+    }
 }
 
 /// Exports `input` as Parquet to `out` (see the [crate docs](crate) for the columns); `progress`

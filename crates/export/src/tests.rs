@@ -436,6 +436,9 @@ fn row_groups_are_bounded_and_every_compression_reads_back() {
         let file = SerializedFileReader::new(bytes::Bytes::from(out.clone())).unwrap();
         let meta = file.metadata();
         assert_eq!(meta.num_row_groups(), 4);
+        let kv = meta.file_metadata().key_value_metadata().unwrap();
+        let kind = kv.iter().find(|k| k.key == schema::META_KIND).unwrap();
+        assert_eq!(kind.value.as_deref(), Some("positions"));
         assert!(meta.row_groups().iter().all(|g| g.num_rows() <= 3));
         let b = read_back(&out);
         assert_eq!(

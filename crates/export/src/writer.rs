@@ -12,6 +12,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::ZstdLevel;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use std::io::Write;
 use std::sync::mpsc::{sync_channel, SyncSender};
@@ -44,7 +45,16 @@ impl<'w> ParquetOut<'w> {
             Compression::Snappy => parquet::basic::Compression::SNAPPY,
             Compression::None => parquet::basic::Compression::UNCOMPRESSED,
         };
+        // The schema's metadata (`kifu.kind`, `kifu.size`) also as the file's own key-value
+        // metadata, for readers that do not read the embedded Arrow schema.
+        let mut kv: Vec<KeyValue> = schema
+            .metadata()
+            .iter()
+            .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
+            .collect();
+        kv.sort_by(|a, b| a.key.cmp(&b.key));
         let props = WriterProperties::builder()
+            .set_key_value_metadata(Some(kv))
             .set_compression(compression)
             .set_max_row_group_row_count(Some(opts.row_group_rows.max(1)))
             .set_created_by(format!("kifu {}", env!("CARGO_PKG_VERSION")))

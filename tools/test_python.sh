@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds kifu's Python package (crates/python, PyO3 + maturin, release) into a virtual
 # environment and runs its pytest suite: round trips, differential tests against sgfmill and
-# python-chess over ../shared/corpus, dtypes and shapes, errors, a hypothesis fuzz.
+# python-chess over ../shared/corpus, dtypes and shapes, errors, a hypothesis fuzz, and
+# `kifu pos export`'s Parquet files read with pyarrow (the kifu binary: $KIFU_BIN, else the newer
+# of target/release/kifu and target/debug/kifu, which tools/test.sh builds first).
 #
 # Usage: bash tools/test_python.sh [PYTEST ARGS...]
 # The venv is $KIFU_PY_VENV (default /opt/kifu-py); it is created on first use, with maturin,
-# numpy, pytest, hypothesis, sgfmill and chess from PyPI. Exits non-zero on any failure.
+# numpy, pytest, hypothesis, sgfmill, chess and pyarrow from PyPI. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${KIFU_PY_VENV:-/opt/kifu-py}"
@@ -23,9 +25,9 @@ if [ ! -x "$PY" ]; then
   "$PYTHON" -c 'import sys; assert sys.version_info >= (3, 9), "kifu needs CPython 3.9+"'
   "$PYTHON" -m venv "$VENV"
 fi
-if ! "$PY" -c 'import maturin, numpy, pytest, hypothesis, sgfmill, chess' >/dev/null 2>&1; then
+if ! "$PY" -c 'import maturin, numpy, pytest, hypothesis, sgfmill, chess, pyarrow' >/dev/null 2>&1; then
   "$PY" -m pip install --quiet --disable-pip-version-check \
-    maturin numpy pytest hypothesis sgfmill chess
+    maturin numpy pytest hypothesis sgfmill chess pyarrow
 fi
 
 # The extension: a release build (abi3, CPython 3.9+), installed over any earlier one. The

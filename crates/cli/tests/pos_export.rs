@@ -206,7 +206,7 @@ fn a_position_file_of_the_corpus_exports_each_record() {
         let id = format!(
             "{:016x}-{:02x}-{}",
             u64_at(&b, "hash", i),
-            u8_at(&b, "tiebreaker", i),
+            u8_at(&b, "tiebreak", i),
             to_play_letter(u8_at(&b, "to_play", i))
         );
         assert_eq!(p["id"], id.as_str(), "record {i}");

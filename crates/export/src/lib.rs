@@ -73,7 +73,7 @@
 //! | column | type | what |
 //! |---|---|---|
 //! | `record` | uint64 | the record's number in the file (from 0) |
-//! | `hash`, `tiebreaker` | uint64, uint8 | the PositionId (with `to_play`: the key of scored files) |
+//! | `hash`, `tiebreak` | uint64, uint8 | the PositionId (with `to_play`: the key of scored files) |
 //! | `to_play` | uint8 | 1 Black, 2 White |
 //! | `board` | fixed_size_list\<uint8\>\[N*N\] | as above |
 //! | `size` | uint8 | N |

@@ -22,7 +22,7 @@ struct Columns {
     size: BoardSize,
     record: Vec<u64>,
     hash: Vec<u64>,
-    tiebreaker: Vec<u8>,
+    tiebreak: Vec<u8>,
     to_play: Vec<u8>,
     board: Vec<u8>,
     file_id: Vec<Option<u32>>,
@@ -37,7 +37,7 @@ impl Columns {
             size,
             record: Vec::new(),
             hash: Vec::new(),
-            tiebreaker: Vec::new(),
+            tiebreak: Vec::new(),
             to_play: Vec::new(),
             board: Vec::new(),
             file_id: Vec::new(),
@@ -53,7 +53,7 @@ impl Columns {
     fn push(&mut self, index: u64, r: &PositionRecord) {
         self.record.push(index);
         self.hash.push(r.id.hash);
-        self.tiebreaker.push(r.id.tiebreak);
+        self.tiebreak.push(r.id.tiebreak);
         self.to_play.push(color_code(r.id.to_play));
         self.board
             .extend(r.board.to_rows().into_iter().map(cell_of_row_byte));
@@ -72,7 +72,7 @@ impl Columns {
         let columns: Vec<ArrayRef> = vec![
             Arc::new(UInt64Array::from(std::mem::take(&mut self.record))),
             Arc::new(UInt64Array::from(std::mem::take(&mut self.hash))),
-            Arc::new(UInt8Array::from(std::mem::take(&mut self.tiebreaker))),
+            Arc::new(UInt8Array::from(std::mem::take(&mut self.tiebreak))),
             Arc::new(UInt8Array::from(std::mem::take(&mut self.to_play))),
             Arc::new(FixedSizeListArray::try_new(
                 item,

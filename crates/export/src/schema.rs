@@ -54,7 +54,7 @@ pub const INDEX_COLUMNS: [&str; 19] = [
 pub const POSITION_COLUMNS: [&str; 9] = [
     "record",
     "hash",
-    "tiebreaker",
+    "tiebreak",
     "to_play",
     "board",
     "size",
@@ -132,7 +132,7 @@ pub fn positions_schema(size: BoardSize) -> SchemaRef {
     let fields = vec![
         f("record", DataType::UInt64),
         f("hash", DataType::UInt64),
-        f("tiebreaker", DataType::UInt8),
+        f("tiebreak", DataType::UInt8),
         f("to_play", DataType::UInt8),
         f("board", board_type(size)),
         f("size", DataType::UInt8),

@@ -333,7 +333,7 @@ fn a_position_file_gives_one_row_per_record_with_its_extra_info() {
         b["hash"].as_primitive::<UInt64Type>().values().to_vec(),
         [1, u64::MAX, 5]
     );
-    assert_eq!(u8s(&b, "tiebreaker"), [1, 0, 2]);
+    assert_eq!(u8s(&b, "tiebreak"), [1, 0, 2]);
     assert_eq!(u8s(&b, "to_play"), [1, 2, 1]);
     assert_eq!(u8s(&b, "size"), [9, 9, 9]);
     assert_eq!(

@@ -440,6 +440,11 @@ fn row_groups_are_bounded_and_every_compression_reads_back() {
         let kind = kv.iter().find(|k| k.key == schema::META_KIND).unwrap();
         assert_eq!(kind.value.as_deref(), Some("positions"));
         assert!(meta.row_groups().iter().all(|g| g.num_rows() <= 3));
+        // No statistics for the board cells, statistics for the other columns.
+        for c in meta.row_group(0).columns() {
+            let cells = c.column_path().string() == "board.list.item";
+            assert_eq!(c.statistics().is_none(), cells, "{}", c.column_path());
+        }
         let b = read_back(&out);
         assert_eq!(
             b["hash"].as_primitive::<UInt64Type>().values().to_vec(),

@@ -341,3 +341,68 @@ fn bad_inputs_and_options_are_clear_errors() {
     assert_eq!(s["row_groups"].as_u64(), Some(rows.div_ceil(1000)));
     assert_eq!(read(&d.join("x.parquet")).num_rows() as u64, rows);
 }
+
+#[test]
+fn a_full_disk_fails_and_a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = corpus().join("sgf/games/fuego-regression");
+    ok(&kifu(
+        &[
+            "pos",
+            "index",
+            games.to_str().unwrap(),
+            "--size",
+            "9",
+            "-o",
+            "f.kpx",
+        ],
+        d,
+    ));
+    let kifu_bin = env!("CARGO_BIN_EXE_kifu");
+    // A full device given with -o, and as standard output.
+    let err = fails(&kifu(&["pos", "export", "f.kpx", "-o", "/dev/full"], d), 1);
+    assert!(
+        err.contains("/dev/full: cannot write: No space left on device"),
+        "{err}"
+    );
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(kifu_bin)
+        .args(["pos", "export", "f.kpx", "-o", "-"])
+        .current_dir(d)
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("cannot write to standard output: No space left on device"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // `| head -c 100`: the reader goes away after 100 bytes.
+    let mut child = Command::new(kifu_bin)
+        .args(["pos", "export", "f.kpx", "-o", "-", "--row-group", "100"])
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    assert_eq!(&first[..4], b"PAR1");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -104,7 +104,16 @@ pub fn run(a: ExportArgs) -> Result<Outcome> {
     };
     let mut summary = None;
     write_atomically_with(&a.output, |w| {
-        summary = Some(export(input, &opts, w, &|n| bar.inc(n)).with_context(|| name.clone())?);
+        // A failed write names the output, and keeps its io::Error in the chain (a closed
+        // standard output ends kifu quietly); anything else names the input.
+        summary = Some(
+            export(input, &opts, w, &|n| bar.inc(n)).map_err(|e| match e {
+                ExportError::Io(io) => {
+                    anyhow::Error::new(io).context(format!("{}: cannot write", a.output.display()))
+                }
+                e => anyhow::Error::new(e).context(name.clone()),
+            })?,
+        );
         Ok(())
     })?;
     bar.finish_and_clear();

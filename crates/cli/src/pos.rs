@@ -110,16 +110,14 @@ pub struct ScoreArgs {
     /// Retries of a position after the engine died, hung or answered garbage.
     #[arg(long, default_value_t = 2)]
     retries: u32,
-    /// Engines run in parallel (0: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Write the positions still to do at the end (failed, stopped, never reached) to this
     /// position file: the input of a later run.
     #[arg(long)]
     queue_out: Option<PathBuf>,
-    /// Score only share I of N (1 <= I <= N): the positions whose hash modulo N is I - 1.
-    #[arg(long)]
-    shard: Option<String>,
+    #[command(flatten)]
+    sharding: crate::args::Sharding,
     /// Pass the engine's standard error through (it is discarded by default).
     #[arg(long)]
     engine_stderr: bool,
@@ -182,17 +180,6 @@ fn emit(text: &str) -> Result<()> {
 
 fn size_arg(n: u32) -> Result<BoardSize> {
     BoardSize::new(n).map_err(|e| crate::UsageError(format!("--size {n}: {e}")).into())
-}
-
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
-    let parsed = s
-        .split_once('/')
-        .map(|(i, n)| (i.trim().parse::<u64>(), n.trim().parse::<u64>()));
-    match parsed {
-        Some((Ok(i), Ok(n))) if n > 0 && i > 0 && i <= n => Ok((i - 1, n)),
-        Some((Ok(_), Ok(_))) => crate::usage!("--shard {s}: I must be in 1..=N"),
-        _ => crate::usage!("--shard {s:?}: expected I/N with numbers, e.g. 1/4"),
-    }
 }
 
 fn open_input(path: &Path) -> Result<Box<dyn Read>> {
@@ -294,7 +281,7 @@ fn open_scored_output(path: &Path) -> Result<File> {
 fn score(a: ScoreArgs) -> Result<Outcome> {
     let started = Instant::now();
     let size = size_arg(a.size)?;
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a.sharding.shard;
     if a.playouts == 0 {
         crate::usage!("--playouts must be at least 1");
     }
@@ -330,8 +317,8 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         }
     }
     let n_distinct = distinct.len();
-    if let Some((i, n)) = shard {
-        distinct.retain(|r| r.id.hash % n == i);
+    if let Some(shard) = shard {
+        distinct.retain(|r| shard.contains(r.id.hash));
     }
     let in_shard = distinct.len();
 
@@ -352,7 +339,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             .map(|p| p.display().to_string())
             .collect(),
         distinct: n_distinct as u64,
-        shard: shard.map(|(i, n)| (i + 1, n)),
+        shard: shard.map(|s| (s.number(), s.count())),
         in_shard: in_shard as u64,
         complete: false,
     };
@@ -389,12 +376,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         ));
     });
 
-    let workers = if a.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        a.jobs
-    }
-    .min(todo.len().max(1));
+    let workers = a.threads.count().min(todo.len().max(1));
     let bar = progress(todo.len() as u64, "scoring");
     let mut scored = 0usize;
     let mut abandoned = 0usize;

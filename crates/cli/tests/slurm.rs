@@ -299,7 +299,7 @@ fn the_merge_refuses_parts_that_do_not_belong_together() {
         let e = String::from_utf8_lossy(&o.stderr).to_string();
         assert!(e.contains(says), "{e} lacks {says}");
     };
-    fails(merge(&[&a, &b]), "shard 3/3 is missing among the parts");
+    fails(merge(&[&a, &b]), "missing shard 3/3 of 3");
     fails(merge(&[&a, &b, &b]), "b.dat: shard 2/3 again");
     let w = part("w.dat", "2/4", "3");
     fails(merge(&[&a, &w, &c]), "w.dat: shard 2/4, but");
@@ -313,7 +313,7 @@ fn the_merge_refuses_parts_that_do_not_belong_together() {
         text.replace("\"complete\": true", "\"complete\": false"),
     )
     .unwrap();
-    fails(merge(&[&a, &b, &c]), "b.dat: shard 2/3 is incomplete");
+    fails(merge(&[&a, &b, &c]), "b.dat: shard 2/3 is not complete");
     std::fs::remove_file(&sidecar).unwrap();
     fails(merge(&[&a, &b, &c]), "b.dat: no provenance sidecar");
 }

@@ -51,9 +51,8 @@ pub struct ExtractArgs {
     /// Read every file given (and .txt/.pos files in folders) as ASCII positions.
     #[arg(long)]
     ascii: bool,
-    /// Threads (0: one per core). The output is the same for any number.
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
     memory: String,
@@ -147,14 +146,6 @@ pub fn zobrist_keys(
     Ok((keys, Some(beside), true))
 }
 
-/// Sizes rayon's global pool (0: one thread per core). A process runs one command, so the global
-/// pool is the command's pool.
-pub fn set_threads(jobs: usize) {
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build_global();
-}
-
 /// Runs `kifu pos extract`.
 pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let started = Instant::now();
@@ -208,10 +199,11 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         opts.file_ids = Some(list.ids_for(&names)?);
         master_path = Some(path);
     }
-    set_threads(a.jobs);
-    let s = write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
-        Ok(extract(&sources, &opts, w, tick)?)
-    })?;
+    let s = a.threads.run(|| {
+        write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
+            Ok(extract(&sources, &opts, w, tick)?)
+        })
+    })??;
     for e in &s.errors {
         crate::output::message(format_args!("kifu: {e}"));
     }

@@ -145,9 +145,10 @@ pub struct MergeArgs {
     /// form, the same bytes however the work was split and in whatever order it finished.
     #[arg(long)]
     sort: bool,
-    /// The inputs are the parts of a sharded `pos score` run: check from their provenance
+    /// The inputs are the parts of a sharded `pos score` run (check from their provenance
     /// sidecars that they were made alike, that every shard 1..N is there once and complete,
-    /// and write the merged file's sidecar. Implies --sort.
+    /// and write the merged file's sidecar; implies --sort), or of a sharded `pos extract` run
+    /// (told by their manifests; the records are merged into the order of one run).
     #[arg(long, conflicts_with = "positions")]
     shards: bool,
     /// JSON summary on stdout.
@@ -527,6 +528,9 @@ fn which(program: &str) -> Option<PathBuf> {
 /// record with the highest confidence wins, and among equal confidences the first input (in
 /// argument order) wins. The output keeps the order of first appearance.
 fn merge(a: MergeArgs) -> Result<Outcome> {
+    if a.shards && a.inputs.iter().any(|p| kifu_posdb::parts::is_extract_part(p)) {
+        return merge_extract(&a);
+    }
     let parts = if a.shards {
         Some(check_parts(&a.inputs)?)
     } else {
@@ -616,6 +620,25 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
             order.len(),
             total - order.len(),
             conflicts
+        ));
+    }
+    Ok(Outcome::Ok)
+}
+
+/// `pos merge --shards` of the parts of a sharded extraction: the records of one run.
+fn merge_extract(a: &MergeArgs) -> Result<Outcome> {
+    let mut written = 0;
+    write_atomically_with(&a.output, |w| {
+        written = kifu_posdb::parts::merge_extract_parts(&a.inputs, w)?;
+        Ok(())
+    })?;
+    if a.json {
+        crate::output::print_json(&json!({"inputs": a.inputs.len(), "written": written}))?;
+    } else {
+        crate::output::message(format_args!(
+            "merged {} extraction parts into {} ({written} positions)",
+            a.inputs.len(),
+            a.output.display()
         ));
     }
     Ok(Outcome::Ok)

@@ -107,6 +107,7 @@ pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod masterlist;
+pub mod parts;
 pub mod provenance;
 pub mod record;
 pub mod sort;

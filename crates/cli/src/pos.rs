@@ -528,7 +528,11 @@ fn which(program: &str) -> Option<PathBuf> {
 /// record with the highest confidence wins, and among equal confidences the first input (in
 /// argument order) wins. The output keeps the order of first appearance.
 fn merge(a: MergeArgs) -> Result<Outcome> {
-    if a.shards && a.inputs.iter().any(|p| kifu_posdb::parts::is_extract_part(p)) {
+    if a.shards
+        && a.inputs
+            .iter()
+            .any(|p| kifu_posdb::parts::is_extract_part(p))
+    {
         return merge_extract(&a);
     }
     let parts = if a.shards {

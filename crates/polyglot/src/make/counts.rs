@@ -97,12 +97,15 @@ pub fn compat_name(c: Compat) -> &'static str {
     }
 }
 
+/// Takes each counted pair (key, move, counts), in order.
+pub type PairSink<'a> = dyn FnMut(u64, u16, &Agg) -> Result<()> + 'a;
+
 /// Writes a counts file: the magic, `records` (sorted by key then move, each pair once), the
 /// trailer. `info.records` is set to the number written.
 pub fn write_counts(
     w: &mut dyn Write,
     info: &mut CountsInfo,
-    records: &mut dyn FnMut(&mut dyn FnMut(u64, u16, &Agg) -> Result<()>) -> Result<()>,
+    records: &mut dyn FnMut(&mut PairSink<'_>) -> Result<()>,
 ) -> Result<()> {
     w.write_all(COUNTS_MAGIC)?;
     let mut n = 0u64;

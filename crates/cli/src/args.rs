@@ -17,6 +17,47 @@ pub fn jobs(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `-j N`: the one thread option of every command that works in parallel, and the one way its
+/// threads are made (a rayon pool for the command; engines for `pos score`, one thread each).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Threads {
+    /// Threads (engines for `pos score`) at once: 0 = one per core, at most 1024. The output is
+    /// the same for any number.
+    #[arg(short = 'j', long = "jobs", default_value_t = 0, value_parser = jobs)]
+    pub jobs: usize,
+}
+
+impl Threads {
+    /// The number of threads asked for (0 resolved to one per core).
+    pub fn count(self) -> usize {
+        if self.jobs == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.jobs
+        }
+    }
+
+    /// Runs `f` on a rayon pool of [`Threads::count`] threads: every parallel loop of the
+    /// libraries inside `f` runs on it.
+    pub fn run<T: Send>(self, f: impl FnOnce() -> T + Send) -> anyhow::Result<T> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.count())
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start {} worker threads: {e}", self.count()))?;
+        Ok(pool.install(f))
+    }
+}
+
+/// `--shard I/N`: the one shard option of every heavy job (kifu-fs's [`kifu_fs::shard`] says
+/// what a share is and how parts are merged).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Sharding {
+    /// Do only share I of N (1 <= I <= N): the work whose stable key (a position's hash, a
+    /// game's number in the input) modulo N is I - 1, written as a part for a later merge.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<kifu_fs::shard::Shard>,
+}
+
 /// A finite number at least 0 (weights, factors).
 pub fn non_negative(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {

@@ -1,20 +1,21 @@
 //! `kifu book ...`: Polyglot opening books. The logic is in kifu-polyglot; this module
 //! parses arguments, prints, and writes files safely.
 
-use crate::output::{progress, write_atomically, write_atomically_with};
+use crate::output::{write_atomically, write_atomically_with};
 use crate::Outcome;
 use anyhow::{Context, Result};
 use clap::{Subcommand, ValueEnum};
-use kifu_polyglot::make::{self, Compat, MakeOptions};
 use kifu_polyglot::pgheader::{self, Dialect};
 use kifu_polyglot::shakmaty::Chess;
 use kifu_polyglot::{
     book_position, check, merge, position_from_fen, position_from_moves, repair, writer, Book,
-    BookMove, BookPosition, DuplicatePolicy, Entry, Header, MergeStrategy,
+    BookMove, BookPosition, DuplicatePolicy, MergeStrategy,
 };
 use serde_json::{json, Value};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+
+mod make_cmd;
 
 /// The `kifu book` subcommands.
 #[derive(Subcommand, Debug)]
@@ -89,52 +90,10 @@ pub enum BookCommand {
         #[arg(long)]
         no_header: bool,
     },
-    /// Make a book from PGN files with Polyglot make-book's options and weights.
-    Make {
-        /// PGN files (`-` for stdin).
-        #[arg(required = true)]
-        pgn: Vec<PathBuf>,
-        /// Output book.
-        #[arg(short, long)]
-        output: PathBuf,
-        /// `polyglot`: the same bytes as Debian polyglot 2.0.4 make-book (no header, FEN
-        /// tags ignored, the first bad game is an error).
-        #[arg(long, value_enum, default_value_t = CompatArg::Kifu)]
-        compat: CompatArg,
-        /// Worker threads (0: all cores).
-        #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-        jobs: usize,
-        /// Plies of each game used.
-        #[arg(long, default_value_t = 1024)]
-        max_ply: u32,
-        /// Least games for a move to be kept.
-        #[arg(long, default_value_t = 3)]
-        min_game: u32,
-        /// Least score in percent for a move to be kept.
-        #[arg(long, default_value_t = 0.0, value_parser = crate::args::percent)]
-        min_score: f64,
-        /// Keep only White's moves.
-        #[arg(long)]
-        only_white: bool,
-        /// Keep only Black's moves.
-        #[arg(long)]
-        only_black: bool,
-        /// Every weight 1.
-        #[arg(long)]
-        uniform: bool,
-        /// Write no header.
-        #[arg(long)]
-        no_header: bool,
-        /// Header comment (default: what the book was made from).
-        #[arg(long)]
-        comment: Option<String>,
-        /// Distinct (position, move) pairs held in memory before spilling a sorted run to disk.
-        #[arg(long, default_value_t = 8 << 20)]
-        memory_entries: usize,
-        /// Print a summary as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Make a book from PGN files with Polyglot make-book's options and weights; or, for a
+    /// sharded job, the counts of one shard (--counts --shard I/N), and the book from the
+    /// counts of every shard (--from-counts).
+    Make(Box<make_cmd::MakeArgs>),
     /// pgheader 1.0.5's command line: -l, -s, -S, -d, -v VARIANTS, -c COMMENT, -f, -h.
     /// Same output and files, written safely; the right variant count where pgheader miscounts.
     #[command(disable_help_flag = true)]
@@ -248,42 +207,7 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             })?;
             Ok(Outcome::Ok)
         }
-        BookCommand::Make {
-            pgn,
-            output,
-            compat,
-            jobs,
-            max_ply,
-            min_game,
-            min_score,
-            only_white,
-            only_black,
-            uniform,
-            no_header,
-            comment,
-            memory_entries,
-            json,
-        } => {
-            let opts = MakeOptions {
-                max_ply,
-                min_game,
-                min_score,
-                only_white,
-                only_black,
-                uniform,
-                compat: match compat {
-                    CompatArg::Kifu => Compat::Kifu,
-                    CompatArg::Polyglot => Compat::Polyglot,
-                },
-                threads: jobs,
-                max_entries_in_memory: memory_entries.max(1),
-                temp_dir: output
-                    .parent()
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .map(Path::to_path_buf),
-            };
-            make_cmd(pgn, &output, &opts, no_header, comment, json)
-        }
+        BookCommand::Make(a) => make_cmd::run(*a),
         BookCommand::Header { args } => header_cmd(&args),
     }
 }
@@ -455,102 +379,6 @@ fn check_cmd(path: &Path, limit: usize, json: bool) -> Result<Outcome> {
     } else {
         Outcome::Findings
     })
-}
-
-fn make_cmd(
-    mut pgn: Vec<PathBuf>,
-    output: &Path,
-    opts: &MakeOptions,
-    no_header: bool,
-    comment: Option<String>,
-    json: bool,
-) -> Result<Outcome> {
-    // stdin cannot be read twice (halving may need a second pass): spool it, in a locked
-    // temporary file that a later run removes if this one is killed. Messages name it <stdin>.
-    let mut spool = None;
-    for p in pgn.iter_mut() {
-        if p.as_os_str() == "-" {
-            if spool.is_some() {
-                crate::usage!("`-` (stdin) can be given once");
-            }
-            let tmp = kifu_fs::atomic::spool_stdin()?;
-            *p = tmp.path().to_path_buf();
-            spool = Some(tmp);
-        }
-    }
-    let spool_path = spool.as_ref().map(|t| t.path().to_path_buf());
-    let shown = |p: &Path| -> PathBuf {
-        if spool_path.as_deref() == Some(p) {
-            PathBuf::from("<stdin>")
-        } else {
-            p.to_path_buf()
-        }
-    };
-    let names: Vec<PathBuf> = pgn.iter().map(|p| shown(p)).collect();
-    let total: u64 = pgn
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
-    let bar = progress(total, "reading PGN");
-    let header = if no_header || opts.compat == Compat::Polyglot {
-        None
-    } else {
-        let text = comment
-            .unwrap_or_else(|| format!("made by kifu book make from {}", make::file_names(&names)));
-        Some(Header::new(vec!["normal".into()], text))
-    };
-    let mut report = None;
-    write_atomically_with(output, |w| {
-        if let Some(h) = &header {
-            w.write_all(&h.to_records()?)?;
-        }
-        let mut sink = |e: &Entry| -> kifu_polyglot::Result<()> {
-            w.write_all(&e.to_bytes())
-                .map_err(kifu_polyglot::Error::from)
-        };
-        let made = make::make_book_to(&pgn, opts, &|b| bar.set_position(b), &mut sink);
-        report = Some(made.map_err(|e| match e {
-            kifu_polyglot::Error::Game { path, game, reason } => kifu_polyglot::Error::Game {
-                path: shown(&path),
-                game,
-                reason,
-            },
-            kifu_polyglot::Error::Io { path, source } => kifu_polyglot::Error::Io {
-                path: shown(&path),
-                source,
-            },
-            e => e,
-        })?);
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    let r = report.expect("set when writing succeeded");
-    for s in &r.skipped {
-        let s = make::SkippedGame {
-            path: shown(&s.path),
-            ..s.clone()
-        };
-        crate::output::message(format_args!("warning: skipped {s}"));
-    }
-    if json {
-        writeln!(
-            crate::output::stdout(),
-            "{}",
-            json!({"output": output.display().to_string(), "games": r.games, "skipped": r.skipped.len(), "plies": r.plies,
-                   "pairs": r.pairs, "entries": r.written, "runs_spilled": r.runs_spilled, "halved_positions": r.halved_keys})
-        )?;
-    } else {
-        crate::output::message(format_args!(
-            "{}: {} games ({} skipped), {} plies, {} entries",
-            output.display(),
-            r.games,
-            r.skipped.len(),
-            r.plies,
-            r.written
-        ));
-    }
-    Ok(Outcome::Ok)
 }
 
 const PROG: &str = "kifu book header";

@@ -8,13 +8,13 @@ use clap::{Args, Subcommand};
 use kifu_go::BoardSize;
 use kifu_gtp::{score_all, EngineConfig, Event, Job, ScoreConfig, StderrMode};
 use kifu_posdb::provenance::{check_parts, sidecar_path, EngineInfo, Provenance};
+use kifu_posdb::scored;
 use kifu_posdb::{
-    PositionId, PositionReader, PositionRecord, PositionWriter, ScoredPosition, ScoredReader,
-    SCORED_BYTES,
+    PositionId, PositionReader, PositionRecord, PositionWriter, ScoredPosition, SCORED_BYTES,
 };
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -114,16 +114,14 @@ pub struct ScoreArgs {
     /// Retries of a position after the engine died, hung or answered garbage.
     #[arg(long, default_value_t = 2)]
     retries: u32,
-    /// Engines run in parallel (0: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Write the positions still to do at the end (failed, stopped, never reached) to this
     /// position file: the input of a later run.
     #[arg(long)]
     queue_out: Option<PathBuf>,
-    /// Score only share I of N (1 <= I <= N): the positions whose hash modulo N is I - 1.
-    #[arg(long)]
-    shard: Option<String>,
+    #[command(flatten)]
+    sharding: crate::args::Sharding,
     /// Pass the engine's standard error through (it is discarded by default).
     #[arg(long)]
     engine_stderr: bool,
@@ -151,9 +149,10 @@ pub struct MergeArgs {
     /// form, the same bytes however the work was split and in whatever order it finished.
     #[arg(long)]
     sort: bool,
-    /// The inputs are the parts of a sharded `pos score` run: check from their provenance
+    /// The inputs are the parts of a sharded `pos score` run (check from their provenance
     /// sidecars that they were made alike, that every shard 1..N is there once and complete,
-    /// and write the merged file's sidecar. Implies --sort.
+    /// and write the merged file's sidecar; implies --sort), or of a sharded `pos extract` run
+    /// (told by their manifests; the records are merged into the order of one run).
     #[arg(long, conflicts_with = "positions")]
     shards: bool,
     /// JSON summary on stdout.
@@ -189,17 +188,6 @@ fn size_arg(n: u32) -> Result<BoardSize> {
     BoardSize::new(n).map_err(|e| crate::UsageError(format!("--size {n}: {e}")).into())
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
-    let parsed = s
-        .split_once('/')
-        .map(|(i, n)| (i.trim().parse::<u64>(), n.trim().parse::<u64>()));
-    match parsed {
-        Some((Ok(i), Ok(n))) if n > 0 && i > 0 && i <= n => Ok((i - 1, n)),
-        Some((Ok(_), Ok(_))) => crate::usage!("--shard {s}: I must be in 1..=N"),
-        _ => crate::usage!("--shard {s:?}: expected I/N with numbers, e.g. 1/4"),
-    }
-}
-
 fn open_input(path: &Path) -> Result<Box<dyn Read>> {
     if path.as_os_str() == "-" {
         return Ok(Box::new(std::io::stdin().lock()));
@@ -229,77 +217,10 @@ fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<Positio
     Ok(out)
 }
 
-/// What was found in an existing scored file.
-struct Existing {
-    records: Vec<ScoredPosition>,
-    /// (record, offset, bytes dropped) when a torn last record was cut off.
-    repaired: Option<(u64, u64, u64)>,
-}
-
-/// Reads a scored file; with `repair`, a torn last record is truncated away in place. A file
-/// with bytes but not one whole record is refused: it is not a scored file (a text file given to
-/// `-o` by mistake), and cutting it would destroy it.
-fn read_scored_file(path: &Path, repair: bool) -> Result<Existing> {
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && repair => {
-            return Ok(Existing {
-                records: Vec::new(),
-                repaired: None,
-            })
-        }
-        Err(e) => return Err(e).with_context(|| format!("{}: cannot open", path.display())),
-    };
-    let len = f.metadata()?.len();
-    let mut records = Vec::new();
-    let mut repaired = None;
-    for item in ScoredReader::new(BufReader::with_capacity(1 << 16, f)) {
-        match item {
-            Ok(r) => records.push(r),
-            Err(e) if e.is_torn() && repair && e.record > 0 => {
-                let f = OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .with_context(|| format!("{}: cannot open to repair", path.display()))?;
-                f.set_len(e.offset)
-                    .with_context(|| format!("{}: cannot truncate", path.display()))?;
-                f.sync_all()?;
-                repaired = Some((e.record, e.offset, len - e.offset));
-            }
-            Err(e) if e.is_torn() && repair => bail!(
-                "{}: not a scored file ({len} bytes, not one whole {SCORED_BYTES}-byte record); \
-                 it is left as it is: remove it or choose another output",
-                path.display()
-            ),
-            Err(e) => {
-                return Err(e).with_context(|| {
-                    format!("{}: not a scored file, left as it is", path.display())
-                })
-            }
-        }
-    }
-    Ok(Existing { records, repaired })
-}
-
-/// Opens the scored file a run appends to, creating it, and locks it for the whole run: a second
-/// run on the same file would score every position again and could cut a record this one is
-/// still appending. The second run fails at once, naming this one's process id.
-fn open_scored_output(path: &Path) -> Result<File> {
-    let target = kifu_fs::atomic::resolve_symlinks(path)?;
-    kifu_fs::existing_regular_file(&target)?;
-    let out = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&target)
-        .with_context(|| format!("{}: cannot open for appending", path.display()))?;
-    kifu_fs::lock::lock_exclusive(&out, path, kifu_fs::lock::Wait::Fail)?;
-    Ok(out)
-}
-
 fn score(a: ScoreArgs) -> Result<Outcome> {
     let started = Instant::now();
     let size = size_arg(a.size)?;
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a.sharding.shard;
     if a.playouts == 0 {
         crate::usage!("--playouts must be at least 1");
     }
@@ -335,13 +256,13 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         }
     }
     let n_distinct = distinct.len();
-    if let Some((i, n)) = shard {
-        distinct.retain(|r| r.id.hash % n == i);
+    if let Some(shard) = shard {
+        distinct.retain(|r| shard.contains(r.id.hash));
     }
     let in_shard = distinct.len();
 
     // Resume: what the output already has, read under the run's lock.
-    let mut out = open_scored_output(&a.output)?;
+    let mut out = scored::open_for_append(&a.output)?;
     // The provenance: which engine and settings; a file made otherwise is not appended to.
     let mut prov = Provenance {
         kifu: env!("CARGO_PKG_VERSION").to_string(),
@@ -357,7 +278,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             .map(|p| p.display().to_string())
             .collect(),
         distinct: n_distinct as u64,
-        shard: shard.map(|(i, n)| (i + 1, n)),
+        shard: shard.map(|s| (s.number(), s.count())),
         in_shard: in_shard as u64,
         complete: false,
     };
@@ -365,11 +286,14 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         prov.check_resume(&earlier, &sidecar_path(&a.output))?;
     }
     write_atomically(&sidecar_path(&a.output), prov.to_json().as_bytes())?;
-    let existing = read_scored_file(&a.output, true)?;
-    if let Some((record, offset, dropped)) = existing.repaired {
+    let existing = scored::read_scored(&a.output, true)?;
+    if let Some(r) = existing.repaired {
         crate::output::message(format_args!(
-            "{}: repaired: record {record} (byte offset {offset}) was torn; {dropped} bytes cut",
-            a.output.display()
+            "{}: repaired: record {} (byte offset {}) was torn; {} bytes cut",
+            a.output.display(),
+            r.record,
+            r.offset,
+            r.bytes_cut
         ));
     }
     let done: HashSet<PositionId> = existing.records.iter().map(|s| s.id).collect();
@@ -394,12 +318,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         ));
     });
 
-    let workers = if a.jobs == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        a.jobs
-    }
-    .min(todo.len().max(1));
+    let workers = a.threads.count().min(todo.len().max(1));
     let bar = progress(todo.len() as u64, "scoring");
     let mut scored = 0usize;
     let mut abandoned = 0usize;
@@ -501,7 +420,7 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         "engines": workers,
         "engines_lost": lost.len(),
         "stopped": stopped,
-        "repaired": existing.repaired.map(|(r, o, d)| json!({"record": r, "offset": o, "bytes_cut": d})),
+        "repaired": existing.repaired,
         "seconds": secs,
         "positions_per_second": if secs > 0.0 { scored as f64 / secs } else { 0.0 },
     });
@@ -550,6 +469,13 @@ fn which(program: &str) -> Option<PathBuf> {
 /// record with the highest confidence wins, and among equal confidences the first input (in
 /// argument order) wins. The output keeps the order of first appearance.
 fn merge(a: MergeArgs) -> Result<Outcome> {
+    if a.shards
+        && a.inputs
+            .iter()
+            .any(|p| kifu_posdb::parts::is_extract_part(p))
+    {
+        return merge_extract(&a);
+    }
     let parts = if a.shards {
         Some(check_parts(&a.inputs)?)
     } else {
@@ -588,32 +514,13 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
             Ok(())
         })?;
     } else {
-        let mut kept: HashMap<PositionId, ScoredPosition> = HashMap::new();
-        for path in &a.inputs {
-            for s in read_scored_file(path, false)?.records {
-                total += 1;
-                match kept.get_mut(&s.id) {
-                    None => {
-                        order.push(s.id);
-                        kept.insert(s.id, s);
-                    }
-                    Some(old) => {
-                        if *old != s {
-                            conflicts += 1;
-                            if s.confidence > old.confidence {
-                                *old = s;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if sort {
-            order.sort_unstable();
-        }
+        let merged = scored::merge_scored(&a.inputs, sort)?;
+        total = merged.read as usize;
+        conflicts = merged.conflicts as usize;
+        order = merged.records.iter().map(|r| r.id).collect();
         write_atomically_with(&a.output, |w| {
-            for id in &order {
-                w.write_all(&kept[id].to_bytes())?;
+            for r in &merged.records {
+                w.write_all(&r.to_bytes())?;
             }
             Ok(())
         })?;
@@ -644,40 +551,30 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn compare(a: &Path, b: &Path, limit: usize, json_out: bool) -> Result<Outcome> {
-    let ra = read_scored_file(a, false)?.records;
-    let rb = read_scored_file(b, false)?.records;
-    let mb: HashMap<PositionId, ScoredPosition> = rb.iter().map(|s| (s.id, *s)).collect();
-    let ids_a: HashSet<PositionId> = ra.iter().map(|s| s.id).collect();
-    let mut seen = HashSet::new();
-    let (mut both, mut agree) = (0usize, 0usize);
-    let mut by_diff = [0usize; 6];
-    let mut listed = Vec::new();
-    for s in &ra {
-        if !seen.insert(s.id) {
-            continue;
-        }
-        let Some(t) = mb.get(&s.id) else { continue };
-        both += 1;
-        let d = s.score.abs_diff(t.score);
-        by_diff[usize::from(d).min(5)] += 1;
-        if d == 0 {
-            agree += 1;
-        } else if listed.len() < limit {
-            listed.push(
-                json!({"id": s.id.to_string(), "a": {"score": s.score, "confidence": s.confidence},
-                               "b": {"score": t.score, "confidence": t.confidence}}),
-            );
-        }
+/// `pos merge --shards` of the parts of a sharded extraction: the records of one run.
+fn merge_extract(a: &MergeArgs) -> Result<Outcome> {
+    let mut written = 0;
+    write_atomically_with(&a.output, |w| {
+        written = kifu_posdb::parts::merge_extract_parts(&a.inputs, w)?;
+        Ok(())
+    })?;
+    if a.json {
+        crate::output::print_json(&json!({"inputs": a.inputs.len(), "written": written}))?;
+    } else {
+        crate::output::message(format_args!(
+            "merged {} extraction parts into {} ({written} positions)",
+            a.inputs.len(),
+            a.output.display()
+        ));
     }
-    let only_a = seen.iter().filter(|id| !mb.contains_key(id)).count();
-    let only_b = mb.keys().filter(|id| !ids_a.contains(id)).count();
-    let v = json!({"a": a.display().to_string(), "b": b.display().to_string(),
-                   "in_both": both, "agree": agree, "disagree": both - agree,
-                   "only_in_a": only_a, "only_in_b": only_b,
-                   "by_difference": by_diff, "disagreements": listed});
+    Ok(Outcome::Ok)
+}
+
+fn compare(a: &Path, b: &Path, limit: usize, json_out: bool) -> Result<Outcome> {
+    let c = scored::compare(a, b, limit)?;
+    let (both, agree, only_a, only_b) = (c.in_both, c.agree, c.only_in_a, c.only_in_b);
     if json_out {
-        crate::output::print_json(&v)?;
+        crate::output::print_json(&c)?;
     } else {
         writeln!(
             crate::output::stdout(),
@@ -689,17 +586,17 @@ fn compare(a: &Path, b: &Path, limit: usize, json_out: bool) -> Result<Outcome> 
         writeln!(
             crate::output::stdout(),
             "score difference 0..5+: {}",
-            by_diff.map(|n| n.to_string()).join(" ")
+            c.by_difference.map(|n| n.to_string()).join(" ")
         )?;
-        for d in &listed {
+        for d in &c.disagreements {
             writeln!(
                 crate::output::stdout(),
                 "{}  a: {} ({}%)  b: {} ({}%)",
-                d["id"].as_str().unwrap_or(""),
-                d["a"]["score"],
-                d["a"]["confidence"],
-                d["b"]["score"],
-                d["b"]["confidence"]
+                d.id,
+                d.a.score,
+                d.a.confidence,
+                d.b.score,
+                d.b.confidence
             )?;
         }
     }

@@ -3,7 +3,6 @@
 
 use crate::inputs;
 use crate::output::progress;
-use crate::sgf::with_jobs;
 use crate::Outcome;
 use anyhow::Result;
 use clap::Args;
@@ -77,9 +76,8 @@ pub struct CheckOptions {
     /// Print errors only, not warnings.
     #[arg(long)]
     pub errors_only: bool,
-    /// Threads to use (default: all cores).
-    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub threads: crate::args::Threads,
 }
 
 #[derive(Serialize)]
@@ -99,7 +97,7 @@ pub fn check_files(
 ) -> Result<Outcome> {
     let files = inputs::collect(&o.files, exts)?;
     let bar = progress(files.len() as u64, "checking");
-    let results: Vec<(String, Result<Vec<Finding>>)> = with_jobs(o.jobs, || {
+    let results: Vec<(String, Result<Vec<Finding>>)> = o.threads.run(|| {
         files
             .par_iter()
             .map(|f| {

@@ -35,9 +35,8 @@ pub struct Many {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Threads to use (default: all cores).
-    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub threads: crate::args::Threads,
 }
 
 /// `kifu sgf check`.
@@ -59,8 +58,8 @@ pub struct ConvertArgs {
     #[arg(short, long)]
     quiet: bool,
     /// Threads to use for folders (default: all cores).
-    #[arg(short = 'j', long, value_parser = crate::args::jobs)]
-    jobs: Option<usize>,
+    #[command(flatten)]
+    pub threads: crate::args::Threads,
 }
 
 /// `kifu sgf stats`.
@@ -77,15 +76,6 @@ pub fn run(cmd: SgfCommand) -> Result<Outcome> {
         SgfCommand::Convert(a) => convert_cmd(a),
         SgfCommand::Stats(a) => stats(a),
     }
-}
-
-/// Runs `f` on a thread pool of `jobs` threads (all cores when `None`).
-pub fn with_jobs<T: Send>(jobs: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build()
-        .context("cannot start worker threads")?;
-    Ok(pool.install(f))
 }
 
 /// Everything `check` finds in one file: syntax and values (kifu-sgf), then the rules of Go
@@ -158,7 +148,7 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
     }
     let files = inputs::collect(std::slice::from_ref(&a.input), &["sgf"])?;
     let bar = progress(files.len() as u64, "converting");
-    let results: Vec<(String, Result<Vec<Diagnostic>>)> = with_jobs(a.jobs, || {
+    let results: Vec<(String, Result<Vec<Diagnostic>>)> = a.threads.run(|| {
         files
             .par_iter()
             .map(|f| {
@@ -284,7 +274,7 @@ pub fn stats_of_ishi(bytes: Vec<u8>) -> Stats {
 fn stats(a: StatsArgs) -> Result<Outcome> {
     let files = inputs::collect(&a.many.files, &["sgf", "go"])?;
     let bar = progress(files.len() as u64, "parsing");
-    let results: Vec<Result<Stats>> = with_jobs(a.many.jobs, || {
+    let results: Vec<Result<Stats>> = a.many.threads.run(|| {
         files
             .par_iter()
             .map(|f| {

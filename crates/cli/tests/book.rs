@@ -374,3 +374,119 @@ fn header_like_pgheader_and_safe() {
         std::fs::read(corpus("reference/pgheader-golden/books/test.bin")).unwrap()
     );
 }
+
+/// Halving (a move in 16,384 games or more) against live Polyglot, and a book made from the
+/// counts of 3 shards, given in any order, against the book of one pass.
+#[test]
+fn halving_matches_polyglot_and_shards_match_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let synth = kifu_testdata::halving_pgn(dir.path());
+    if let Some(pg) = polyglot() {
+        let want = dir.path().join("pg.bin");
+        let got = dir.path().join("kifu.bin");
+        let r = Command::new(&pg)
+            .args(["make-book", "-pgn", s(&synth), "-bin", s(&want)])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(want.exists(), "{}", String::from_utf8_lossy(&r.stdout));
+        let r = kifu(&[
+            "book",
+            "make",
+            s(&synth),
+            "-o",
+            s(&got),
+            "--compat",
+            "polyglot",
+            "--json",
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        assert_eq!(v["halved_positions"], 1);
+        assert_eq!(std::fs::read(&got).unwrap(), std::fs::read(&want).unwrap());
+    }
+    let fischer = corpus("pgn/Fischer.pgn");
+    let single = dir.path().join("single.bin");
+    let r = kifu(&[
+        "book",
+        "make",
+        s(&fischer),
+        s(&synth),
+        "-o",
+        s(&single),
+        "--min-game",
+        "2",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let parts: Vec<PathBuf> = (1..=3)
+        .map(|i| dir.path().join(format!("p{i}.counts")))
+        .collect();
+    for (i, part) in parts.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let r = kifu(&[
+            "book",
+            "make",
+            s(&fischer),
+            s(&synth),
+            "--counts",
+            "--shard",
+            &shard,
+            "-o",
+            s(part),
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    }
+    let merged = dir.path().join("merged.bin");
+    let r = kifu(&[
+        "book",
+        "make",
+        "--from-counts",
+        s(&parts[2]),
+        s(&parts[0]),
+        s(&parts[1]),
+        "-o",
+        s(&merged),
+        "--min-game",
+        "2",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&single).unwrap()
+    );
+    // A missing shard is a failure naming it, and no book is written.
+    let none = dir.path().join("none.bin");
+    let r = kifu(&[
+        "book",
+        "make",
+        "--from-counts",
+        s(&parts[0]),
+        s(&parts[1]),
+        "-o",
+        s(&none),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("missing shard 3/3 of 3"));
+    assert!(!none.exists());
+    // --shard without --counts, and --from-counts with PGN files, are usage errors.
+    let r = kifu(&[
+        "book",
+        "make",
+        s(&fischer),
+        "--shard",
+        "1/2",
+        "-o",
+        s(&none),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    let r = kifu(&[
+        "book",
+        "make",
+        s(&fischer),
+        "--from-counts",
+        s(&parts[0]),
+        "-o",
+        s(&none),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+}

@@ -687,13 +687,13 @@ fn out_of_range_arguments_are_usage_errors() {
             vec![
                 "pos", "score", "pos.dat", "--engine", &engine, "-o", "s.dat", "--shard", "3/2",
             ],
-            "--shard 3/2",
+            "invalid value '3/2' for '--shard <I/N>'",
         ),
         (
             vec![
                 "pos", "score", "pos.dat", "--engine", &engine, "-o", "s.dat", "--shard", "x",
             ],
-            "--shard \"x\"",
+            "invalid value 'x' for '--shard <I/N>'",
         ),
         (
             vec![

@@ -399,3 +399,67 @@ fn ishi_games_extract_like_their_sgf_conversion() {
     assert_eq!(a_bytes.len(), 81 * (19 * 19 + 11));
     assert_eq!(a["written"], 81, "{a}");
 }
+
+/// A sharded extraction (N parts, merged in any order) is byte for byte one run, with all
+/// variations and extra info, and with every occurrence; bad sets of parts are refused.
+#[test]
+fn sharded_extraction_merges_to_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = common::corpus().join("sgf/games");
+    let inputs = [
+        games.join("fuego-regression").display().to_string(),
+        games.join("gnugo-regression").display().to_string(),
+    ];
+    let path = |n: &str| d.join(n).display().to_string();
+    for (k, extra_args) in [
+        vec!["--variations", "--extra"],
+        vec!["--all-occurrences", "--size", "19"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let single = path(&format!("single{k}.dat"));
+        let mut args = vec!["pos", "extract", &inputs[0], &inputs[1], "-o", &single];
+        args.extend(extra_args.iter());
+        let one = json(&kifu(&[&args[..], &["--json"]].concat(), d));
+        assert!(one["written"].as_u64().unwrap() > 1000, "{one}");
+        for n in [2u64, 3] {
+            let parts: Vec<String> = (1..=n)
+                .map(|i| path(&format!("p{k}-{i}of{n}.dat")))
+                .collect();
+            let mut written = 0;
+            for (i, part) in parts.iter().enumerate() {
+                let shard = format!("{}/{n}", i + 1);
+                let mut args = vec!["pos", "extract", &inputs[0], &inputs[1], "-o", part];
+                args.extend(extra_args.iter());
+                args.extend(["--shard", &shard, "--json", "-j", "1"]);
+                written += json(&kifu(&args, d))["written"].as_u64().unwrap();
+            }
+            assert_eq!(written, one["written"].as_u64().unwrap());
+            let merged = path(&format!("merged{k}-{n}.dat"));
+            let mut args = vec!["pos", "merge", "--shards", "-o", &merged];
+            args.extend(parts.iter().rev().map(String::as_str));
+            ok(&kifu(&args, d));
+            assert!(
+                std::fs::read(&merged).unwrap() == std::fs::read(&single).unwrap(),
+                "{extra_args:?}, {n} shards"
+            );
+        }
+    }
+    let p = |i: u64| path(&format!("p0-{i}of3.dat"));
+    let merge = |parts: &[String]| {
+        let mut args = vec!["pos", "merge", "--shards", "-o", "bad.dat"];
+        args.extend(parts.iter().map(String::as_str));
+        common::fails(&kifu(&args, d), 1)
+    };
+    assert!(merge(&[p(1), p(2)]).contains("missing shard 3/3 of 3"));
+    assert!(merge(&[p(1), p(2), path("p1-3of3.dat")])
+        .contains("p1-3of3.dat: extracted from other inputs or with other settings"));
+    let bytes = std::fs::read(p(3)).unwrap();
+    std::fs::write(p(3), &bytes[..bytes.len() - 5]).unwrap();
+    assert!(merge(&[p(1), p(2), p(3)]).contains("cut short or from another run"));
+    std::fs::remove_file(format!("{}.json", p(3))).unwrap();
+    assert!(merge(&[p(3), p(1), p(2)]).contains("no part manifest"));
+    assert!(!d.join("bad.dat").exists());
+}

@@ -380,7 +380,7 @@ fn faults_are_reported_and_nothing_is_lost() {
                 .unwrap();
         }
     }
-    list.retain(|(b, _)| kifu_gtp::string_without_liberties(b).is_none());
+    list.retain(|(b, _)| b.string_without_liberties().is_none());
     let normal = list.len();
     let with = |v: &str, c: Color| {
         let mut b = Board::new(BoardSize::NINE);

@@ -1,7 +1,8 @@
 //! Scoring as a Slurm array job on a real one-node cluster (started by `tools/slurm_up.sh`, as
 //! `.ci/run` does), with real GNU Go: 4 shards merged by the dependent job give the one-process
 //! run's bytes; a shard cancelled mid-way is resubmitted by running the command again and resumes
-//! its part, with the same result. The merge refuses parts that do not belong together (without
+//! its part, with the same result; a sharded extraction and a sharded book equal one run. The
+//! merge refuses parts that do not belong together (without
 //! Slurm). When Slurm cannot start here, the cluster tests say why and skip.
 #![allow(clippy::disallowed_macros)]
 
@@ -299,8 +300,8 @@ fn the_merge_refuses_parts_that_do_not_belong_together() {
         let e = String::from_utf8_lossy(&o.stderr).to_string();
         assert!(e.contains(says), "{e} lacks {says}");
     };
-    fails(merge(&[&a, &b]), "shard 3/3 is missing among the parts");
-    fails(merge(&[&a, &b, &b]), "b.dat: shard 2/3 again");
+    fails(merge(&[&a, &b]), "missing shard 3/3 of 3");
+    fails(merge(&[&a, &b, &b]), "b.dat: shard 2/3 is given twice");
     let w = part("w.dat", "2/4", "3");
     fails(merge(&[&a, &w, &c]), "w.dat: shard 2/4, but");
     let other = part("o.dat", "2/3", "5");
@@ -313,7 +314,80 @@ fn the_merge_refuses_parts_that_do_not_belong_together() {
         text.replace("\"complete\": true", "\"complete\": false"),
     )
     .unwrap();
-    fails(merge(&[&a, &b, &c]), "b.dat: shard 2/3 is incomplete");
+    fails(merge(&[&a, &b, &c]), "b.dat: shard 2/3 is not complete");
     std::fs::remove_file(&sidecar).unwrap();
     fails(merge(&[&a, &b, &c]), "b.dat: no provenance sidecar");
+}
+
+/// Runs a `kifu slurm` job of 3 shards and waits for its merge; the merged file's bytes.
+fn run_job(dir: &Path, args: &[&str], out: &Path) -> Vec<u8> {
+    let mut all = vec!["slurm"];
+    all.extend_from_slice(args);
+    all.extend(["--shards", "3", "-o", out.to_str().unwrap(), "--json"]);
+    let o = ok(kifu(&all, dir));
+    let jobs: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(jobs["submitted_shards"], serde_json::json!([1, 2, 3]));
+    wait_for(jobs["merge_job"].as_str().unwrap());
+    std::fs::read(out).unwrap_or_else(|e| {
+        let work = PathBuf::from(jobs["work"].as_str().unwrap());
+        let log = std::fs::read_to_string(work.join("logs/merge.log"));
+        panic!("no merged file {} ({e}): {log:?}", out.display())
+    })
+}
+
+#[test]
+fn sharded_extraction_and_book_on_the_cluster_equal_one_process() {
+    let _one = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    if cluster().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = root().join("../shared/corpus/sgf/games/fuego-regression");
+    let games = games.to_str().unwrap();
+    let one = d.join("one.dat");
+    ok(kifu(
+        &[
+            "pos",
+            "extract",
+            games,
+            "--variations",
+            "-o",
+            one.to_str().unwrap(),
+        ],
+        d,
+    ));
+    let got = run_job(
+        d,
+        &["extract", games, "--variations"],
+        &d.join("sharded.dat"),
+    );
+    assert!(got.len() > 10_000);
+    assert!(
+        got == std::fs::read(&one).unwrap(),
+        "the sharded extraction differs"
+    );
+
+    let pgn = root().join("../shared/corpus/polyglot/pgn/Fischer.pgn");
+    let pgn = pgn.to_str().unwrap();
+    let book = d.join("one.bin");
+    ok(kifu(
+        &[
+            "book",
+            "make",
+            pgn,
+            "--min-game",
+            "2",
+            "-o",
+            book.to_str().unwrap(),
+        ],
+        d,
+    ));
+    let got = run_job(d, &["book", pgn, "--min-game", "2"], &d.join("sharded.bin"));
+    assert!(got.len() > 1_000);
+    // The header names the PGN files as given: both runs were given the same path.
+    assert!(
+        got == std::fs::read(&book).unwrap(),
+        "the sharded book differs"
+    );
 }

@@ -7,6 +7,8 @@
 //!   renamed into place (through symlinks: the link's target is replaced, not the link); stale
 //!   temporaries of killed runs are removed on the next run, and only those (by name and by the
 //!   lock a live writer holds).
+//! - [`shard`]: the contract of sharded jobs ([`shard::Shard`], `--shard I/N`) and the check a
+//!   merge makes of its parts.
 //! - [`walk`]: folder walks that take regular files (and symlinks to them) only, report every
 //!   other entry once, and do not loop on symlink cycles.
 //!
@@ -25,6 +27,7 @@
 
 pub mod atomic;
 pub mod lock;
+pub mod shard;
 pub mod walk;
 
 use std::path::PathBuf;

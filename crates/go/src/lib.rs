@@ -97,6 +97,7 @@
 pub mod board;
 pub mod coord;
 pub mod diagram;
+pub mod liberties;
 pub mod navigate;
 pub mod position;
 pub mod replay;

@@ -52,6 +52,6 @@ pub use engine::{
 };
 pub use pool::{score_all, Event, Job};
 pub use score::{
-    parse_final_score, playout_seeds, setup_commands, string_without_liberties, Playouts,
-    ScoreConfig, ScoreError, Scorer, GIVE_UP_AFTER,
+    parse_final_score, playout_seeds, setup_commands, Playouts, ScoreConfig, ScoreError, Scorer,
+    GIVE_UP_AFTER,
 };

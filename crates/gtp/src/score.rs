@@ -39,7 +39,7 @@
 //! pass the engine's own flags in its command line and no rules.
 
 use crate::engine::{Engine, EngineConfig, GtpError};
-use kifu_go::{Board, Color, Point};
+use kifu_go::{Board, Color};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -144,44 +144,6 @@ pub fn setup_commands(board: &Board, to_play: Color) -> Vec<String> {
         cmds.push(format!("play {} pass", to_play.opponent().letter()));
     }
     cmds
-}
-
-/// The first stone (in board order) of a string without liberties, if any.
-pub fn string_without_liberties(board: &Board) -> Option<Point> {
-    let size = board.size();
-    let n = i32::from(size.get());
-    let mut seen = vec![false; size.points()];
-    let at = |x: i32, y: i32| Point::new(x as u32, y as u32, size).ok();
-    for (start, colour) in board.stones() {
-        if seen[start.index(size)] {
-            continue;
-        }
-        let mut stack = vec![start];
-        seen[start.index(size)] = true;
-        let mut free = false;
-        while let Some(p) = stack.pop() {
-            let (x, y) = (i32::from(p.col()), i32::from(p.row()));
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= n || ny >= n {
-                    continue;
-                }
-                let Some(q) = at(nx, ny) else { continue };
-                match board.get(q) {
-                    None => free = true,
-                    Some(c) if c == colour && !seen[q.index(size)] => {
-                        seen[q.index(size)] = true;
-                        stack.push(q);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if !free {
-            return Some(start);
-        }
-    }
-    None
 }
 
 /// The on-board margin (Black minus White) of a `final_score` answer: `B+3.5` is 3.5, `W+2` is
@@ -355,7 +317,7 @@ impl Scorer {
         to_play: Color,
         stop: &AtomicBool,
     ) -> Result<Playouts, (ScoreError, u32)> {
-        if let Some(p) = string_without_liberties(board) {
+        if let Some(p) = board.string_without_liberties() {
             return Err((ScoreError::Illegal(p.to_human(board.size())), 0));
         }
         let mut attempts = 0;
@@ -445,17 +407,20 @@ mod tests {
     #[test]
     fn liberties() {
         assert_eq!(
-            string_without_liberties(&Board::from_rows(b"#O.......", None).unwrap()),
+            Board::from_rows(b"#O.......", None)
+                .unwrap()
+                .string_without_liberties(),
             None
         );
         // Black in the corner surrounded by White.
         let dead = Board::from_rows(b"#O.O.....", None).unwrap();
         assert_eq!(
-            string_without_liberties(&dead).map(|p| p.to_human(dead.size())),
+            dead.string_without_liberties()
+                .map(|p| p.to_human(dead.size())),
             Some("A3".to_string())
         );
         // A full board: every string lacks liberties; the first is reported.
         let full = Board::from_rows(b"#########", None).unwrap();
-        assert!(string_without_liberties(&full).is_some());
+        assert!(full.string_without_liberties().is_some());
     }
 }

@@ -27,15 +27,19 @@ fn benches(c: &mut Criterion) {
     });
     let opts = MakeOptions {
         compat: Compat::Polyglot,
-        threads: 1,
         ..MakeOptions::default()
     };
+    let one_thread = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let mut g = c.benchmark_group("make");
     g.sample_size(10);
     g.bench_function("make-book Fischer.pgn, 1 thread", |b| {
         b.iter(|| {
             black_box(
-                make_book(&[corpus("pgn/Fischer.pgn")], &opts, &|_| {})
+                one_thread
+                    .install(|| make_book(&[corpus("pgn/Fischer.pgn")], &opts, &|_| {}))
                     .unwrap()
                     .entries
                     .len(),

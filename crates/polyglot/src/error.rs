@@ -61,6 +61,18 @@ pub enum Error {
     /// A header that cannot be written or parsed.
     #[error("header: {0}")]
     Header(#[from] crate::header::HeaderError),
+    /// A book counts file (or a set of them) that cannot be merged: not a counts file, cut
+    /// short, from another job, a shard missing or twice.
+    #[error("{}: {reason}", path.display())]
+    Counts {
+        /// The counts file (or input file) concerned.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The parts of a sharded job do not make one whole job (kifu-fs's shard check).
+    #[error(transparent)]
+    Parts(#[from] kifu_fs::shard::ShardError),
     /// A bad game in a PGN file (only fatal in `--compat polyglot` mode).
     #[error("{}: game {game}: {reason}", path.display())]
     Game {

@@ -38,11 +38,16 @@ fn human_clean_matches_polyglot_with_spills_and_threads() {
     let expected = std::fs::read(corpus("reference/human-clean.polyglot2.0.4.bin")).unwrap();
     for (threads, max) in [(1, 8 << 20), (2, 50_000)] {
         let opts = MakeOptions {
-            threads,
             max_entries_in_memory: max,
             ..compat()
         };
-        let r = make_book(&[corpus("pgn/human-clean.pgn")], &opts, &|_| {}).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = pool
+            .install(|| make_book(&[corpus("pgn/human-clean.pgn")], &opts, &|_| {}))
+            .unwrap();
         assert_eq!(r.games, 6034);
         assert_eq!(r.plies, 476_136);
         if max == 50_000 {

@@ -36,6 +36,7 @@ use crate::ascii::{parse_ascii_positions, AsciiError};
 use crate::id::{PositionId, ID_BYTES};
 use crate::record::ExtraInfo;
 use crate::sort::ExternalSorter;
+use kifu_fs::shard::Shard;
 use kifu_go::replay::{ReplayError, ReplayOptions, ReplaySink, Scope, Step};
 use kifu_go::{Board, BoardSize, Color, Symmetry, ZobristKeys};
 use rayon::prelude::*;
@@ -140,6 +141,9 @@ pub struct ExtractOptions {
     pub temp_dir: Option<PathBuf>,
     /// Files replayed per parallel batch.
     pub batch: usize,
+    /// Keep only the positions of this shard (canonical hash modulo N): the part of a sharded
+    /// extraction ([`extract_part`]).
+    pub shard: Option<Shard>,
 }
 
 impl ExtractOptions {
@@ -157,6 +161,7 @@ impl ExtractOptions {
             memory_limit: 256 << 20,
             temp_dir: None,
             batch: 256,
+            shard: None,
         }
     }
 }
@@ -506,6 +511,31 @@ pub fn extract(
     out: &mut dyn Write,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ExtractSummary, ExtractError> {
+    extract_into(sources, opts, out, None, progress)
+}
+
+/// Extracts the positions of the shard `opts.shard` (all of them without one) into `out`, and
+/// into `order` the place of each record's occurrence in the whole input (a u64, big-endian, a
+/// record): the part of a sharded extraction that [`crate::parts::merge_extract_parts`] merges.
+/// All the boards of one hash fall in one shard, so tiebreakers are those of one pass, and the
+/// records of all parts merged by their places are the bytes of one pass.
+pub fn extract_part(
+    sources: &[Source],
+    opts: &ExtractOptions,
+    out: &mut dyn Write,
+    order: &mut dyn Write,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ExtractSummary, ExtractError> {
+    extract_into(sources, opts, out, Some(order), progress)
+}
+
+fn extract_into(
+    sources: &[Source],
+    opts: &ExtractOptions,
+    out: &mut dyn Write,
+    mut order: Option<&mut dyn Write>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ExtractSummary, ExtractError> {
     if opts.keys.size() != opts.size {
         return Err(ExtractError::KeysSize {
             table: opts.keys.size(),
@@ -521,7 +551,9 @@ pub fn extract(
         }
     }
     let n2 = opts.size.points();
-    let plen = payload_len(n2);
+    // With an order to write, each stored occurrence carries its place in the whole input.
+    let plen_in = payload_len(n2);
+    let plen = plen_in + if order.is_some() { 8 } else { 0 };
     let p = n2.div_ceil(4);
     let canon = Canonicalizer::new(opts.size);
     // A quarter of the memory for the keys' sort, the rest for the occurrences themselves.
@@ -545,17 +577,38 @@ pub fn extract(
     let mut chunks = sources.chunks(batch).enumerate();
     let mut pending = chunks.next().map(|(b, c)| compute(b, c));
     let mut key = [0u8; KEY_LEN];
+    let mut place = 0u64;
+    let mut out_of_shard = 0u64;
+    let mut with_place = Vec::with_capacity(plen);
+    let keep_place = order.is_some();
     while let Some(results) = pending.take() {
         let next = chunks.next();
         let (done, computed) = rayon::join(
             || -> Result<(), ExtractError> {
                 for (records, s) in results {
                     add(&mut summary, s);
-                    for r in records.chunks_exact(plen) {
+                    for r in records.chunks_exact(plen_in) {
+                        let here = place;
+                        place += 1;
+                        if let Some(shard) = opts.shard {
+                            if !shard
+                                .contains(u64::from_be_bytes(r[..8].try_into().expect("8 bytes")))
+                            {
+                                out_of_shard += 1;
+                                continue;
+                            }
+                        }
                         key[..9].copy_from_slice(&r[..9]);
                         key[9..].copy_from_slice(&store.len().to_be_bytes());
                         sorter.push(&key)?;
-                        store.push(r)?;
+                        if keep_place {
+                            with_place.clear();
+                            with_place.extend_from_slice(r);
+                            with_place.extend_from_slice(&here.to_be_bytes());
+                            store.push(&with_place)?;
+                        } else {
+                            store.push(r)?;
+                        }
                     }
                 }
                 Ok(())
@@ -565,6 +618,7 @@ pub fn extract(
         done?;
         pending = computed;
     }
+    summary.occurrences -= out_of_shard;
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64 + store.spilled();
 
@@ -620,11 +674,14 @@ pub fn extract(
         unpack(&r[9..9 + p], n2, &mut buf);
         if opts.file_ids.is_some() {
             buf.push(1);
-            buf.extend_from_slice(&r[9 + p..]);
+            buf.extend_from_slice(&r[9 + p..plen_in]);
         } else {
             buf.push(0);
         }
         out.write_all(&buf)?;
+        if let Some(order) = order.as_mut() {
+            order.write_all(&r[plen_in..])?;
+        }
         summary.written += 1;
         Ok(())
     })?;

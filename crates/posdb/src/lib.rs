@@ -107,8 +107,10 @@ pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod masterlist;
+pub mod parts;
 pub mod provenance;
 pub mod record;
+pub mod scored;
 pub mod sort;
 
 pub use id::{canonical_hash, canonical_rows, IdError, KeyError, Keyer, PositionId, ID_BYTES};

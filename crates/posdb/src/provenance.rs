@@ -4,6 +4,7 @@
 //! of another engine or setting; a merge of shards checks that the parts agree, that every shard
 //! 1..=N is there once, and that each is complete.
 
+use kifu_fs::shard::{check_set, PartInfo, Shard};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -180,14 +181,7 @@ pub fn check_parts(parts: &[PathBuf]) -> Result<Vec<Provenance>, ProvenanceError
     let Some(first) = read.first() else {
         return Err(ProvenanceError::Parts("no parts to merge".to_string()));
     };
-    let Some((_, n)) = first.shard else {
-        return Err(ProvenanceError::Parts(format!(
-            "{}: not a shard (scored without --shard)",
-            parts[0].display()
-        )));
-    };
-    let mut seen: Vec<Option<usize>> = vec![None; n as usize];
-    for (k, (p, prov)) in parts.iter().zip(&read).enumerate() {
+    for (p, prov) in parts.iter().zip(&read) {
         prov.check_resume(
             &Provenance {
                 shard: prov.shard,
@@ -213,42 +207,17 @@ pub fn check_parts(parts: &[PathBuf]) -> Result<Vec<Provenance>, ProvenanceError
                 first.distinct
             )));
         }
-        let Some((i, m)) = prov.shard else {
-            return Err(ProvenanceError::Parts(format!(
-                "{}: not a shard (scored without --shard)",
-                p.display()
-            )));
-        };
-        if m != n {
-            return Err(ProvenanceError::Parts(format!(
-                "{}: shard {i}/{m}, but {} is a shard of {n}",
-                p.display(),
-                parts[0].display()
-            )));
-        }
-        let slot = &mut seen[(i - 1) as usize];
-        if let Some(other) = *slot {
-            return Err(ProvenanceError::Parts(format!(
-                "{}: shard {i}/{n} again (also {})",
-                p.display(),
-                parts[other].display()
-            )));
-        }
-        *slot = Some(k);
-        if !prov.complete {
-            return Err(ProvenanceError::Parts(format!(
-                "{}: shard {i}/{n} is incomplete ({} positions of the shard): resume it before merging",
-                p.display(),
-                prov.in_shard
-            )));
-        }
     }
-    if let Some(missing) = seen.iter().position(Option::is_none) {
-        return Err(ProvenanceError::Parts(format!(
-            "shard {}/{n} is missing among the parts",
-            missing + 1
-        )));
-    }
+    let infos: Vec<PartInfo> = parts
+        .iter()
+        .zip(&read)
+        .map(|(p, prov)| PartInfo {
+            path: p.clone(),
+            shard: prov.shard.and_then(|(i, n)| Shard::new(i, n).ok()),
+            complete: prov.complete,
+        })
+        .collect();
+    check_set(&infos).map_err(|e| ProvenanceError::Parts(e.to_string()))?;
     Ok(read)
 }
 
@@ -293,23 +262,23 @@ mod tests {
         let e = check_parts(std::slice::from_ref(&a))
             .unwrap_err()
             .to_string();
-        assert_eq!(e, "shard 2/2 is missing among the parts");
+        assert_eq!(e, "missing shard 2/2 of 2");
         let e = check_parts(&[a.clone(), a.clone()])
             .unwrap_err()
             .to_string();
-        assert!(e.contains("shard 1/2 again"), "{e}");
+        assert!(e.contains("shard 1/2 is given twice"), "{e}");
         let c = write(dir.path(), "c.dat", &prov(Some((2, 3)), true));
         let e = check_parts(&[a.clone(), c]).unwrap_err().to_string();
         assert!(
             e.starts_with(&format!(
-                "{}: shard 2/3",
+                "{}: shard 2/3, but",
                 dir.path().join("c.dat").display()
             )),
             "{e}"
         );
         let d = write(dir.path(), "d.dat", &prov(Some((2, 2)), false));
         let e = check_parts(&[a.clone(), d]).unwrap_err().to_string();
-        assert!(e.contains("incomplete"), "{e}");
+        assert!(e.contains("is not complete"), "{e}");
         let mut other = prov(Some((2, 2)), true);
         other.rules = "japanese".into();
         let f = write(dir.path(), "f.dat", &other);

@@ -347,16 +347,8 @@ fn plane_count(k: usize) -> usize {
     8 + k
 }
 
-/// Scratch buffers of [`liberties`], one set per worker.
-#[derive(Default)]
-struct Scratch {
-    libs: Vec<u16>,
-    seen: Vec<u32>,
-    stamp: Vec<u32>,
-    stack: Vec<usize>,
-    string: Vec<usize>,
-    round: u32,
-}
+/// Scratch buffers of the liberty count, one set per worker.
+type Scratch = kifu_go::liberties::Liberties;
 
 /// Fills the feature planes of one board (values 0 empty, 1 black, 2 white) into `o`, which
 /// is zeroed and `plane_count(k) * n * n` long.
@@ -364,8 +356,7 @@ fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut
     let pts = n * n;
     let k = last.len();
     let to_play = row.to_play;
-    liberties(board, n, s);
-    let libs = &s.libs;
+    let libs = s.count(board, n);
     for i in 0..pts {
         let b = board[i];
         if b == to_play {
@@ -394,66 +385,6 @@ fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut
     }
     if to_play == 1 {
         o[(7 + k) * pts..(8 + k) * pts].fill(1);
-    }
-}
-
-/// The liberties of the string of every stone (0 for empty points), into `s.libs`.
-fn liberties(board: &[u8], n: usize, s: &mut Scratch) {
-    let pts = n * n;
-    s.libs.clear();
-    s.libs.resize(pts, 0);
-    if s.seen.len() != pts {
-        s.seen = vec![0; pts];
-        s.stamp = vec![0; pts];
-        s.round = 0;
-    }
-    // Rounds mark "seen" and "counted" without clearing: a new round number per board and
-    // per string (wrapping resets the marks).
-    let next_round = |s: &mut Scratch| {
-        s.round = s.round.wrapping_add(1);
-        if s.round == 0 {
-            s.seen.fill(0);
-            s.stamp.fill(0);
-            s.round = 1;
-        }
-        s.round
-    };
-    let board_round = next_round(s);
-    for start in 0..pts {
-        if board[start] == 0 || s.seen[start] == board_round {
-            continue;
-        }
-        let string_round = next_round(s);
-        let colour = board[start];
-        s.string.clear();
-        s.stack.push(start);
-        s.seen[start] = board_round;
-        let mut count = 0u16;
-        while let Some(p) = s.stack.pop() {
-            s.string.push(p);
-            let (r, c) = (p / n, p % n);
-            let near = [
-                (r > 0).then(|| p - n),
-                (r + 1 < n).then(|| p + n),
-                (c > 0).then(|| p - 1),
-                (c + 1 < n).then(|| p + 1),
-            ];
-            for q in near.into_iter().flatten() {
-                if board[q] == 0 {
-                    if s.stamp[q] != string_round {
-                        s.stamp[q] = string_round;
-                        count += 1;
-                    }
-                } else if board[q] == colour && s.seen[q] != board_round {
-                    s.seen[q] = board_round;
-                    s.stack.push(q);
-                }
-            }
-        }
-        for i in 0..s.string.len() {
-            let p = s.string[i];
-            s.libs[p] = count;
-        }
     }
 }
 

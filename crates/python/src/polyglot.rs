@@ -367,9 +367,6 @@ fn polyglot_make_book(
     if !min_score.is_finite() {
         return Err(PyValueError::new_err("min_score must be a number"));
     }
-    if threads.is_some_and(|t| t > 1024) {
-        return Err(PyValueError::new_err("threads: at most 1024"));
-    }
     let (paths, _temps) = pgn_inputs(pgn)?;
     let opts = MakeOptions {
         max_ply,
@@ -379,7 +376,6 @@ fn polyglot_make_book(
         only_black,
         uniform,
         compat,
-        threads: threads.unwrap_or(0),
         ..MakeOptions::default()
     };
     let head = if !header || compat == Compat::Polyglot {
@@ -389,8 +385,8 @@ fn polyglot_make_book(
             comment.unwrap_or_else(|| format!("made by kifu from {}", make::file_names(&paths)));
         Some(kifu_polyglot::Header::new(vec!["normal".into()], text))
     };
-    let made = py.detach(
-        || -> Result<(Vec<u8>, make::MakeReport), kifu_polyglot::Error> {
+    let made = py.detach(|| {
+        crate::in_pool(threads, || -> Result<(Vec<u8>, make::MakeReport), kifu_polyglot::Error> {
             let mut bytes = Vec::new();
             if let Some(h) = &head {
                 bytes.extend(
@@ -403,12 +399,17 @@ fn polyglot_make_book(
                 Ok(())
             })?;
             Ok((bytes, report))
-        },
-    );
+        })
+    })?;
     let (bytes, report) = made.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {
-        py.detach(|| std::fs::write(out, &bytes))
-            .map_err(|e| io_error(out, &e))?;
+        // Written safely, as the CLI writes: a temporary file in the same folder, renamed.
+        py.detach(|| -> std::io::Result<()> {
+            let mut f = kifu_fs::atomic::AtomicFile::create(out).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(&mut f, &bytes)?;
+            f.commit().map_err(std::io::Error::other)
+        })
+        .map_err(|e| io_error(out, &e))?;
     }
     let mut book = PyBook::from_bytes(bytes, output.map(|p| p.display().to_string()))?;
     book.report = Some(vec![

@@ -34,3 +34,22 @@ pub fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Writes `halving.pgn` in `dir`: 17,000 games that all open 1. e4, so that the start
+/// position's e4 reaches Polyglot's 16,384-game count and make-book halves the position's
+/// counts; replies and results vary so that halving changes weights and order.
+pub fn halving_pgn(dir: &Path) -> PathBuf {
+    let replies = ["e5", "c5", "e6", "c6", "d5", "Nf6"];
+    let results = ["1-0", "0-1", "1/2-1/2", "1-0", "*"];
+    let mut text = String::new();
+    for k in 0..17_000usize {
+        let r = results[(k * 7 + k / 13) % results.len()];
+        let reply = replies[(k * k + 3 * k) % replies.len()];
+        text.push_str(&format!(
+            "[Event \"g{k}\"]\n[Result \"{r}\"]\n\n1. e4 {reply} 2. Nf3 {r}\n\n"
+        ));
+    }
+    let path = dir.join("halving.pgn");
+    std::fs::write(&path, text).expect("the test folder is writable");
+    path
+}

@@ -51,9 +51,13 @@ pub struct ExtractArgs {
     /// Read every file given (and .txt/.pos files in folders) as ASCII positions.
     #[arg(long)]
     ascii: bool,
-    /// Threads (0: one per core). The output is the same for any number.
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
+    /// With --shard I/N, the output is a part (the positions of shard I, the `.order` of their
+    /// places in the input, and a `.json` manifest written last) that `kifu pos merge --shards`
+    /// merges with the other N - 1 into the bytes of one run.
+    #[command(flatten)]
+    sharding: crate::args::Sharding,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
     memory: String,
@@ -147,12 +151,59 @@ pub fn zobrist_keys(
     Ok((keys, Some(beside), true))
 }
 
-/// Sizes rayon's global pool (0: one thread per core). A process runs one command, so the global
-/// pool is the command's pool.
-pub fn set_threads(jobs: usize) {
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build_global();
+/// Writes one part of a sharded extraction: the manifest of an earlier run goes first (a part
+/// without one is not finished), the new one is written last.
+fn write_part(
+    a: &ExtractArgs,
+    sources: &[Source],
+    opts: &ExtractOptions,
+    shard: kifu_fs::shard::Shard,
+) -> Result<kifu_posdb::extract::ExtractSummary> {
+    use kifu_posdb::parts::{checksum, order_path, ExtractPart};
+    let manifest = kifu_posdb::provenance::sidecar_path(&a.output);
+    match std::fs::remove_file(&manifest) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            bail!(
+                "{}: cannot remove the old manifest: {e}",
+                manifest.display()
+            )
+        }
+        _ => {}
+    }
+    let mut order = kifu_fs::atomic::AtomicFile::create(&order_path(&a.output))?;
+    let s = write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut order);
+        let s = kifu_posdb::extract::extract_part(sources, opts, w, &mut buffered, tick)?;
+        std::io::Write::flush(&mut buffered)?;
+        Ok(s)
+    })?;
+    order.commit()?;
+    let n2 = opts.size.points() as u64;
+    let part = ExtractPart {
+        job: "extract".into(),
+        kifu: env!("CARGO_PKG_VERSION").into(),
+        settings: vec![
+            format!("size={}", opts.size.get()),
+            format!("variations={}", a.variations),
+            format!("from={}", opts.from),
+            format!("to={}", opts.to),
+            format!("all_occurrences={}", opts.all_occurrences),
+            format!("extra={}", a.extra),
+            format!(
+                "zobrist={:016x}",
+                checksum(opts.keys.table().to_text().as_bytes())
+            ),
+        ],
+        inputs: sources
+            .iter()
+            .map(|s| s.path.display().to_string())
+            .collect(),
+        shard: (shard.number(), shard.count()),
+        record_bytes: kifu_posdb::ID_BYTES as u64 + n2 + 1 + if a.extra { 8 } else { 0 },
+        records: s.written,
+    };
+    write_atomically(&manifest, part.to_json().as_bytes())?;
+    Ok(s)
 }
 
 /// Runs `kifu pos extract`.
@@ -208,10 +259,20 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         opts.file_ids = Some(list.ids_for(&names)?);
         master_path = Some(path);
     }
-    set_threads(a.jobs);
-    let s = write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
-        Ok(extract(&sources, &opts, w, tick)?)
-    })?;
+    opts.shard = a.sharding.shard;
+    let s = match a.sharding.shard {
+        None => a.threads.run(|| {
+            write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
+                Ok(extract(&sources, &opts, w, tick)?)
+            })
+        })??,
+        Some(shard) => {
+            if a.output.as_os_str() == "-" {
+                crate::usage!("--shard writes a part: give a file to -o, not `-`");
+            }
+            a.threads.run(|| write_part(&a, &sources, &opts, shard))??
+        }
+    };
     for e in &s.errors {
         crate::output::message(format_args!("kifu: {e}"));
     }

@@ -34,9 +34,8 @@ pub struct IndexArgs {
     /// A zobrist_board_N.dat table, so keys match position files made with it (default: kifu's own).
     #[arg(long)]
     zobrist: Option<PathBuf>,
-    /// Threads (0: one per core). The index is the same for any number.
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
     memory: String,
@@ -97,14 +96,15 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     opts.variations = a.variations;
-    super::extract::set_threads(a.jobs);
-    let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
-        Ok(build_index(&sources, &opts, w, tick)?)
-    })?;
-    for e in &s.errors {
-        crate::output::message(format_args!("kifu: {e}"));
-    }
-    let patterns = pattern_index(&a.output)?;
+    let (s, patterns) = a.threads.run(|| -> Result<_> {
+        let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
+            Ok(build_index(&sources, &opts, w, tick)?)
+        })?;
+        for e in &s.errors {
+            crate::output::message(format_args!("kifu: {e}"));
+        }
+        Ok((s, pattern_index(&a.output)?))
+    })??;
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({

@@ -136,9 +136,8 @@ pub struct SearchArgs {
     /// Matches skipped before the list.
     #[arg(long, default_value_t = 0)]
     offset: u64,
-    /// Threads (0: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -389,9 +388,8 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
 pub struct DuplicatesArgs {
     /// The database (`kifu pos index` output).
     db: PathBuf,
-    /// Threads (0: one per core).
-    #[arg(short = 'j', long, default_value_t = 0, value_parser = crate::args::jobs)]
-    jobs: usize,
+    #[command(flatten)]
+    threads: crate::args::Threads,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -401,7 +399,7 @@ pub struct DuplicatesArgs {
 /// are any.
 pub fn duplicates(a: DuplicatesArgs) -> Result<Outcome> {
     let db = Database::open(&a.db).with_context(|| a.db.display().to_string())?;
-    let dups = crate::sgf::with_jobs(Some(a.jobs), || db.duplicates())?;
+    let dups = a.threads.run(|| db.duplicates())?;
     let (groups, failures) = (&dups.groups, &dups.failures);
     for f in failures {
         crate::output::message(format_args!("kifu: {}", f.message));
@@ -471,9 +469,9 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
     };
     if let Some(path) = &a.batch {
         let queries = batch_queries(path)?;
-        let found = crate::sgf::with_jobs(Some(a.jobs), || {
-            db.search_many(&queries, page, a.no_duplicates)
-        })?;
+        let found = a
+            .threads
+            .run(|| db.search_many(&queries, page, a.no_duplicates))?;
         for f in &found.failures {
             crate::output::message(format_args!("kifu: {}", f.message));
         }
@@ -489,7 +487,7 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         });
     }
     let q = query(&a, size)?;
-    let found = crate::sgf::with_jobs(Some(a.jobs), || db.search(&q, page, a.no_duplicates))?;
+    let found = a.threads.run(|| db.search(&q, page, a.no_duplicates))?;
     for f in &found.failures {
         crate::output::message(format_args!("kifu: {}", f.message));
     }

@@ -21,15 +21,18 @@
 //! end. Halving depends on the order of games, so the few positions where a move reaches
 //! 16384 games are replayed exactly in a second, streaming pass over the PGN.
 
+pub mod counts;
 mod pgn;
 mod runs;
 
+pub use counts::{CountsInfo, CountsPart};
 pub use pgn::{PgnGame, PgnReader};
 
 use crate::error::{Error, Result};
 use crate::key::{key, key_after, position_from_fen};
 use crate::moves::RawMove;
 use crate::record::Entry;
+use kifu_fs::shard::Shard;
 use rayon::prelude::*;
 use runs::{Agg, AggMap, RunSet};
 use shakmaty::san::San;
@@ -69,8 +72,6 @@ pub struct MakeOptions {
     pub uniform: bool,
     /// Whose behaviour to follow.
     pub compat: Compat,
-    /// Worker threads (0: all cores).
-    pub threads: usize,
     /// Distinct (key, move) pairs kept in memory before a sorted run is spilled to disk.
     pub max_entries_in_memory: usize,
     /// Folder for spilled runs (the system's temporary folder if `None`).
@@ -87,7 +88,6 @@ impl Default for MakeOptions {
             only_black: false,
             uniform: false,
             compat: Compat::Kifu,
-            threads: 0,
             max_entries_in_memory: 8 << 20,
             temp_dir: None,
         }
@@ -314,26 +314,34 @@ pub fn make_book(
 
 /// Like [`make_book`], but hands each entry, in book order, to `sink` instead of keeping
 /// them (so memory stays bounded however large the book); `MakeReport::entries` is empty.
+/// Games are replayed on the current rayon pool.
 pub fn make_book_to(
     inputs: &[PathBuf],
     opts: &MakeOptions,
     progress: &(dyn Fn(u64) + Sync),
     sink: &mut dyn FnMut(&Entry) -> Result<()>,
 ) -> Result<MakeReport> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::Stream(std::io::Error::other(e)))?;
-    make_in_pool(inputs, opts, progress, sink, &pool)
+    let counted = count(inputs, opts, Shard::whole(), progress)?;
+    finish(inputs, opts, counted, sink)
 }
 
-fn make_in_pool(
+/// The counts of one shard's games, in memory and in spilled runs.
+struct Counted {
+    report: MakeReport,
+    map: AggMap,
+    runs: RunSet,
+}
+
+/// First pass: counts every (key, move) of the games of `shard` (a game's number in the whole
+/// input, from 0, modulo N). Every game is read, so numbers do not depend on the shard; only the
+/// shard's games are replayed. In Polyglot mode a game the reader could not read stops every
+/// shard, as it stops Polyglot.
+fn count(
     inputs: &[PathBuf],
     opts: &MakeOptions,
+    shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
-    sink: &mut dyn FnMut(&Entry) -> Result<()>,
-    pool: &rayon::ThreadPool,
-) -> Result<MakeReport> {
+) -> Result<Counted> {
     let mut report = MakeReport::default();
     let mut map = AggMap::default();
     let mut runs = RunSet::new(opts.temp_dir.as_deref());
@@ -344,19 +352,26 @@ fn make_in_pool(
         if batch.is_empty() {
             break;
         }
-        let replayed: Vec<_> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
-                .collect()
-        });
-        for ((file, game), events) in batch.iter().zip(replayed) {
+        let first = sequence;
+        sequence += batch.len() as u64;
+        let strict = opts.compat == Compat::Polyglot;
+        let mine: Vec<(u64, &(usize, PgnGame))> = batch
+            .iter()
+            .enumerate()
+            .map(|(k, g)| (first + k as u64, g))
+            .filter(|(seq, (_, g))| shard.contains(*seq) || (strict && g.error.is_some()))
+            .collect();
+        let replayed: Vec<_> = mine
+            .par_iter()
+            .map(|(_, (_, g))| replay(g, opts.max_ply, opts.compat))
+            .collect();
+        for ((seq, (file, game)), events) in mine.iter().zip(replayed) {
             report.games += 1;
             let events = match events {
                 Ok(ev) => ev,
                 Err(reason) => {
                     let path = inputs[*file].clone();
-                    if opts.compat == Compat::Polyglot {
+                    if strict {
                         return Err(Error::Game {
                             path,
                             game: game.number,
@@ -368,13 +383,12 @@ fn make_in_pool(
                         game: game.number,
                         reason,
                     });
-                    sequence += 1;
                     continue;
                 }
             };
             report.plies += events.len() as u64;
             for (ply, ev) in events.iter().enumerate() {
-                let order = (sequence << 20) | ply as u64;
+                let order = (seq << 20) | ply as u64;
                 let a = map.entry((ev.key, ev.mv.0)).or_insert(Agg {
                     n: 0,
                     sum: 0,
@@ -384,13 +398,147 @@ fn make_in_pool(
                 a.n += 1;
                 a.sum += u64::from(ev.delta);
             }
-            sequence += 1;
         }
         if map.len() > opts.max_entries_in_memory {
             runs.spill(&mut map)?;
         }
         progress(stream.bytes_read());
     }
+    Ok(Counted { report, map, runs })
+}
+
+/// Counts the games of `shard` and writes them as a counts file ([`counts`]) to `w`: the part
+/// of a sharded job that [`make_book_from_counts`] turns into the book. The filters of `opts`
+/// (min games, min score, sides, uniform) are not applied here but when the book is made.
+pub fn make_counts(
+    inputs: &[PathBuf],
+    opts: &MakeOptions,
+    shard: Shard,
+    progress: &(dyn Fn(u64) + Sync),
+    w: &mut dyn std::io::Write,
+) -> Result<CountsInfo> {
+    let mut files = Vec::with_capacity(inputs.len());
+    for p in inputs {
+        let bytes = std::fs::metadata(p).map_err(|e| Error::io(p, e))?.len();
+        files.push(counts::InputFile {
+            path: p.clone(),
+            bytes,
+        });
+    }
+    let Counted {
+        report,
+        map,
+        mut runs,
+    } = count(inputs, opts, shard, progress)?;
+    let mut info = CountsInfo {
+        kifu: env!("CARGO_PKG_VERSION").to_string(),
+        inputs: files,
+        max_ply: opts.max_ply,
+        compat: counts::compat_name(opts.compat).to_string(),
+        shard: (shard.number(), shard.count()),
+        games: report.games,
+        plies: report.plies,
+        skipped: report
+            .skipped
+            .iter()
+            .map(|s| counts::SkippedEntry {
+                file: inputs.iter().position(|p| *p == s.path).unwrap_or(0),
+                game: s.game,
+                reason: s.reason.clone(),
+            })
+            .collect(),
+        records: 0,
+    };
+    counts::write_counts(w, &mut info, &mut |emit| {
+        runs.for_each_merged(&map, |key, moves| {
+            for (mv, a) in moves {
+                emit(key, *mv, a)?;
+            }
+            Ok(())
+        })
+    })?;
+    Ok(info)
+}
+
+/// Makes the book from the counts files of every shard of a job ([`make_counts`]), in any
+/// order: the same entries, in the same order, as [`make_book_to`] over the same games with
+/// the same options. The parts must agree on the inputs, `max_ply` and the compatibility mode
+/// (`opts.max_ply` and `opts.compat` are taken from them); the PGN files are read again only if
+/// a move reached [`COUNT_MAX`] games (halving), and then must be unchanged.
+pub fn make_book_from_counts(
+    parts: &[PathBuf],
+    opts: &MakeOptions,
+    sink: &mut dyn FnMut(&Entry) -> Result<()>,
+) -> Result<(MakeReport, CountsInfo)> {
+    let opened = parts
+        .iter()
+        .map(|p| CountsPart::open(p))
+        .collect::<Result<Vec<_>>>()?;
+    let mut runs = RunSet::new(opts.temp_dir.as_deref());
+    let info = counts::combine(opened, &mut runs)?;
+    let mut opts = opts.clone();
+    opts.max_ply = info.max_ply;
+    opts.compat = if info.compat == "polyglot" {
+        Compat::Polyglot
+    } else {
+        Compat::Kifu
+    };
+    let inputs: Vec<PathBuf> = info.inputs.iter().map(|f| f.path.clone()).collect();
+    let report = MakeReport {
+        games: info.games,
+        plies: info.plies,
+        skipped: counts::skipped_games(&info),
+        ..MakeReport::default()
+    };
+    let counted = Counted {
+        report,
+        map: AggMap::default(),
+        runs,
+    };
+    let check_inputs = || -> Result<()> {
+        for f in &info.inputs {
+            let now = std::fs::metadata(&f.path)
+                .map_err(|e| Error::io(&f.path, e))?
+                .len();
+            if now != f.bytes {
+                return Err(Error::Counts {
+                    path: f.path.clone(),
+                    reason: format!(
+                        "{now} bytes now, {} when it was counted: halving needs the same games",
+                        f.bytes
+                    ),
+                });
+            }
+        }
+        Ok(())
+    };
+    let report = finish_checked(&inputs, &opts, counted, sink, &check_inputs)?;
+    Ok((report, info))
+}
+
+/// Second half of make-book: the positions where a move reached [`COUNT_MAX`] replayed
+/// exactly, then filtering, weights and book order.
+fn finish(
+    inputs: &[PathBuf],
+    opts: &MakeOptions,
+    counted: Counted,
+    sink: &mut dyn FnMut(&Entry) -> Result<()>,
+) -> Result<MakeReport> {
+    finish_checked(inputs, opts, counted, sink, &|| Ok(()))
+}
+
+fn finish_checked(
+    inputs: &[PathBuf],
+    opts: &MakeOptions,
+    counted: Counted,
+    sink: &mut dyn FnMut(&Entry) -> Result<()>,
+    before_second_pass: &dyn Fn() -> Result<()>,
+) -> Result<MakeReport> {
+    let Counted {
+        mut report,
+        mut map,
+        mut runs,
+    } = counted;
     report.runs_spilled = runs.len();
 
     // Positions where some move reached COUNT_MAX: halving happened, replay them exactly.
@@ -412,7 +560,8 @@ fn make_in_pool(
     }
     report.halved_keys = hot.len();
     if !hot.is_empty() {
-        simulate_halving(inputs, opts, &mut hot, pool)?;
+        before_second_pass()?;
+        simulate_halving(inputs, opts, &mut hot)?;
     }
 
     let min_score = opts.min_score / 100.0;
@@ -493,7 +642,6 @@ fn simulate_halving(
     inputs: &[PathBuf],
     opts: &MakeOptions,
     hot: &mut HashMap<u64, Vec<(u16, u64, u64)>>,
-    pool: &rayon::ThreadPool,
 ) -> Result<()> {
     let mut stream = GameStream::new(inputs, opts.compat);
     loop {
@@ -501,12 +649,10 @@ fn simulate_halving(
         if batch.is_empty() {
             return Ok(());
         }
-        let replayed: Vec<_> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
-                .collect()
-        });
+        let replayed: Vec<_> = batch
+            .par_iter()
+            .map(|(_, g)| replay(g, opts.max_ply, opts.compat))
+            .collect();
         for events in replayed.into_iter().flatten() {
             for ev in events {
                 let Some(list) = hot.get_mut(&ev.key) else {

@@ -56,9 +56,11 @@ impl Hasher for KeyHasher {
 /// The in-memory counts.
 pub type AggMap = HashMap<(u64, u16), Agg, BuildHasherDefault<KeyHasher>>;
 
-const RUN_RECORD: usize = 8 + 2 + 8 + 8 + 8 + 1;
+/// Bytes of one counted pair on disk (runs and counts files).
+pub const RUN_RECORD: usize = 8 + 2 + 8 + 8 + 8 + 1;
 
-fn encode(key: u64, mv: u16, a: &Agg) -> [u8; RUN_RECORD] {
+/// One counted pair on disk.
+pub fn encode(key: u64, mv: u16, a: &Agg) -> [u8; RUN_RECORD] {
     let mut b = [0u8; RUN_RECORD];
     b[0..8].copy_from_slice(&key.to_be_bytes());
     b[8..10].copy_from_slice(&mv.to_be_bytes());
@@ -90,10 +92,11 @@ fn decode(b: &[u8; RUN_RECORD]) -> (u64, u16, Agg) {
 /// A sorted stream of counted pairs: a run file or the in-memory map.
 type Source<'a> = Box<dyn Iterator<Item = Result<(u64, u16, Agg)>> + 'a>;
 
-/// Sorted runs spilled to temporary files (deleted when dropped).
+/// Sorted runs: spilled to temporary files (deleted when dropped), or the records of counts
+/// files (a start offset and a number of records each).
 pub struct RunSet {
     dir: Option<PathBuf>,
-    files: Vec<std::fs::File>,
+    files: Vec<(std::fs::File, u64, u64)>,
 }
 
 impl RunSet {
@@ -122,10 +125,15 @@ impl RunSet {
             w.write_all(&encode(*k, *m, a))?;
         }
         let file = w.into_inner().map_err(|e| e.into_error())?;
-        self.files.push(file);
+        self.files.push((file, 0, sorted.len() as u64));
         map.clear();
         map.shrink_to_fit();
         Ok(())
+    }
+
+    /// Adds a sorted run that is part of a file: `records` records from byte `start`.
+    pub fn add_file(&mut self, file: std::fs::File, start: u64, records: u64) {
+        self.files.push((file, start, records));
     }
 
     /// Calls `f(key, moves)` for every key in increasing order, with the counts of the
@@ -137,16 +145,21 @@ impl RunSet {
     ) -> Result<()> {
         let mem = sorted(map);
         let mut sources: Vec<Source<'_>> = Vec::new();
-        for file in &mut self.files {
-            file.seek(SeekFrom::Start(0))?;
+        for (file, start, records) in &mut self.files {
+            file.seek(SeekFrom::Start(*start))?;
             let mut r = BufReader::with_capacity(1 << 20, &*file);
+            let mut left = *records;
             sources.push(Box::new(std::iter::from_fn(move || {
-                let mut b = [0u8; RUN_RECORD];
-                match r.read_exact(&mut b) {
-                    Ok(()) => Some(Ok(decode(&b))),
-                    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => None,
-                    Err(e) => Some(Err(e.into())),
+                if left == 0 {
+                    return None;
                 }
+                left -= 1;
+                let mut b = [0u8; RUN_RECORD];
+                Some(
+                    r.read_exact(&mut b)
+                        .map(|()| decode(&b))
+                        .map_err(Into::into),
+                )
             })));
         }
         sources.push(Box::new(mem.into_iter().map(|((k, m), a)| Ok((k, m, a)))));
@@ -176,6 +189,12 @@ impl RunSet {
             }
             heads[i] = sources[i].next().transpose()?;
             if let Some((k2, m2, _)) = heads[i] {
+                // A damaged counts file must not be merged into a wrong book.
+                if (k2, m2) <= (k, m) {
+                    return Err(Error::Stream(std::io::Error::other(format!(
+                        "counted pairs out of order in run {i}: key {k2:016x} move {m2} after key {k:016x} move {m}"
+                    ))));
+                }
                 heap.push(Reverse((k2, m2, i)));
             }
         }

@@ -1,0 +1,246 @@
+//! Parts of a sharded extraction, and their exact merge.
+//!
+//! `kifu pos extract --shard I/N -o PART` writes three files:
+//! - `PART`: a position file with the positions of shard I (canonical hash modulo N = I - 1),
+//!   in input order, usable as it is;
+//! - `PART.order`: for each record, the place (u64, big-endian) of its occurrence in the whole
+//!   input, the number that orders one pass's output;
+//! - `PART.json`: the manifest ([`ExtractPart`]), written last: what was extracted, how, from
+//!   which files, which shard, how many records.
+//!
+//! [`merge_extract_parts`] checks that the parts make one whole job ([`kifu_fs::shard::check_set`],
+//! the same settings and inputs, record counts that match their files) and writes the records of
+//! all parts in the order of their places: the bytes of one pass over the same inputs.
+
+use crate::provenance::sidecar_path;
+use kifu_fs::shard::{check_set, PartInfo, Shard, ShardError};
+use serde::{Deserialize, Serialize};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// What a sharded extraction's part holds and how it was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtractPart {
+    /// Always `"extract"`: tells this manifest from a scored file's provenance.
+    pub job: String,
+    /// The kifu version that wrote it.
+    pub kifu: String,
+    /// The settings every part of the job shares, as `name=value` texts (board size, scope,
+    /// move range, occurrences, extra info, the Zobrist table's checksum).
+    pub settings: Vec<String>,
+    /// The input files, in order.
+    pub inputs: Vec<String>,
+    /// The shard, `[I, N]`.
+    pub shard: (u64, u64),
+    /// Bytes of one record.
+    pub record_bytes: u64,
+    /// Records in the part.
+    pub records: u64,
+}
+
+/// Why parts could not be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum PartsError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The output could not be written.
+    #[error("cannot write the merged file: {0}")]
+    Write(std::io::Error),
+    /// A part's manifest is missing or not one kifu writes.
+    #[error("{}: {message}", path.display())]
+    Manifest {
+        /// The part.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The parts are not one whole job.
+    #[error(transparent)]
+    Set(#[from] ShardError),
+}
+
+/// The order file of the part `dat`: `dat` with `.order` appended.
+pub fn order_path(dat: &Path) -> PathBuf {
+    let mut s = dat.as_os_str().to_os_string();
+    s.push(".order");
+    PathBuf::from(s)
+}
+
+impl ExtractPart {
+    /// Reads the manifest of the part `dat` (`dat.json`).
+    pub fn read(dat: &Path) -> Result<ExtractPart, PartsError> {
+        let path = sidecar_path(dat);
+        let bytes = std::fs::read(&path).map_err(|e| PartsError::Manifest {
+            path: dat.to_path_buf(),
+            message: format!(
+                "no part manifest {} ({e}): not a part of a sharded extraction, or its task did not finish",
+                path.display()
+            ),
+        })?;
+        let part: ExtractPart =
+            serde_json::from_slice(&bytes).map_err(|e| PartsError::Manifest {
+                path: path.clone(),
+                message: format!("not a kifu part manifest: {e}"),
+            })?;
+        if part.job != "extract" {
+            return Err(PartsError::Manifest {
+                path,
+                message: format!("a part of a {:?} job, not of an extraction", part.job),
+            });
+        }
+        Ok(part)
+    }
+
+    /// The manifest's text.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("plain data serializes");
+        s.push('\n');
+        s
+    }
+}
+
+/// Whether the sidecar of `dat` is an extraction part's manifest (rather than a scored file's
+/// provenance): how `kifu pos merge --shards` tells the two jobs apart.
+pub fn is_extract_part(dat: &Path) -> bool {
+    std::fs::read(sidecar_path(dat))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| v.get("job").and_then(|j| j.as_str()) == Some("extract"))
+}
+
+/// One part being merged: its records and their places.
+struct Open {
+    records: BufReader<std::fs::File>,
+    order: BufReader<std::fs::File>,
+    left: u64,
+    path: PathBuf,
+}
+
+impl Open {
+    fn next_place(&mut self) -> Result<Option<u64>, PartsError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let mut b = [0u8; 8];
+        self.order
+            .read_exact(&mut b)
+            .map_err(|source| PartsError::Io {
+                path: order_path(&self.path),
+                source,
+            })?;
+        Ok(Some(u64::from_be_bytes(b)))
+    }
+}
+
+/// Merges the parts of a sharded extraction into `out`, in the order of one pass. Returns the
+/// number of records written. Parts may be given in any order; every check is made before the
+/// first byte is written.
+pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64, PartsError> {
+    let manifests = parts
+        .iter()
+        .map(|p| ExtractPart::read(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let infos: Vec<PartInfo> = parts
+        .iter()
+        .zip(&manifests)
+        .map(|(p, m)| PartInfo {
+            path: p.clone(),
+            shard: Shard::new(m.shard.0, m.shard.1).ok(),
+            complete: true,
+        })
+        .collect();
+    check_set(&infos)?;
+    let first = &manifests[0];
+    let mut open = Vec::with_capacity(parts.len());
+    for (p, m) in parts.iter().zip(&manifests) {
+        if (&m.settings, &m.inputs, m.record_bytes)
+            != (&first.settings, &first.inputs, first.record_bytes)
+        {
+            return Err(PartsError::Manifest {
+                path: p.clone(),
+                message: format!(
+                    "extracted from other inputs or with other settings than {}",
+                    parts[0].display()
+                ),
+            });
+        }
+        let io = |path: &Path| {
+            let f = std::fs::File::open(path).map_err(|source| PartsError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            let len = f
+                .metadata()
+                .map_err(|source| PartsError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })?
+                .len();
+            Ok::<_, PartsError>((f, len))
+        };
+        let (records, len) = io(p)?;
+        let (order, order_len) = io(&order_path(p))?;
+        if len != m.records * m.record_bytes || order_len != m.records * 8 {
+            return Err(PartsError::Manifest {
+                path: p.clone(),
+                message: format!(
+                    "{len} bytes of records and {order_len} bytes of order where the manifest says {} records: cut short or from another run",
+                    m.records
+                ),
+            });
+        }
+        open.push(Open {
+            records: BufReader::with_capacity(1 << 16, records),
+            order: BufReader::with_capacity(1 << 16, order),
+            left: m.records,
+            path: p.clone(),
+        });
+    }
+    let mut heap = BinaryHeap::new();
+    for (i, o) in open.iter_mut().enumerate() {
+        if let Some(place) = o.next_place()? {
+            heap.push(Reverse((place, i)));
+        }
+    }
+    let mut record = vec![0u8; first.record_bytes as usize];
+    let mut written = 0u64;
+    let mut last = None;
+    while let Some(Reverse((place, i))) = heap.pop() {
+        if last.is_some_and(|l| place <= l) {
+            return Err(PartsError::Manifest {
+                path: order_path(&open[i].path),
+                message: format!("place {place} out of order: the order file is damaged"),
+            });
+        }
+        last = Some(place);
+        let o = &mut open[i];
+        o.records
+            .read_exact(&mut record)
+            .map_err(|source| PartsError::Io {
+                path: o.path.clone(),
+                source,
+            })?;
+        o.left -= 1;
+        out.write_all(&record).map_err(PartsError::Write)?;
+        written += 1;
+        if let Some(next) = o.next_place()? {
+            heap.push(Reverse((next, i)));
+        }
+    }
+    Ok(written)
+}
+
+/// A stable checksum (FNV-1a, 64 bits) of bytes, for settings such as a Zobrist table.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

@@ -25,3 +25,7 @@ bash tools/install_kombilo.sh /opt/kombilo >/dev/null
 # A one-node Slurm cluster for the scale-out tests (crates/cli/tests/slurm.rs); if it cannot
 # start here, those tests print why and skip.
 bash tools/slurm_up.sh || echo "setup: Slurm could not start; the Slurm tests will say why and skip"
+# KataGo on the CPU (OpenCL through pocl), the second engine of the scoring tests
+# (crates/cli/tests/katago.rs): two katrain wheels from PyPI, checked by sha256, and a shipped
+# OpenCL tuning file, so that nothing is tuned here (tools/katago/README.md).
+[ -x /opt/katago/katago ] && [ -e /opt/katago/analysis.cfg ] || bash tools/katago/install.sh /opt/katago >/dev/null

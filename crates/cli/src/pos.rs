@@ -3,23 +3,23 @@
 
 use crate::output::{progress, write_atomically, write_atomically_with};
 use crate::Outcome;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use kifu_go::BoardSize;
-use kifu_gtp::{score_all, EngineConfig, Event, Job, ScoreConfig, StderrMode};
-use kifu_posdb::provenance::{check_parts, sidecar_path, EngineInfo, Provenance};
+use kifu_gtp::analysis::AnalysisConfig;
+use kifu_gtp::job::{self, Method, Progress as JobProgress, ScoreJob};
+use kifu_gtp::{EngineConfig, ScoreConfig, StderrMode};
+use kifu_posdb::provenance::{check_parts, sidecar_path, Provenance};
 use kifu_posdb::scored;
-use kifu_posdb::{
-    PositionId, PositionReader, PositionRecord, PositionWriter, ScoredPosition, SCORED_BYTES,
-};
-use serde_json::{json, Value};
-use std::collections::{HashMap, HashSet};
+use kifu_posdb::{PositionId, PositionReader, PositionRecord, PositionWriter};
+use serde_json::json;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod export;
 mod extract;
@@ -101,6 +101,15 @@ pub struct ScoreArgs {
     /// Board size of the position files.
     #[arg(long, default_value_t = 9)]
     size: u32,
+    /// How the engine is asked: `gtp` (`final_score` playouts; any GTP engine) or `analysis`
+    /// (KataGo's JSON analysis engine: `katago analysis -model M -config C`; score byte from
+    /// its score lead, confidence from the lead's predicted deviation, see kifu-posdb's
+    /// `ScoredPosition::from_estimate`).
+    #[arg(long, value_enum, default_value_t = Protocol::Gtp)]
+    protocol: Protocol,
+    /// Visits of each analysis search (with --protocol analysis).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    visits: u32,
     /// Playouts (final_score with different seeds) per position.
     #[arg(long, default_value_t = 3)]
     playouts: u32,
@@ -128,6 +137,15 @@ pub struct ScoreArgs {
     /// JSON summary on stdout.
     #[arg(long)]
     json: bool,
+}
+
+/// `--protocol`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Protocol {
+    /// GTP `final_score` playouts.
+    Gtp,
+    /// KataGo's JSON analysis engine.
+    Analysis,
 }
 
 /// `kifu pos merge` arguments.
@@ -218,12 +236,11 @@ fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<Positio
 }
 
 fn score(a: ScoreArgs) -> Result<Outcome> {
-    let started = Instant::now();
     let size = size_arg(a.size)?;
-    let shard = a.sharding.shard;
     if a.playouts == 0 {
         crate::usage!("--playouts must be at least 1");
     }
+    let analysis = a.protocol == Protocol::Analysis;
     let mut engine = EngineConfig::from_command_line(&a.engine)?;
     // GNU Go is often not on PATH (Debian puts it in /usr/games).
     if engine.argv[0] == "gnugo" && which("gnugo").is_none() {
@@ -236,74 +253,46 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     if a.engine_stderr {
         engine.stderr = StderrMode::Inherit;
     }
-    let config = ScoreConfig {
-        playouts: a.playouts,
-        seed_base: a.seed,
-        rules: a.rules.clone(),
-        timeout: engine.command_timeout,
-        retries: a.retries,
-        ..ScoreConfig::default()
-    };
-
-    // The positions: distinct ids (first record kept), in this shard.
-    let input = read_position_files(&a.positions, size)?;
-    let input_records = input.len();
-    let mut seen = HashSet::new();
-    let mut distinct = Vec::new();
-    for r in input {
-        if seen.insert(r.id) {
-            distinct.push(r);
+    let method = if analysis {
+        Method::Analysis {
+            config: AnalysisConfig {
+                visits: a.visits,
+                rules: a.rules.clone().unwrap_or_else(|| "chinese".to_string()),
+                komi: 0.0,
+            },
+            restarts: a.retries,
         }
-    }
-    let n_distinct = distinct.len();
-    if let Some(shard) = shard {
-        distinct.retain(|r| shard.contains(r.id.hash));
-    }
-    let in_shard = distinct.len();
-
-    // Resume: what the output already has, read under the run's lock.
-    let mut out = scored::open_for_append(&a.output)?;
-    // The provenance: which engine and settings; a file made otherwise is not appended to.
-    let mut prov = Provenance {
+    } else {
+        Method::Gtp(ScoreConfig {
+            playouts: a.playouts,
+            seed_base: a.seed,
+            rules: a.rules.clone(),
+            timeout: engine.command_timeout,
+            retries: a.retries,
+            ..ScoreConfig::default()
+        })
+    };
+    let positions = read_position_files(&a.positions, size)?;
+    let provenance = Provenance {
         kifu: env!("CARGO_PKG_VERSION").to_string(),
-        engine: engine_info(&engine)?,
+        engine: job::engine_info(&engine, analysis)?,
+        protocol: if analysis { "analysis" } else { "gtp" }.to_string(),
+        visits: if analysis { a.visits } else { 0 },
         rules: a.rules.clone().unwrap_or_default(),
         komi: 0.0,
-        playouts: a.playouts,
-        seed: a.seed,
+        playouts: if analysis { 0 } else { a.playouts },
+        seed: if analysis { 0 } else { a.seed },
         size: u32::from(size.get()),
         positions: a
             .positions
             .iter()
             .map(|p| p.display().to_string())
             .collect(),
-        distinct: n_distinct as u64,
-        shard: shard.map(|s| (s.number(), s.count())),
-        in_shard: in_shard as u64,
+        distinct: 0,
+        shard: None,
+        in_shard: 0,
         complete: false,
     };
-    if let Some(earlier) = Provenance::read(&a.output)? {
-        prov.check_resume(&earlier, &sidecar_path(&a.output))?;
-    }
-    write_atomically(&sidecar_path(&a.output), prov.to_json().as_bytes())?;
-    let existing = scored::read_scored(&a.output, true)?;
-    if let Some(r) = existing.repaired {
-        crate::output::message(format_args!(
-            "{}: repaired: record {} (byte offset {}) was torn; {} bytes cut",
-            a.output.display(),
-            r.record,
-            r.offset,
-            r.bytes_cut
-        ));
-    }
-    let done: HashSet<PositionId> = existing.records.iter().map(|s| s.id).collect();
-    let todo: Vec<PositionRecord> = distinct
-        .iter()
-        .filter(|r| !done.contains(&r.id))
-        .cloned()
-        .collect();
-    let already = in_shard - todo.len();
-
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     let _ = ctrlc::set_handler(move || {
@@ -317,143 +306,85 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             "kifu: stopping (Ctrl-C again to leave at once)..."
         ));
     });
-
-    let workers = a.threads.count().min(todo.len().max(1));
-    let bar = progress(todo.len() as u64, "scoring");
-    let mut scored = 0usize;
-    let mut abandoned = 0usize;
-    let mut failures: Vec<Value> = Vec::new();
-    let mut lost: Vec<String> = Vec::new();
-    let mut write_error: Option<anyhow::Error> = None;
-    let mut scored_ids = HashSet::new();
-    let mut buf = Vec::with_capacity(SCORED_BYTES);
-    let jobs = todo.iter().map(|r| Job {
-        tag: r.id,
-        board: r.board.clone(),
-        to_play: r.id.to_play,
-    });
-    if !todo.is_empty() {
-        score_all(jobs, workers, &engine, &config, &stop, |ev| match ev {
-            Event::Scored { tag, playouts } => {
-                let Some(s) = ScoredPosition::from_margins(tag, &playouts.margins) else {
-                    failures.push(json!({"id": tag.to_string(), "error": "no margins", "attempts": playouts.attempts}));
-                    return;
-                };
-                buf.clear();
-                buf.extend_from_slice(&s.to_bytes());
-                // One write of the whole record to an append-mode file, then flush.
-                if let Err(e) = out.write_all(&buf).and_then(|()| out.flush()) {
-                    if write_error.is_none() {
-                        write_error = Some(
-                            anyhow::Error::new(e)
-                                .context(format!("{}: cannot append", a.output.display())),
-                        );
-                    }
-                    stop.store(true, Ordering::SeqCst);
-                    return;
-                }
-                scored += 1;
-                scored_ids.insert(tag);
-                bar.inc(1);
+    let workers = if analysis && a.threads.jobs == 0 {
+        // Queries outstanding: enough to keep the engine's batches full.
+        16
+    } else {
+        a.threads.count()
+    };
+    let bar = progress(0, "scoring");
+    let mut failed = 0usize;
+    let r = job::run(
+        ScoreJob {
+            positions,
+            output: a.output.clone(),
+            shard: a.sharding.shard,
+            engine,
+            method,
+            workers,
+            provenance,
+        },
+        &stop,
+        &mut |p| match p {
+            JobProgress::Done { handled, total } => {
+                bar.set_length(total);
+                bar.set_position(handled);
             }
-            Event::Failed {
-                tag,
-                error,
-                attempts,
-            } => {
+            JobProgress::Failed(f) => {
+                failed += 1;
                 bar.suspend(|| {
                     crate::output::message(format_args!(
-                        "kifu: position {tag}: {error} ({attempts} attempts)"
+                        "kifu: position {}: {} ({} attempts)",
+                        f.id, f.error, f.attempts
                     ))
                 });
-                failures.push(
-                    json!({"id": tag.to_string(), "error": error.to_string(), "attempts": attempts}),
-                );
-                bar.inc(1);
-                bar.set_message(format!("scoring ({} failed)", failures.len()));
+                bar.set_message(format!("scoring ({failed} failed)"));
             }
-            Event::Abandoned { .. } => abandoned += 1,
-            Event::WorkerLost { worker, error } => {
-                bar.suspend(|| {
-                    crate::output::message(format_args!("kifu: engine {worker}: {error}"))
-                });
-                lost.push(error.to_string());
-            }
-        });
-    }
+            JobProgress::EngineLost { worker, error } => bar
+                .suspend(|| crate::output::message(format_args!("kifu: engine {worker}: {error}"))),
+        },
+    )?;
     bar.finish_and_clear();
-    let _ = out.sync_data();
-    if let Some(e) = write_error {
-        return Err(e);
+    if let Some(rep) = r.repaired {
+        crate::output::message(format_args!(
+            "{}: repaired: record {} (byte offset {}) was torn; {} bytes cut",
+            a.output.display(),
+            rep.record,
+            rep.offset,
+            rep.bytes_cut
+        ));
     }
-    if lost.len() == workers && scored == 0 && failures.is_empty() && !todo.is_empty() {
-        bail!("no engine could be started: {}", lost[0]);
-    }
-    let remaining: Vec<&PositionRecord> = todo
-        .iter()
-        .filter(|r| !scored_ids.contains(&r.id))
-        .collect();
     if let Some(q) = &a.queue_out {
         write_atomically_with(q, |w| {
             let mut pw = PositionWriter::new(w);
-            for r in &remaining {
-                pw.write(r)?;
+            for rec in &r.todo {
+                pw.write(rec)?;
             }
             Ok(())
         })?;
     }
-    let secs = started.elapsed().as_secs_f64();
-    let stopped = stop.load(Ordering::SeqCst);
-    prov.complete = remaining.is_empty() && failures.is_empty();
-    write_atomically(&sidecar_path(&a.output), prov.to_json().as_bytes())?;
-    let summary = json!({
-        "output": a.output.display().to_string(),
-        "input_records": input_records,
-        "distinct": n_distinct,
-        "in_shard": in_shard,
-        "already_scored": already,
-        "scored": scored,
-        "failed": failures.len(),
-        "failures": failures,
-        "abandoned": abandoned,
-        "remaining": remaining.len(),
-        "engines": workers,
-        "engines_lost": lost.len(),
-        "stopped": stopped,
-        "repaired": existing.repaired,
-        "seconds": secs,
-        "positions_per_second": if secs > 0.0 { scored as f64 / secs } else { 0.0 },
-    });
     if a.json {
-        crate::output::print_json(&summary)?;
+        let mut v = serde_json::to_value(&r)?;
+        v["output"] = json!(a.output.display().to_string());
+        crate::output::print_json(&v)?;
     } else {
         crate::output::message(format_args!(
-            "scored {scored} positions in {secs:.1}s ({:.2}/s, {workers} engines); {already} already \
+            "scored {} positions in {:.1}s ({:.2}/s, {} engines); {} already \
              scored, {} failed, {} still to do{}",
-            summary["positions_per_second"].as_f64().unwrap_or(0.0),
-            summary["failed"],
-            remaining.len(),
-            if stopped { " (stopped)" } else { "" }
+            r.scored,
+            r.seconds,
+            r.positions_per_second,
+            r.engines,
+            r.already_scored,
+            r.failed,
+            r.remaining,
+            if r.stopped { " (stopped)" } else { "" }
         ));
     }
-    Ok(if remaining.is_empty() {
+    Ok(if r.remaining == 0 {
         Outcome::Ok
     } else {
         Outcome::Findings
-    })
-}
-
-/// The engine's GTP `name` and `version`, asked of a short-lived instance.
-fn engine_info(config: &EngineConfig) -> Result<EngineInfo> {
-    let mut engine = kifu_gtp::Engine::start(config.clone())
-        .with_context(|| format!("cannot start the engine {}", config.command_line()))?;
-    let name = engine.command("name").context("the engine's name")?;
-    let version = engine.command("version").context("the engine's version")?;
-    engine.shutdown();
-    Ok(EngineInfo {
-        command: config.command_line(),
-        name: name.trim().to_string(),
-        version: version.trim().to_string(),
     })
 }
 

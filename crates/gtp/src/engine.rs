@@ -138,7 +138,7 @@ impl GtpError {
 }
 
 /// A line from the reader thread, or why there is none.
-enum Line {
+pub(crate) enum Line {
     Text(String),
     TooLong,
 }
@@ -209,7 +209,7 @@ fn signal_group(_pid: u32) {}
 /// dropping it ends it, so no path (a timeout, a restart, a failed start, a panic) can leave
 /// members of the group behind or the leader as a zombie.
 #[derive(Debug)]
-struct Process {
+pub(crate) struct Process {
     child: Child,
     status: Option<ExitStatus>,
 }
@@ -251,7 +251,7 @@ impl Process {
     /// Kills the group (members left behind by a leader that exited on its own included: they
     /// are strays once the engine is gone, and GTP gives no way to tell when they would finish),
     /// then reaps the leader. Returns the leader's exit status.
-    fn end(&mut self) -> Option<ExitStatus> {
+    pub(crate) fn end(&mut self) -> Option<ExitStatus> {
         if self.status.is_some() {
             return self.status;
         }
@@ -280,7 +280,9 @@ fn deadline(after: Duration) -> Instant {
     Instant::now() + after.min(MAX_WAIT)
 }
 
-fn spawn(config: &EngineConfig) -> Result<(Process, ChildStdin, Receiver<Line>), GtpError> {
+pub(crate) fn spawn(
+    config: &EngineConfig,
+) -> Result<(Process, ChildStdin, Receiver<Line>), GtpError> {
     let mut cmd = Command::new(&config.argv[0]);
     cmd.args(&config.argv[1..])
         .stdin(Stdio::piped())

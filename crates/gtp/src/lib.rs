@@ -21,6 +21,8 @@
 //!   given up ([`ScoreError::GaveUp`]).
 //! - **Many engines, [`score_all`].** A thread per engine pulls jobs from a shared iterator and
 //!   sends results back to the caller's thread, which writes them as they come.
+//! - **KataGo's analysis engine, [`analysis`]:** many positions on one process, JSON queries
+//!   and answers, the score lead and its standard deviation.
 //! - **A fake engine, [`fake`],** for tests of GTP controllers: it can crash, hang, answer garbage,
 //!   refuse or answer slowly on chosen positions.
 //!
@@ -41,8 +43,10 @@
 //! # Ok(()) }
 //! ```
 
+pub mod analysis;
 pub mod engine;
 pub mod fake;
+pub mod job;
 pub mod pool;
 pub mod score;
 

@@ -8,7 +8,8 @@
 //! komi 0
 //! play C V            one per stone: first every stone of the side to play, then the opponent's
 //! play C pass         only if the opponent has no stone (so the last move is the opponent's)
-//! set_random_seed S   then final_score, once per playout
+//! set_random_seed S   then final_score, once per playout (the seed only if the engine knows
+//!                     `set_random_seed`: KataGo does not, and varies its searches itself)
 //! final_score
 //! ```
 //! GNU Go takes the side to move from the colour of the last move, not from anything else, so the
@@ -179,6 +180,8 @@ pub struct Scorer {
     rules_command: Option<String>,
     /// The engine knows `clear_cache` (sent before every position).
     clear_cache: bool,
+    /// The engine knows `set_random_seed` (sent before every playout).
+    seeds: bool,
     /// Positions failed in a row with an engine fault, and the last fault.
     faults_in_a_row: u32,
     last_fault: String,
@@ -218,11 +221,15 @@ impl Scorer {
         let clear_cache = e
             .command("known_command clear_cache")
             .is_ok_and(|a| a.trim() == "true");
+        let seeds = e
+            .command("known_command set_random_seed")
+            .is_ok_and(|a| a.trim() == "true");
         Ok(Scorer {
             engine: e,
             config,
             rules_command,
             clear_cache,
+            seeds,
             faults_in_a_row: 0,
             last_fault: String::new(),
         })
@@ -265,8 +272,10 @@ impl Scorer {
             if stop.load(Ordering::Relaxed) {
                 return Err(ScoreError::Stopped);
             }
-            self.engine
-                .command_with_timeout(&format!("set_random_seed {seed}"), t)?;
+            if self.seeds {
+                self.engine
+                    .command_with_timeout(&format!("set_random_seed {seed}"), t)?;
+            }
             let answer = self.engine.command_with_timeout("final_score", t)?;
             match parse_final_score(&answer) {
                 Some(m) => margins.push(m),

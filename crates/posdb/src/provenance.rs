@@ -26,6 +26,13 @@ pub struct Provenance {
     pub kifu: String,
     /// The engine.
     pub engine: EngineInfo,
+    /// How it was asked: `gtp` (`final_score` playouts) or `analysis` (KataGo's analysis
+    /// engine; files written before there was a choice say nothing and are `gtp`).
+    #[serde(default = "gtp")]
+    pub protocol: String,
+    /// Visits of each analysis search (0 for GTP).
+    #[serde(default)]
+    pub visits: u32,
     /// The rules asked of the engine.
     pub rules: String,
     /// The komi the engine was given (kifu scores with komi 0 and keeps the margin).
@@ -46,6 +53,10 @@ pub struct Provenance {
     pub in_shard: u64,
     /// Whether every position of the shard has a score.
     pub complete: bool,
+}
+
+fn gtp() -> String {
+    "gtp".to_string()
 }
 
 /// Why a sidecar could not be used.
@@ -118,8 +129,10 @@ impl Provenance {
     /// The settings that must be equal for scores to share a file or a merge: engine (command,
     /// name, version), rules, komi, playouts, seed, size. (The positions may differ: a queue of
     /// the positions still to do continues a file.)
-    fn settings(&self) -> [(&'static str, String); 8] {
+    fn settings(&self) -> [(&'static str, String); 10] {
         [
+            ("protocol", self.protocol.clone()),
+            ("visits", self.visits.to_string()),
             ("engine", self.engine.command.clone()),
             ("engine name", self.engine.name.clone()),
             ("engine version", self.engine.version.clone()),
@@ -233,6 +246,8 @@ mod tests {
                 name: "GNU Go".into(),
                 version: "3.8".into(),
             },
+            protocol: "gtp".into(),
+            visits: 0,
             rules: "chinese".into(),
             komi: 0.0,
             playouts: 3,

@@ -154,6 +154,44 @@ impl ScoredPosition {
     }
 }
 
+impl ScoredPosition {
+    /// The scored record for `id` from an engine's estimate of the final on-board margin (Black
+    /// minus White, komi 0): KataGo's analysis `scoreLead` and its predicted standard deviation
+    /// `scoreStdev`. The score byte is that of the lead, as of a playout's margin; the confidence
+    /// is the chance, in percent rounded down, that a margin drawn from a normal distribution
+    /// with that mean and deviation has the same byte: the share of playouts that would agree,
+    /// as GNU Go's confidence counts them. A deviation of 0 gives 100. `None` if a number is not
+    /// finite or the deviation is negative.
+    pub fn from_estimate(id: PositionId, lead: f64, stdev: f64) -> Option<ScoredPosition> {
+        if !lead.is_finite() || !stdev.is_finite() || stdev < 0.0 {
+            return None;
+        }
+        let score = score_byte(lead);
+        // The byte's interval of margins: [b, b + 1), open below 3 and above 8.
+        let low = if score == SCORE_MIN {
+            f64::NEG_INFINITY
+        } else {
+            f64::from(score)
+        };
+        let high = if score == SCORE_MAX {
+            f64::INFINITY
+        } else {
+            f64::from(score) + 1.0
+        };
+        let p = if stdev == 0.0 {
+            1.0
+        } else {
+            let cdf = |x: f64| 0.5 * libm::erfc(-(x - lead) / (stdev * std::f64::consts::SQRT_2));
+            cdf(high) - cdf(low)
+        };
+        Some(ScoredPosition {
+            id,
+            score,
+            confidence: (p * 100.0).floor().clamp(0.0, 100.0) as u8,
+        })
+    }
+}
+
 /// The score byte of an on-board margin (Black minus White): `clamp(floor(m), 3, 8)`; a NaN reads as 3.
 pub fn score_byte(margin: f64) -> u8 {
     let f = margin.floor();
@@ -170,6 +208,27 @@ pub fn score_byte(margin: f64) -> u8 {
 mod tests {
     use super::*;
     use kifu_go::Color;
+
+    #[test]
+    fn estimates() {
+        let id = PositionId {
+            hash: 1,
+            tiebreak: 0,
+            to_play: kifu_go::Color::Black,
+        };
+        let e = |lead, sd| {
+            let s = ScoredPosition::from_estimate(id, lead, sd).unwrap();
+            (s.score, s.confidence)
+        };
+        assert_eq!(e(30.0, 0.0), (8, 100));
+        assert_eq!(e(30.0, 5.0), (8, 99)); // P(X >= 8) for N(30, 5): 0.99999..., rounded down
+        assert_eq!(e(-30.0, 5.0), (3, 99));
+        // Lead 5.5 with sd 1: P(5 <= X < 6) = 2 * Phi(0.5) - 1 = 0.3829
+        assert_eq!(e(5.5, 1.0), (5, 38));
+        assert_eq!(e(5.0, 1.0), (5, 34)); // Phi(1) - Phi(0) = 0.3413
+        assert!(ScoredPosition::from_estimate(id, f64::NAN, 1.0).is_none());
+        assert!(ScoredPosition::from_estimate(id, 1.0, -1.0).is_none());
+    }
 
     #[test]
     fn score_mapping_table() {

@@ -396,16 +396,23 @@ fn which(program: &str) -> Option<PathBuf> {
     })
 }
 
-/// Merge rule for scored files: for an id present in several inputs with different records, the
-/// record with the highest confidence wins, and among equal confidences the first input (in
-/// argument order) wins. The output keeps the order of first appearance.
+/// `kifu pos merge`: scored files by kifu-posdb's merge rule (see `scored::merge_scored`),
+/// position files keeping the first record of each id, or the parts of a sharded run.
 fn merge(a: MergeArgs) -> Result<Outcome> {
-    if a.shards
-        && a.inputs
+    if a.shards {
+        // Parts of an extraction or an index build say so in their manifests; scored parts
+        // have a provenance sidecar instead.
+        let jobs: Vec<String> = a
+            .inputs
             .iter()
-            .any(|p| kifu_posdb::parts::is_extract_part(p))
-    {
-        return merge_extract(&a);
+            .filter_map(|p| kifu_posdb::parts::part_job(p))
+            .collect();
+        if jobs.iter().any(|j| j == "index") {
+            return index::merge_parts(&a.inputs, &a.output, a.json);
+        }
+        if jobs.iter().any(|j| j == "extract") {
+            return merge_extract(&a);
+        }
     }
     let parts = if a.shards {
         Some(check_parts(&a.inputs)?)

@@ -2,13 +2,13 @@
 //!
 //! kifu writes the two job scripts into a work folder (so they can be read, kept, and submitted
 //! again by hand) and submits them with `sbatch`: the array runs the job's command with
-//! `--shard I/N` (`pos score`, `pos extract`, `book make --counts`), one shard a task, each into
+//! `--shard I/N` (`pos score`, `pos extract`, `pos index`, `book make --counts`), one shard a task, each into
 //! its own part file (a killed or requeued scoring task resumes its part; extraction and book
 //! tasks redo their share); the merge job waits for every task to succeed (`afterok`) and runs
 //! the merge (`pos merge --shards`, `book make --from-counts`), which refuses missing, repeated,
 //! incomplete or differently made parts. Scores come out sorted (the canonical file, the bytes of
-//! a one-process run merged with `--sort`); extractions and books come out as the bytes of one
-//! run, whatever N.
+//! a one-process run merged with `--sort`); extractions, indexes and books come out as the bytes
+//! of one run, whatever N.
 //! Slurm requeues tasks lost with their node (`--requeue`); a task that failed or was cancelled
 //! leaves the merge unrunnable (Slurm never re-evaluates a failed `afterok`), so running the same
 //! `kifu slurm score` again submits only the shards whose parts are not complete and a new merge.
@@ -30,6 +30,9 @@ pub enum SlurmCommand {
     /// Extract positions as an array job (`pos extract --shard`) and a merge job (`pos merge
     /// --shards`): the bytes of one `kifu pos extract` run.
     Extract(ExtractJob),
+    /// Index games as an array job (`pos index --shard`) and a merge job (`pos merge --shards`):
+    /// the bytes of one `kifu pos index` run, and its pattern index.
+    Index(IndexJob),
     /// Make a Polyglot book as an array job (`book make --counts --shard`) and a merge job
     /// (`book make --from-counts`): the bytes of one `kifu book make` run.
     Book(BookJob),
@@ -124,6 +127,28 @@ pub struct ExtractJob {
     slurm: SlurmOptions,
 }
 
+/// `kifu slurm index` arguments: those of `kifu pos index`.
+#[derive(Args, Debug)]
+pub struct IndexJob {
+    /// SGF and Ishi files and folders.
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The merged index.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Index every variation too.
+    #[arg(long)]
+    variations: bool,
+    /// Board size indexed.
+    #[arg(long, default_value_t = 19)]
+    size: u32,
+    /// A zobrist_board_N.dat table (default: kifu's own).
+    #[arg(long)]
+    zobrist: Option<PathBuf>,
+    #[command(flatten)]
+    slurm: SlurmOptions,
+}
+
 /// `kifu slurm book` arguments: those of `kifu book make`.
 #[derive(Args, Debug)]
 pub struct BookJob {
@@ -169,6 +194,7 @@ pub fn run(cmd: SlurmCommand) -> Result<Outcome> {
     match cmd {
         SlurmCommand::Score(a) => score(a),
         SlurmCommand::Extract(a) => extract(a),
+        SlurmCommand::Index(a) => index(a),
         SlurmCommand::Book(a) => book(a),
     }
 }
@@ -288,7 +314,34 @@ fn extract(a: ExtractJob) -> Result<Outcome> {
         ext: "dat",
         task,
         merge: vec!["pos".into(), "merge".into(), "--shards".into()],
-        complete: |p| kifu_posdb::parts::ExtractPart::read(p).is_ok(),
+        complete: |p| kifu_posdb::parts::PartManifest::read(p, "extract").is_ok(),
+        slurm: &a.slurm,
+    })
+}
+
+fn index(a: IndexJob) -> Result<Outcome> {
+    let mut task = vec!["pos".into(), "index".into()];
+    for p in &a.games {
+        if !p.exists() {
+            crate::usage!("{}: no such file or folder", p.display());
+        }
+        task.push(sh_path(p)?);
+    }
+    task.extend(["--size".into(), a.size.to_string()]);
+    if a.variations {
+        task.push("--variations".into());
+    }
+    if let Some(z) = &a.zobrist {
+        task.extend(["--zobrist".into(), sh_path(z)?]);
+    }
+    submit(Plan {
+        kind: "index",
+        output: &a.output,
+        inputs: &a.games,
+        ext: "idx",
+        task,
+        merge: vec!["pos".into(), "merge".into(), "--shards".into()],
+        complete: |p| kifu_posdb::parts::PartManifest::read(p, "index").is_ok(),
         slurm: &a.slurm,
     })
 }

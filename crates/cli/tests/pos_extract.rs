@@ -455,7 +455,7 @@ fn sharded_extraction_merges_to_one_run() {
     };
     assert!(merge(&[p(1), p(2)]).contains("missing shard 3/3 of 3"));
     assert!(merge(&[p(1), p(2), path("p1-3of3.dat")])
-        .contains("p1-3of3.dat: extracted from other inputs or with other settings"));
+        .contains("p1-3of3.dat: made from other inputs or with other settings"));
     let bytes = std::fs::read(p(3)).unwrap();
     std::fs::write(p(3), &bytes[..bytes.len() - 5]).unwrap();
     assert!(merge(&[p(1), p(2), p(3)]).contains("cut short or from another run"));

@@ -560,3 +560,84 @@ fn lookup_by_sgf_takes_setup_after_the_move() {
         "kifu: h/h.sgf: game 1 has no move 3 on variation 0\n"
     );
 }
+
+/// A sharded index build (N parts, merged in any order) is byte for byte one build, its pattern
+/// index too; a missing or damaged part is refused, naming it.
+#[test]
+fn sharded_index_merges_to_one_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = common::corpus().join("sgf/games");
+    let inputs = [
+        games.join("fuego-regression").display().to_string(),
+        games.join("gnugo-regression").display().to_string(),
+    ];
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .args(args)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let base = [
+        "pos",
+        "index",
+        &inputs[0],
+        &inputs[1],
+        "--size",
+        "9",
+        "--variations",
+    ];
+    assert_eq!(run(&[&base[..], &["-o", "one.idx"]].concat()).0, Some(0));
+    for n in [2u64, 3] {
+        let parts: Vec<String> = (1..=n).map(|i| format!("p{i}of{n}.idx")).collect();
+        for (i, part) in parts.iter().enumerate() {
+            let shard = format!("{}/{n}", i + 1);
+            let r = run(&[&base[..], &["--shard", &shard, "-o", part]].concat());
+            assert_eq!(r.0, Some(0), "{}", r.1);
+        }
+        let merged = format!("m{n}.idx");
+        let mut args = vec!["pos", "merge", "--shards", "-o", &merged];
+        args.extend(parts.iter().rev().map(String::as_str));
+        let r = run(&args);
+        assert_eq!(r.0, Some(0), "{}", r.1);
+        let read = |p: &str| std::fs::read(d.join(p)).unwrap();
+        assert!(
+            read(&merged) == read("one.idx"),
+            "{n} shards: the index differs"
+        );
+        assert!(
+            read(&format!("m{n}.kpp")) == read("one.kpp"),
+            "{n} shards: the pattern index differs"
+        );
+    }
+    let r = run(&[
+        "pos",
+        "merge",
+        "--shards",
+        "p1of3.idx",
+        "p2of3.idx",
+        "-o",
+        "bad.idx",
+    ]);
+    assert_eq!(r, (Some(1), "kifu: missing shard 3/3 of 3\n".to_string()));
+    let bytes = std::fs::read(d.join("p3of3.idx")).unwrap();
+    std::fs::write(d.join("p3of3.idx"), &bytes[..1000]).unwrap();
+    let r = run(&[
+        "pos",
+        "merge",
+        "--shards",
+        "p1of3.idx",
+        "p2of3.idx",
+        "p3of3.idx",
+        "-o",
+        "bad.idx",
+    ]);
+    assert_eq!(r.0, Some(1));
+    assert!(r.1.contains("p3of3.idx: "), "{}", r.1);
+    assert!(!d.join("bad.idx").exists());
+}

@@ -1,7 +1,7 @@
 //! Scoring as a Slurm array job on a real one-node cluster (started by `tools/slurm_up.sh`, as
 //! `.ci/run` does), with real GNU Go: 4 shards merged by the dependent job give the one-process
 //! run's bytes; a shard cancelled mid-way is resubmitted by running the command again and resumes
-//! its part, with the same result; a sharded extraction and a sharded book equal one run. The
+//! its part, with the same result; a sharded extraction, index and book equal one run. The
 //! merge refuses parts that do not belong together (without
 //! Slurm). When Slurm cannot start here, the cluster tests say why and skip.
 #![allow(clippy::disallowed_macros)]
@@ -336,7 +336,7 @@ fn run_job(dir: &Path, args: &[&str], out: &Path) -> Vec<u8> {
 }
 
 #[test]
-fn sharded_extraction_and_book_on_the_cluster_equal_one_process() {
+fn sharded_extraction_index_and_book_on_the_cluster_equal_one_process() {
     let _one = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     if cluster().is_none() {
         return;

@@ -5,7 +5,7 @@
 //!   in input order, usable as it is;
 //! - `PART.order`: for each record, the place (u64, big-endian) of its occurrence in the whole
 //!   input, the number that orders one pass's output;
-//! - `PART.json`: the manifest ([`ExtractPart`]), written last: what was extracted, how, from
+//! - `PART.json`: the manifest ([`PartManifest`]), written last: what was extracted, how, from
 //!   which files, which shard, how many records.
 //!
 //! [`merge_extract_parts`] checks that the parts make one whole job ([`kifu_fs::shard::check_set`],
@@ -20,10 +20,10 @@ use std::collections::BinaryHeap;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// What a sharded extraction's part holds and how it was made.
+/// What a part of a sharded extraction or index build holds and how it was made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExtractPart {
-    /// Always `"extract"`: tells this manifest from a scored file's provenance.
+pub struct PartManifest {
+    /// `"extract"` or `"index"`: tells the two apart, and from a scored file's provenance.
     pub job: String,
     /// The kifu version that wrote it.
     pub kifu: String,
@@ -74,26 +74,26 @@ pub fn order_path(dat: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-impl ExtractPart {
-    /// Reads the manifest of the part `dat` (`dat.json`).
-    pub fn read(dat: &Path) -> Result<ExtractPart, PartsError> {
+impl PartManifest {
+    /// Reads the manifest of the part `dat` (`dat.json`) of a `job` (`extract`, `index`).
+    pub fn read(dat: &Path, job: &str) -> Result<PartManifest, PartsError> {
         let path = sidecar_path(dat);
         let bytes = std::fs::read(&path).map_err(|e| PartsError::Manifest {
             path: dat.to_path_buf(),
             message: format!(
-                "no part manifest {} ({e}): not a part of a sharded extraction, or its task did not finish",
+                "no part manifest {} ({e}): not a part of a sharded run, or its task did not finish",
                 path.display()
             ),
         })?;
-        let part: ExtractPart =
+        let part: PartManifest =
             serde_json::from_slice(&bytes).map_err(|e| PartsError::Manifest {
                 path: path.clone(),
                 message: format!("not a kifu part manifest: {e}"),
             })?;
-        if part.job != "extract" {
+        if part.job != job {
             return Err(PartsError::Manifest {
                 path,
-                message: format!("a part of a {:?} job, not of an extraction", part.job),
+                message: format!("a part of a {:?} job, not of {job:?}", part.job),
             });
         }
         Ok(part)
@@ -107,13 +107,48 @@ impl ExtractPart {
     }
 }
 
-/// Whether the sidecar of `dat` is an extraction part's manifest (rather than a scored file's
-/// provenance): how `kifu pos merge --shards` tells the two jobs apart.
-pub fn is_extract_part(dat: &Path) -> bool {
+/// The job of the part `dat` from its manifest (`extract`, `index`), `None` for anything else
+/// (a scored file's provenance has no job): how `kifu pos merge --shards` tells jobs apart.
+pub fn part_job(dat: &Path) -> Option<String> {
     std::fs::read(sidecar_path(dat))
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-        .is_some_and(|v| v.get("job").and_then(|j| j.as_str()) == Some("extract"))
+        .and_then(|v| v.get("job").and_then(|j| j.as_str()).map(str::to_string))
+}
+
+/// Reads and checks the manifests of the parts of one `job`: one whole split (every shard once,
+/// see [`check_set`]) made with the same settings from the same inputs. Returns the manifests
+/// in the order of `parts`.
+pub fn check_manifests(parts: &[PathBuf], job: &str) -> Result<Vec<PartManifest>, PartsError> {
+    let manifests = parts
+        .iter()
+        .map(|p| PartManifest::read(p, job))
+        .collect::<Result<Vec<_>, _>>()?;
+    let infos: Vec<PartInfo> = parts
+        .iter()
+        .zip(&manifests)
+        .map(|(p, m)| PartInfo {
+            path: p.clone(),
+            shard: Shard::new(m.shard.0, m.shard.1).ok(),
+            complete: true,
+        })
+        .collect();
+    check_set(&infos)?;
+    let first = &manifests[0];
+    for (p, m) in parts.iter().zip(&manifests) {
+        if (&m.settings, &m.inputs, m.record_bytes)
+            != (&first.settings, &first.inputs, first.record_bytes)
+        {
+            return Err(PartsError::Manifest {
+                path: p.clone(),
+                message: format!(
+                    "made from other inputs or with other settings than {}",
+                    parts[0].display()
+                ),
+            });
+        }
+    }
+    Ok(manifests)
 }
 
 /// One part being merged: its records and their places.
@@ -144,34 +179,10 @@ impl Open {
 /// number of records written. Parts may be given in any order; every check is made before the
 /// first byte is written.
 pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64, PartsError> {
-    let manifests = parts
-        .iter()
-        .map(|p| ExtractPart::read(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let infos: Vec<PartInfo> = parts
-        .iter()
-        .zip(&manifests)
-        .map(|(p, m)| PartInfo {
-            path: p.clone(),
-            shard: Shard::new(m.shard.0, m.shard.1).ok(),
-            complete: true,
-        })
-        .collect();
-    check_set(&infos)?;
+    let manifests = check_manifests(parts, "extract")?;
     let first = &manifests[0];
     let mut open = Vec::with_capacity(parts.len());
     for (p, m) in parts.iter().zip(&manifests) {
-        if (&m.settings, &m.inputs, m.record_bytes)
-            != (&first.settings, &first.inputs, first.record_bytes)
-        {
-            return Err(PartsError::Manifest {
-                path: p.clone(),
-                message: format!(
-                    "extracted from other inputs or with other settings than {}",
-                    parts[0].display()
-                ),
-            });
-        }
         let io = |path: &Path| {
             let f = std::fs::File::open(path).map_err(|source| PartsError::Io {
                 path: path.to_path_buf(),

@@ -159,7 +159,7 @@ fn write_part(
     opts: &ExtractOptions,
     shard: kifu_fs::shard::Shard,
 ) -> Result<kifu_posdb::extract::ExtractSummary> {
-    use kifu_posdb::parts::{checksum, order_path, ExtractPart};
+    use kifu_posdb::parts::{checksum, order_path, PartManifest};
     let manifest = kifu_posdb::provenance::sidecar_path(&a.output);
     match std::fs::remove_file(&manifest) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -179,7 +179,7 @@ fn write_part(
     })?;
     order.commit()?;
     let n2 = opts.size.points() as u64;
-    let part = ExtractPart {
+    let part = PartManifest {
         job: "extract".into(),
         kifu: env!("CARGO_PKG_VERSION").into(),
         settings: vec![

@@ -36,6 +36,11 @@ pub struct IndexArgs {
     zobrist: Option<PathBuf>,
     #[command(flatten)]
     threads: crate::args::Threads,
+    /// With --shard I/N, index only the files whose place in the input (from 0) modulo N is
+    /// I - 1, into a part (an index of those files and a `.json` manifest written last) that
+    /// `kifu pos merge --shards` merges with the other N - 1 into the index of one run.
+    #[command(flatten)]
+    sharding: crate::args::Sharding,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
     memory: String,
@@ -88,7 +93,29 @@ pub struct LookupArgs {
 pub fn index(a: IndexArgs) -> Result<Outcome> {
     let started = Instant::now();
     let size = super::size_arg(a.size)?;
-    let sources = super::extract::sources(&a.games, false)?;
+    let all_sources = super::extract::sources(&a.games, false)?;
+    let shard = a.sharding.shard;
+    let sources: Vec<_> = all_sources
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| shard.is_none_or(|s| s.contains(*i as u64)))
+        .map(|(_, s)| s.clone())
+        .collect();
+    let manifest = kifu_posdb::provenance::sidecar_path(&a.output);
+    if shard.is_some() {
+        if a.output.as_os_str() == "-" {
+            crate::usage!("--shard writes a part: give a file to -o, not `-`");
+        }
+        match std::fs::remove_file(&manifest) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                bail!(
+                    "{}: cannot remove the old manifest: {e}",
+                    manifest.display()
+                )
+            }
+            _ => {}
+        }
+    }
     let mut opts = IndexOptions::new(size);
     if let Some(z) = &a.zobrist {
         let (keys, _, _) = super::extract::zobrist_keys(Some(z), &a.output, size)?;
@@ -103,8 +130,36 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         for e in &s.errors {
             crate::output::message(format_args!("kifu: {e}"));
         }
-        Ok((s, pattern_index(&a.output)?))
+        // A part is an intermediate file: its pattern index is made once, for the merge.
+        let patterns = if shard.is_some() {
+            None
+        } else {
+            pattern_index(&a.output)?
+        };
+        Ok((s, patterns))
     })??;
+    if let Some(shard) = shard {
+        let part = kifu_posdb::parts::PartManifest {
+            job: "index".into(),
+            kifu: env!("CARGO_PKG_VERSION").into(),
+            settings: vec![
+                format!("size={}", size.get()),
+                format!("variations={}", a.variations),
+                format!(
+                    "zobrist={:016x}",
+                    kifu_posdb::parts::checksum(opts.keys.table().to_text().as_bytes())
+                ),
+            ],
+            inputs: all_sources
+                .iter()
+                .map(|s| s.path.display().to_string())
+                .collect(),
+            shard: (shard.number(), shard.count()),
+            record_bytes: 0,
+            records: s.files,
+        };
+        crate::output::write_atomically(&manifest, part.to_json().as_bytes())?;
+    }
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({
@@ -152,6 +207,43 @@ fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize
     patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
+}
+
+/// `kifu pos merge --shards` of the parts of a sharded index build: the index (and pattern
+/// index) of one run.
+pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> Result<Outcome> {
+    let manifests = kifu_posdb::parts::check_manifests(inputs, "index")?;
+    let mut ordered: Vec<(u64, PathBuf)> = manifests
+        .iter()
+        .zip(inputs)
+        .map(|(m, p)| (m.shard.0, p.clone()))
+        .collect();
+    ordered.sort();
+    let parts: Vec<PathBuf> = ordered.into_iter().map(|(_, p)| p).collect();
+    let temp = output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(std::path::Path::to_path_buf);
+    let mut counts = (0, 0, 0);
+    crate::output::write_atomically_with(output, |w| {
+        counts = kifu_posdb::index::merge_index_parts(&parts, temp, w)?;
+        Ok(())
+    })?;
+    let patterns = pattern_index(output)?;
+    let (entries, games, files) = counts;
+    if json {
+        crate::output::print_json(&json!({
+            "inputs": inputs.len(), "positions": entries, "games": games, "files": files,
+            "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
+        }))?;
+    } else {
+        crate::output::message(format_args!(
+            "merged {} index parts into {} ({games} games, {entries} positions, {files} files)",
+            inputs.len(),
+            output.display()
+        ));
+    }
+    Ok(Outcome::Ok)
 }
 
 /// The position after the last node of a line (given by pre-order indices) with a number of

@@ -9,7 +9,7 @@ use super::sink::{FileIndexer, IndexedFile};
 use super::summary::SummaryBuilder;
 use super::{IndexError, IndexOptions, IndexSummary};
 use crate::extract::{Source, SourceKind};
-use crate::sort::{ExternalSorter, SortedRuns};
+use crate::sort::ExternalSorter;
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope};
 use rayon::prelude::*;
 use std::fs::File;
@@ -43,32 +43,90 @@ pub fn build_index(
     } = collect(sources, opts, progress)?;
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64;
+    let tables = Tables {
+        games,
+        strings,
+        files,
+    };
+    let counts = (summary.entries, summary.games, summary.files);
+    summary.summaries = write_index(out, opts, counts, tables, &mut |each| {
+        if let Some(sorted) = runs.in_memory() {
+            for e in sorted.as_chunks::<ENTRY_BYTES>().0 {
+                each(e)?;
+            }
+        } else {
+            let mut m = runs.merge()?;
+            let mut bytes = Vec::new();
+            while m.next_into(&mut bytes)? {
+                let e: &[u8; ENTRY_BYTES] = bytes[..]
+                    .try_into()
+                    .map_err(|_| IndexError::Format("a sorted entry of the wrong length"))?;
+                each(e)?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(summary)
+}
+
+/// The sections of an index that come after the entries but are known before them: the game
+/// records, the strings and the file table.
+pub(super) struct Tables {
+    pub games: Spool,
+    pub strings: Spool,
+    pub files: Vec<FileRecord>,
+}
+
+/// Hands each entry, in key order, to the function it is given.
+pub(super) type EntrySource<'a> = dyn FnMut(&mut dyn FnMut(&[u8; ENTRY_BYTES]) -> Result<(), IndexError>) -> Result<(), IndexError>
+    + 'a;
+
+/// Writes a whole index (see the [module docs](super)) from its counts (entries, games,
+/// files), its tables and its sorted entries; gives the number of summaries. One pass over the
+/// entries: the summaries are built as they stream past.
+pub(super) fn write_index(
+    out: &mut dyn Write,
+    opts: &IndexOptions,
+    (entries, games, files): (u64, u64, u64),
+    tables: Tables,
+    sorted: &mut EntrySource<'_>,
+) -> Result<u64, IndexError> {
     let zobrist = opts.keys.table().to_text();
     let threshold = opts.summary_threshold.max(1);
     let header = Header::new(
         opts.size,
         opts.variations,
-        summary.entries,
-        summary.games,
-        summary.files,
+        entries,
+        games,
+        files,
         zobrist.len() as u64,
-        strings.len,
+        tables.strings.len,
         threshold,
     );
     out.write_all(&header.encode())?;
     out.write_all(zobrist.as_bytes())?;
-    let sums = SummaryBuilder::new(
+    let mut sums = SummaryBuilder::new(
         threshold,
-        summary.games,
+        games,
         Spool::new(&opts.temp_dir)?,
         Spool::new(&opts.temp_dir)?,
     );
-    let (data, dir, data_len, summaries) = write_entries(&mut runs, sums, out)?.finish()?;
-    games.copy_to(out)?;
-    for f in &files {
+    let mut i = 0u64;
+    sorted(&mut |e| {
+        out.write_all(e)?;
+        sums.push(i, &Entry::decode(e))?;
+        i += 1;
+        Ok(())
+    })?;
+    if i != entries {
+        return Err(IndexError::Format("fewer or more entries than counted"));
+    }
+    let (data, dir, data_len, summaries) = sums.finish()?;
+    tables.games.copy_to(out)?;
+    for f in &tables.files {
         out.write_all(&f.encode())?;
     }
-    strings.copy_to(out)?;
+    tables.strings.copy_to(out)?;
     data.copy_to(out)?;
     dir.copy_to(out)?;
     let trailer = Trailer {
@@ -76,19 +134,18 @@ pub fn build_index(
         dir_off: header.summaries_off() + data_len,
     };
     out.write_all(&trailer.encode())?;
-    summary.summaries = summaries;
-    Ok(summary)
+    Ok(summaries)
 }
 
 /// A section written to a temporary file before its place in the index comes.
-struct Spool {
+pub(super) struct Spool {
     w: BufWriter<File>,
     /// Bytes written.
     len: u64,
 }
 
 impl Spool {
-    fn new(dir: &Option<PathBuf>) -> io::Result<Spool> {
+    pub(super) fn new(dir: &Option<PathBuf>) -> io::Result<Spool> {
         let f = match dir {
             Some(d) => tempfile::tempfile_in(d)?,
             None => tempfile::tempfile()?,
@@ -100,7 +157,7 @@ impl Spool {
     }
 
     /// Appends a string; gives where it is.
-    fn push_str(&mut self, s: &str) -> io::Result<StrRef> {
+    pub(super) fn push_str(&mut self, s: &str) -> io::Result<StrRef> {
         let r = StrRef {
             off: self.len,
             len: s.len() as u32,
@@ -278,31 +335,4 @@ fn index_file(
         *e = failed(std::mem::take(e));
     }
     Ok(r)
-}
-
-/// Writes the sorted entries to `out`, passing each to the summary builder.
-fn write_entries(
-    runs: &mut SortedRuns,
-    mut sums: SummaryBuilder<Spool, Spool>,
-    out: &mut dyn Write,
-) -> Result<SummaryBuilder<Spool, Spool>, IndexError> {
-    if let Some(sorted) = runs.in_memory() {
-        out.write_all(sorted)?;
-        for (i, e) in Entry::decode_all(sorted).enumerate() {
-            sums.push(i as u64, &e)?;
-        }
-    } else {
-        let mut m = runs.merge()?;
-        let mut bytes = Vec::new();
-        let mut i = 0u64;
-        while m.next_into(&mut bytes)? {
-            out.write_all(&bytes)?;
-            let e: &[u8; ENTRY_BYTES] = bytes[..]
-                .try_into()
-                .map_err(|_| IndexError::Format("a sorted entry of the wrong length"))?;
-            sums.push(i, &Entry::decode(e))?;
-            i += 1;
-        }
-    }
-    Ok(sums)
 }

@@ -64,6 +64,7 @@ mod answer;
 mod build;
 mod format;
 mod hash;
+mod merge;
 mod reader;
 mod sink;
 pub mod summary;
@@ -73,6 +74,7 @@ mod tests;
 pub use answer::{Continuation, LookupPage, LookupResult, Occurrence};
 pub use build::build_index;
 pub use format::{ENTRY_BYTES, NEXT_NONE, NEXT_PASS, VARIATION_BIT};
+pub use merge::merge_index_parts;
 pub use reader::IndexReader;
 pub use summary::SUMMARY_THRESHOLD;
 
@@ -221,6 +223,14 @@ pub enum IndexError {
         board: BoardSize,
         /// The index's size.
         index: BoardSize,
+    },
+    /// A part of a sharded build that does not fit the others (see `merge_index_parts`).
+    #[error("{}: {reason}", path.display())]
+    Part {
+        /// The part.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
     },
     /// Too many games or files for the u32 numbers.
     #[error("more than 4,294,967,295 games or files")]

@@ -1,0 +1,273 @@
+//! Merging the parts of a sharded index build into the index one build over all the files
+//! writes, byte for byte.
+//!
+//! Part `I` of `N` is an ordinary index of the input files whose place in the input (from 0)
+//! modulo `N` is `I - 1`, in input order (`kifu pos index --shard I/N`). One build numbers files in
+//! input order and games in file order, and sorts the entries by their bytes (key, then game,
+//! then move). So the merge walks the input's files in order, taking each from its part: file
+//! numbers, game numbers and strings are laid out as one build lays them out. A part's games
+//! keep their order under the new numbers, so each part's entries stay sorted once renumbered,
+//! and a k-way merge of the parts' entries gives one build's order; the summaries are built as
+//! the merged entries stream out, as a build builds them.
+
+use super::build::{write_index, Spool, Tables};
+use super::format::{
+    Entry, FileRecord, GameRecord, Header, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, HEADER_BYTES,
+};
+use super::{IndexError, IndexOptions};
+use kifu_go::{ZobristKeys, ZobristTable};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One part, opened.
+struct Part {
+    path: PathBuf,
+    file: std::fs::File,
+    header: Header,
+    zobrist: String,
+    strings: Vec<u8>,
+    files: Vec<FileRecord>,
+    games: Vec<GameRecord>,
+}
+
+fn read_at(f: &std::fs::File, path: &Path, off: u64, len: u64) -> Result<Vec<u8>, IndexError> {
+    let len = usize::try_from(len).map_err(|_| IndexError::Format("a section too large"))?;
+    let mut buf = vec![0u8; len];
+    f.read_exact_at(&mut buf, off)
+        .map_err(|e| IndexError::Part {
+            path: path.to_path_buf(),
+            reason: format!("cannot read {len} bytes at byte offset {off}: {e}"),
+        })?;
+    Ok(buf)
+}
+
+impl Part {
+    fn open(path: &Path) -> Result<Part, IndexError> {
+        let io = |e: std::io::Error| IndexError::Part {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        if len < HEADER_BYTES as u64 {
+            return Err(IndexError::Format("a part shorter than an index header"));
+        }
+        let head = read_at(&file, path, 0, HEADER_BYTES as u64)?;
+        let header = Header::decode(head[..].try_into().expect("header bytes"), len)?;
+        let zobrist = String::from_utf8(read_at(
+            &file,
+            path,
+            header.zobrist_off,
+            header.zobrist_len,
+        )?)
+        .map_err(|_| IndexError::Format("a Zobrist table that is not text"))?;
+        let strings = read_at(&file, path, header.strings_off(), header.strings_len)?;
+        let files = read_at(
+            &file,
+            path,
+            header.files_off,
+            header.files * FILE_BYTES as u64,
+        )?
+        .as_chunks::<FILE_BYTES>()
+        .0
+        .iter()
+        .map(FileRecord::decode)
+        .collect();
+        let games = read_at(
+            &file,
+            path,
+            header.games_off,
+            header.games * GAME_BYTES as u64,
+        )?
+        .as_chunks::<GAME_BYTES>()
+        .0
+        .iter()
+        .map(GameRecord::decode)
+        .collect();
+        Ok(Part {
+            path: path.to_path_buf(),
+            file,
+            header,
+            zobrist,
+            strings,
+            files,
+            games,
+        })
+    }
+
+    fn string(&self, off: u64, len: u32) -> Result<&str, IndexError> {
+        let end = off
+            .checked_add(u64::from(len))
+            .filter(|&e| e <= self.strings.len() as u64)
+            .ok_or(IndexError::Format("a string outside the strings"))?;
+        std::str::from_utf8(&self.strings[off as usize..end as usize])
+            .map_err(|_| IndexError::Format("a string that is not UTF-8"))
+    }
+}
+
+/// A part's entries, streamed, with their games renumbered.
+struct Stream {
+    reader: BufReader<std::fs::File>,
+    left: u64,
+    /// New game number of each of the part's games.
+    games: Vec<u32>,
+}
+
+impl Stream {
+    fn next(&mut self) -> Result<Option<[u8; ENTRY_BYTES]>, IndexError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let mut b = [0u8; ENTRY_BYTES];
+        self.reader.read_exact(&mut b)?;
+        let mut e = Entry::decode(&b);
+        e.game = *self.games.get(e.game as usize).ok_or(IndexError::Format(
+            "an entry of a game the part does not have",
+        ))?;
+        Ok(Some(e.encode()))
+    }
+}
+
+/// Merges `parts` (part `I` of `N` is `parts[I - 1]`: the caller orders them by their shard)
+/// into `out`, with the board size, variations, Zobrist table and summary threshold they were
+/// built with (all alike, or the part that differs is named); temporary files go to
+/// `temp_dir`. Returns (entries, games, files).
+pub fn merge_index_parts(
+    parts: &[PathBuf],
+    temp_dir: Option<PathBuf>,
+    out: &mut dyn Write,
+) -> Result<(u64, u64, u64), IndexError> {
+    let parts = parts
+        .iter()
+        .map(|p| {
+            Part::open(p).map_err(|e| match e {
+                IndexError::Part { .. } => e,
+                e => IndexError::Part {
+                    path: p.clone(),
+                    reason: e.to_string(),
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = parts.len();
+    let Some(first) = parts.first() else {
+        return Err(IndexError::Format("no parts to merge"));
+    };
+    let table = ZobristTable::parse(first.zobrist.as_bytes()).map_err(|e| IndexError::Part {
+        path: first.path.clone(),
+        reason: format!("its Zobrist table: {e}"),
+    })?;
+    let mut opts = IndexOptions::new(first.header.size);
+    opts.keys = Arc::new(ZobristKeys::new(table));
+    opts.variations = first.header.variations;
+    opts.summary_threshold = first.header.summary_threshold;
+    opts.temp_dir = temp_dir;
+    let opts = &opts;
+    let zobrist = first.zobrist.clone();
+    for p in &parts {
+        let h = &p.header;
+        if h.size != opts.size
+            || h.variations != opts.variations
+            || p.zobrist != zobrist
+            || h.summary_threshold != opts.summary_threshold.max(1)
+        {
+            return Err(IndexError::Part {
+                path: p.path.clone(),
+                reason: "built with another board size, variations, Zobrist table or summary \
+                         threshold than the first part"
+                    .into(),
+            });
+        }
+    }
+    // Files in input order, each from its part; games renumbered in that order.
+    let total_files: u64 = parts.iter().map(|p| p.header.files).sum();
+    let mut tables = Tables {
+        games: Spool::new(&opts.temp_dir)?,
+        strings: Spool::new(&opts.temp_dir)?,
+        files: Vec::with_capacity(total_files as usize),
+    };
+    let mut renumber: Vec<Vec<u32>> = parts.iter().map(|p| vec![0; p.games.len()]).collect();
+    let mut next_game = vec![0usize; n];
+    let mut games = 0u64;
+    for g in 0..total_files {
+        let (k, local) = ((g % n as u64) as usize, g / n as u64);
+        let p = &parts[k];
+        let Some(f) = p.files.get(local as usize) else {
+            return Err(IndexError::Part {
+                path: p.path.clone(),
+                reason: format!(
+                    "has {} files, but file {g} of the input should be its file {local}: \
+                     the parts are not the N shards of one input",
+                    p.files.len()
+                ),
+            });
+        };
+        let file_no = u32::try_from(g).map_err(|_| IndexError::TooMany)?;
+        let path = tables.strings.push_str(p.string(f.path.off, f.path.len)?)?;
+        tables.files.push(FileRecord { path });
+        while let Some(r) = p.games.get(next_game[k]) {
+            if u64::from(r.file) != local {
+                break;
+            }
+            let text = p.string(r.strings.off, r.strings.len)?;
+            let record = GameRecord {
+                file: file_no,
+                strings: tables.strings.push_str(text)?,
+                ..*r
+            };
+            tables.games.write_all(&record.encode())?;
+            renumber[k][next_game[k]] = u32::try_from(games).map_err(|_| IndexError::TooMany)?;
+            next_game[k] += 1;
+            games += 1;
+        }
+    }
+    for (k, p) in parts.iter().enumerate() {
+        if next_game[k] != p.games.len() {
+            return Err(IndexError::Part {
+                path: p.path.clone(),
+                reason: "games out of file order".into(),
+            });
+        }
+    }
+    let entries: u64 = parts.iter().map(|p| p.header.entries).sum();
+    let mut streams = Vec::with_capacity(n);
+    for (p, games) in parts.into_iter().zip(renumber) {
+        let mut f = p.file;
+        f.seek(SeekFrom::Start(p.header.entries_off))?;
+        streams.push(Stream {
+            reader: BufReader::with_capacity(1 << 16, f),
+            left: p.header.entries,
+            games,
+        });
+    }
+    write_index(
+        out,
+        opts,
+        (entries, games, total_files),
+        tables,
+        &mut |each| {
+            let mut heap = BinaryHeap::with_capacity(n);
+            for (k, s) in streams.iter_mut().enumerate() {
+                if let Some(e) = s.next()? {
+                    heap.push(Reverse((e, k)));
+                }
+            }
+            while let Some(Reverse((e, k))) = heap.pop() {
+                each(&e)?;
+                if let Some(next) = streams[k].next()? {
+                    if next < e {
+                        return Err(IndexError::Format("a part's entries out of order"));
+                    }
+                    heap.push(Reverse((next, k)));
+                }
+            }
+            Ok(())
+        },
+    )?;
+    Ok((entries, games, total_files))
+}

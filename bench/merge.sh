@@ -76,4 +76,4 @@ done
 parts=$(for i in $(seq 1 "$n"); do echo "b$i.counts"; done)
 merge=$(best "$kifu" book make --from-counts $parts -o merged.bin)
 # shellcheck disable=SC2086
-report "book (the corpus's PGN)" "$one" "$times" "$merge" $parts -- merged.bin one.bin
+report "book (the corpus PGN files)" "$one" "$times" "$merge" $parts -- merged.bin one.bin

@@ -91,6 +91,12 @@ pub struct ScoreJob {
     /// Timeout of each engine command, in seconds.
     #[arg(long)]
     timeout: Option<String>,
+    /// `gtp` or `analysis` (KataGo's analysis engine), as for `kifu pos score`.
+    #[arg(long)]
+    protocol: Option<String>,
+    /// Visits of each analysis search, as for `kifu pos score`.
+    #[arg(long)]
+    visits: Option<u32>,
     #[command(flatten)]
     slurm: SlurmOptions,
 }
@@ -261,6 +267,12 @@ fn score(a: ScoreJob) -> Result<Outcome> {
     }
     if let Some(t) = &a.timeout {
         task.extend(["--timeout".into(), sh(t)]);
+    }
+    if let Some(p) = &a.protocol {
+        task.extend(["--protocol".into(), sh(p)]);
+    }
+    if let Some(v) = a.visits {
+        task.extend(["--visits".into(), v.to_string()]);
     }
     submit(Plan {
         kind: "score",

@@ -464,17 +464,75 @@ impl Engine {
 
     fn exchange(&mut self, command: &str, timeout: Duration) -> Result<String, GtpError> {
         let deadline = deadline(timeout);
-        let id = self.next_id;
-        self.next_id += 1;
+        let id = self.send(&[command])?;
+        self.receive(command, id, deadline, timeout)
+    }
+
+    /// Sends commands in one write; the id of the first (the others follow).
+    fn send(&mut self, commands: &[&str]) -> Result<u64, GtpError> {
+        let first = self.next_id;
+        let mut text = String::new();
+        for c in commands {
+            text.push_str(&format!("{} {c}\n", self.next_id));
+            self.next_id += 1;
+        }
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err(self.died(command));
+            return Err(self.died(commands.first().copied().unwrap_or("")));
         };
         let sent = stdin
-            .write_all(format!("{id} {command}\n").as_bytes())
+            .write_all(text.as_bytes())
             .and_then(|()| stdin.flush());
         if sent.is_err() {
-            return Err(self.died(command));
+            return Err(self.died(commands.first().copied().unwrap_or("")));
         }
+        Ok(first)
+    }
+
+    /// Sends `commands` all at once and reads their answers in order (GTP answers commands in
+    /// the order it reads them): one round trip instead of one per command, which is most of
+    /// a position's setup time. Every answer is read even after a refusal, so the engine stays
+    /// in step; the first refusal is the error. `timeout` is for the whole batch.
+    pub fn commands(&mut self, commands: &[String], timeout: Duration) -> Result<(), GtpError> {
+        if commands.is_empty() {
+            return Ok(());
+        }
+        for c in commands {
+            if c.bytes().any(|b| b.is_ascii_control() && b != b'\t') {
+                return Err(GtpError::BadCommand(c.clone()));
+            }
+        }
+        let deadline = deadline(timeout);
+        let refs: Vec<&str> = commands.iter().map(String::as_str).collect();
+        let result = (|| {
+            let first = self.send(&refs)?;
+            let mut refused = None;
+            for (k, c) in refs.iter().enumerate() {
+                match self.receive(c, first + k as u64, deadline, timeout) {
+                    Ok(_) => {}
+                    Err(e @ GtpError::Failure { .. }) => {
+                        refused.get_or_insert(e);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            refused.map_or(Ok(()), Err)
+        })();
+        if let Err(e) = &result {
+            if e.needs_restart() {
+                self.broken = true;
+            }
+        }
+        result
+    }
+
+    /// Reads the answer to command `id`.
+    fn receive(
+        &mut self,
+        command: &str,
+        id: u64,
+        deadline: Instant,
+        timeout: Duration,
+    ) -> Result<String, GtpError> {
         let mut lines: Vec<String> = Vec::new();
         let mut status: Option<(bool, u64)> = None; // (success, id) once the first line is seen
         loop {

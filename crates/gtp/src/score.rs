@@ -258,15 +258,17 @@ impl Scorer {
         stop: &AtomicBool,
     ) -> Result<Vec<f64>, ScoreError> {
         let t = self.config.timeout;
+        if stop.load(Ordering::Relaxed) {
+            return Err(ScoreError::Stopped);
+        }
+        // The whole setup in one write, its answers read in order: one round trip a position
+        // rather than one a stone.
+        let mut setup = Vec::new();
         if self.clear_cache {
-            self.engine.command_with_timeout("clear_cache", t)?;
+            setup.push("clear_cache".to_string());
         }
-        for cmd in setup_commands(board, to_play) {
-            if stop.load(Ordering::Relaxed) {
-                return Err(ScoreError::Stopped);
-            }
-            self.engine.command_with_timeout(&cmd, t)?;
-        }
+        setup.extend(setup_commands(board, to_play));
+        self.engine.commands(&setup, t)?;
         let mut margins = Vec::new();
         for seed in playout_seeds(&self.config, to_play) {
             if stop.load(Ordering::Relaxed) {

@@ -353,3 +353,35 @@ fn the_scorer_gives_up_after_faults_in_a_row() {
     let text = err.to_string();
     assert!(text.contains("gave up on the engine"), "{text}");
 }
+
+#[test]
+fn pipelined_commands_stay_in_step_after_a_refusal() {
+    let mut e = Engine::start(config("")).unwrap();
+    let batch: Vec<String> = [
+        "boardsize 9",
+        "clear_board",
+        "frobnicate",
+        "play B E5",
+        "play W C3",
+    ]
+    .map(String::from)
+    .to_vec();
+    let err = e.commands(&batch, Duration::from_secs(10)).unwrap_err();
+    assert!(
+        matches!(&err, GtpError::Failure { command, message } if command == "frobnicate" && message == "unknown command"),
+        "{err}"
+    );
+    assert!(!e.is_broken());
+    // Every answer of the batch was read: the next command gets its own answer, and the moves
+    // after the refusal were played.
+    assert_eq!(e.command("name").unwrap(), "kifu fake engine");
+    assert!(e.command("play B E5").is_err(), "E5 is taken");
+    e.commands(&["clear_board".to_string()], Duration::from_secs(10))
+        .unwrap();
+    e.command("play B E5").unwrap();
+    assert!(matches!(
+        e.commands(&["name\nquit".to_string()], Duration::from_secs(1)),
+        Err(GtpError::BadCommand(_))
+    ));
+    e.shutdown();
+}

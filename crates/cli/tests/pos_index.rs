@@ -641,3 +641,81 @@ fn sharded_index_merges_to_one_build() {
     assert!(r.1.contains("p3of3.idx: "), "{}", r.1);
     assert!(!d.join("bad.idx").exists());
 }
+
+/// Games added to an index give the index (and pattern index) of one build over its files then
+/// the new ones; files it holds already are skipped.
+#[test]
+fn added_games_equal_one_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = common::corpus().join("sgf/games");
+    let (fuego, gnugo) = (
+        games.join("fuego-regression").display().to_string(),
+        games.join("gnugo-regression").display().to_string(),
+    );
+    ok(&kifu(
+        &[
+            "pos",
+            "index",
+            &fuego,
+            &gnugo,
+            "--size",
+            "9",
+            "--variations",
+            "-o",
+            "one.idx",
+        ],
+        d,
+    ));
+    ok(&kifu(
+        &[
+            "pos",
+            "index",
+            &fuego,
+            "--size",
+            "9",
+            "--variations",
+            "-o",
+            "db.idx",
+        ],
+        d,
+    ));
+    let v: Value = serde_json::from_str(&ok(&kifu(
+        &["pos", "index", &gnugo, "--add", "-o", "db.idx", "--json"],
+        d,
+    )))
+    .unwrap();
+    assert_eq!(v["added_games"], 411);
+    let read = |p: &str| std::fs::read(d.join(p)).unwrap();
+    assert!(
+        read("db.idx") == read("one.idx"),
+        "the index differs from one build"
+    );
+    assert!(
+        read("db.kpp") == read("one.kpp"),
+        "the pattern index differs"
+    );
+    // Everything again: all skipped, nothing changes.
+    let v: Value = serde_json::from_str(&ok(&kifu(
+        &[
+            "pos", "index", &gnugo, &fuego, "--add", "-o", "db.idx", "--json",
+        ],
+        d,
+    )))
+    .unwrap();
+    assert_eq!(
+        (v["skipped_files"].as_u64(), v["added_games"].as_u64()),
+        (Some(2342), Some(0))
+    );
+    assert!(read("db.idx") == read("one.idx"));
+    // --add takes the index's settings: giving others is a usage error.
+    fails(
+        &kifu(
+            &[
+                "pos", "index", &gnugo, "--add", "--size", "13", "-o", "db.idx",
+            ],
+            d,
+        ),
+        2,
+    );
+}

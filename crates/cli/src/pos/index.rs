@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use kifu_go::replay::{replay_game, ReplayError, ReplayOptions, ReplaySink, Step};
 use kifu_go::{navigate, Board, Color};
-use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
+use kifu_posdb::index::{build_index, IndexOptions, IndexReader, Layout};
 use kifu_search::lookup::{move_text, LookupAnswer, LookupScore};
 use kifu_sgf::Collection;
 use serde_json::json;
@@ -41,6 +41,11 @@ pub struct IndexArgs {
     /// `kifu pos merge --shards` merges with the other N - 1 into the index of one run.
     #[command(flatten)]
     sharding: crate::args::Sharding,
+    /// Add the games to the index given to -o (with its size, variations and Zobrist table)
+    /// without indexing its games again: the result is the index of one build over its files
+    /// then these. Files it already holds are skipped. The pattern index is made again.
+    #[arg(long, conflicts_with_all = ["size", "variations", "zobrist", "shard"])]
+    add: bool,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
     #[arg(long, default_value = "256M")]
     memory: String,
@@ -91,6 +96,9 @@ pub struct LookupArgs {
 
 /// Runs `kifu pos index`.
 pub fn index(a: IndexArgs) -> Result<Outcome> {
+    if a.add {
+        return add(a);
+    }
     let started = Instant::now();
     let size = super::size_arg(a.size)?;
     let all_sources = super::extract::sources(&a.games, false)?;
@@ -209,6 +217,91 @@ fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize
     Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
 }
 
+/// `kifu pos index --add`: the new files indexed on their own, then concatenated after the
+/// existing index's files by the merge of sharded builds.
+fn add(a: IndexArgs) -> Result<Outcome> {
+    let started = Instant::now();
+    let existing =
+        IndexReader::open(&a.output).with_context(|| format!("{}", a.output.display()))?;
+    let canonical =
+        |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut known: HashSet<PathBuf> = HashSet::new();
+    for n in 0..existing.files() {
+        let n = u32::try_from(n).context("too many files")?;
+        known.insert(canonical(std::path::Path::new(&existing.file_path(n)?)));
+    }
+    let mut sources = super::extract::sources(&a.games, false)?;
+    let given = sources.len();
+    sources.retain(|s| !known.contains(&canonical(&s.path)));
+    let skipped = given - sources.len();
+    if skipped > 0 {
+        crate::output::message(format_args!(
+            "kifu: {skipped} of the {given} files are in {} already: skipped",
+            a.output.display()
+        ));
+    }
+    let mut opts = IndexOptions::new(existing.size());
+    opts.keys = existing.keys().clone();
+    opts.variations = existing.variations();
+    opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
+    let folder = a
+        .output
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), std::path::Path::to_path_buf);
+    opts.temp_dir = Some(folder.clone());
+    drop(existing);
+    let new = tempfile::Builder::new()
+        .prefix(".kifu-add-")
+        .tempfile_in(&folder)
+        .with_context(|| format!("{}: cannot create a temporary file", folder.display()))?;
+    let (s, counts, patterns) = a.threads.run(|| -> Result<_> {
+        let mut w = std::io::BufWriter::new(new.as_file());
+        let bar = crate::output::progress(sources.len() as u64, "indexing");
+        let s = build_index(&sources, &opts, &mut w, &|| bar.inc(1))?;
+        std::io::Write::flush(&mut w)?;
+        drop(w);
+        bar.finish_and_clear();
+        for e in &s.errors {
+            crate::output::message(format_args!("kifu: {e}"));
+        }
+        let parts = [a.output.clone(), new.path().to_path_buf()];
+        let mut counts = (0, 0, 0);
+        crate::output::write_atomically_with(&a.output, |w| {
+            counts = kifu_posdb::index::merge_index_parts(
+                &parts,
+                Layout::Concatenated,
+                Some(folder.clone()),
+                w,
+            )?;
+            Ok(())
+        })?;
+        Ok((s, counts, pattern_index(&a.output)?))
+    })??;
+    let (entries, games, files) = counts;
+    let secs = started.elapsed().as_secs_f64();
+    let v = json!({
+        "output": a.output.display().to_string(), "skipped_files": skipped, "added_files": s.files, "added_games": s.games,
+        "added_positions": s.entries, "files_failed": s.files_failed, "games_failed": s.games_failed,
+        "games_other_size": s.games_other_size, "files": files, "games": games, "positions": entries,
+        "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
+        "seconds": secs, "errors": s.errors,
+    });
+    if a.json {
+        crate::output::print_json(&v)?;
+    } else {
+        crate::output::message(format_args!(
+            "added {} games ({} positions) from {} files to {}: now {games} games, {entries} positions, {files} files ({secs:.2}s)",
+            s.games, s.entries, s.files, a.output.display()
+        ));
+    }
+    Ok(if s.files_failed > 0 || s.games_failed > 0 {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
 /// `kifu pos merge --shards` of the parts of a sharded index build: the index (and pattern
 /// index) of one run.
 pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> Result<Outcome> {
@@ -226,7 +319,7 @@ pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> 
         .map(std::path::Path::to_path_buf);
     let mut counts = (0, 0, 0);
     crate::output::write_atomically_with(output, |w| {
-        counts = kifu_posdb::index::merge_index_parts(&parts, temp, w)?;
+        counts = kifu_posdb::index::merge_index_parts(&parts, Layout::Shards, temp, w)?;
         Ok(())
     })?;
     let patterns = pattern_index(output)?;

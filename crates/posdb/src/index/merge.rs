@@ -133,12 +133,24 @@ impl Stream {
     }
 }
 
-/// Merges `parts` (part `I` of `N` is `parts[I - 1]`: the caller orders them by their shard)
-/// into `out`, with the board size, variations, Zobrist table and summary threshold they were
-/// built with (all alike, or the part that differs is named); temporary files go to
-/// `temp_dir`. Returns (entries, games, files).
+/// How the files of the parts make the input of the one build they stand for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Shards: file `g` of the input is file `g / N` of part `g % N` (`kifu pos index --shard`).
+    Shards,
+    /// One after the other: the files of the first part, then those of the second... (an index
+    /// with games added: the old index, then the index of the new files).
+    Concatenated,
+}
+
+/// Merges `parts` into `out`: the index of one build over their files laid out as `layout`
+/// says (for shards, part `I` of `N` is `parts[I - 1]`: the caller orders them), with the board
+/// size, variations, Zobrist table and summary threshold they were built with (all alike, or
+/// the part that differs is named); temporary files go to `temp_dir`. Returns (entries, games,
+/// files).
 pub fn merge_index_parts(
     parts: &[PathBuf],
+    layout: Layout,
     temp_dir: Option<PathBuf>,
     out: &mut dyn Write,
 ) -> Result<(u64, u64, u64), IndexError> {
@@ -194,8 +206,25 @@ pub fn merge_index_parts(
     let mut renumber: Vec<Vec<u32>> = parts.iter().map(|p| vec![0; p.games.len()]).collect();
     let mut next_game = vec![0usize; n];
     let mut games = 0u64;
+    let place: Box<dyn Fn(u64) -> (usize, u64)> = match layout {
+        Layout::Shards => Box::new(|g| ((g % n as u64) as usize, g / n as u64)),
+        Layout::Concatenated => {
+            let starts: Vec<u64> = parts
+                .iter()
+                .scan(0u64, |acc, p| {
+                    let start = *acc;
+                    *acc += p.header.files;
+                    Some(start)
+                })
+                .collect();
+            Box::new(move |g| {
+                let k = starts.partition_point(|&s| s <= g) - 1;
+                (k, g - starts[k])
+            })
+        }
+    };
     for g in 0..total_files {
-        let (k, local) = ((g % n as u64) as usize, g / n as u64);
+        let (k, local) = place(g);
         let p = &parts[k];
         let Some(f) = p.files.get(local as usize) else {
             return Err(IndexError::Part {

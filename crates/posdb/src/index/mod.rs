@@ -74,7 +74,7 @@ mod tests;
 pub use answer::{Continuation, LookupPage, LookupResult, Occurrence};
 pub use build::build_index;
 pub use format::{ENTRY_BYTES, NEXT_NONE, NEXT_PASS, VARIATION_BIT};
-pub use merge::merge_index_parts;
+pub use merge::{merge_index_parts, Layout};
 pub use reader::IndexReader;
 pub use summary::SUMMARY_THRESHOLD;
 

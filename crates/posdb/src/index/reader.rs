@@ -179,6 +179,21 @@ impl IndexReader {
         })
     }
 
+    /// The number of files the index was built from (with or without games kept).
+    pub fn files(&self) -> u64 {
+        self.header.files
+    }
+
+    /// The path of file `n` (from 0, in the order they were indexed), as it was given.
+    pub fn file_path(&self, n: u32) -> Result<String, IndexError> {
+        if u64::from(n) >= self.header.files {
+            return Err(IndexError::Format("file number out of range"));
+        }
+        let mut fb = [0u8; FILE_BYTES];
+        self.read_at(self.header.file_off(n), &mut fb)?;
+        self.string(FileRecord::decode(&fb).path)
+    }
+
     /// The winner of game `id` (one read of its record).
     pub fn winner(&self, id: u32) -> Result<Winner, IndexError> {
         Ok(self.game_record(id)?.winner)

@@ -686,6 +686,8 @@ fn added_games_equal_one_build() {
     )))
     .unwrap();
     assert_eq!(v["added_games"], 411);
+    // Only the new games were read for the pattern index.
+    assert_eq!(v["pattern_index_extended"], true);
     let read = |p: &str| std::fs::read(d.join(p)).unwrap();
     assert!(
         read("db.idx") == read("one.idx"),

@@ -43,7 +43,7 @@ pub struct IndexArgs {
     sharding: crate::args::Sharding,
     /// Add the games to the index given to -o (with its size, variations and Zobrist table)
     /// without indexing its games again: the result is the index of one build over its files
-    /// then these. Files it already holds are skipped. The pattern index is made again.
+    /// then these. Files it already holds are skipped. Only the new games are read, for the pattern index too.
     #[arg(long, conflicts_with_all = ["size", "variations", "zobrist", "shard"])]
     add: bool,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G.
@@ -217,6 +217,31 @@ fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize
     Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
 }
 
+/// The pattern index of `output` after games were added: `old` (the old games' pattern index)
+/// with the new files' games, or built whole when there is no usable `old`.
+/// Also says whether the old pattern index was extended (rather than rebuilt).
+#[allow(clippy::type_complexity)]
+fn extend_pattern_index(
+    output: &std::path::Path,
+    old: Option<kifu_search::index::PatternIndex>,
+) -> Result<(Option<(PathBuf, u64, usize)>, bool)> {
+    let Some(old) = old else {
+        return Ok((pattern_index(output)?, false));
+    };
+    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
+    let files = kifu_search::collection::index_files(&reader)?;
+    let Some(patterns) = old.extended(&files) else {
+        return Ok((pattern_index(output)?, false));
+    };
+    let sidecar = kifu_search::index::sidecar_path(output);
+    patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
+    let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
+    Ok((
+        Some((sidecar, bytes, patterns.duplicate_groups().len())),
+        true,
+    ))
+}
+
 /// `kifu pos index --add`: the new files indexed on their own, then concatenated after the
 /// existing index's files by the merge of sharded builds.
 fn add(a: IndexArgs) -> Result<Outcome> {
@@ -240,6 +265,16 @@ fn add(a: IndexArgs) -> Result<Outcome> {
             a.output.display()
         ));
     }
+    // The pattern index of the old games, if it is up to date: only the new games are added.
+    let old_patterns = {
+        let files = kifu_search::collection::index_files(&existing)?;
+        kifu_search::index::PatternIndex::load(
+            &kifu_search::index::sidecar_path(&a.output),
+            kifu_search::index::fingerprint(&files),
+        )
+        .ok()
+        .flatten()
+    };
     let mut opts = IndexOptions::new(existing.size());
     opts.keys = existing.keys().clone();
     opts.variations = existing.variations();
@@ -255,7 +290,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         .prefix(".kifu-add-")
         .tempfile_in(&folder)
         .with_context(|| format!("{}: cannot create a temporary file", folder.display()))?;
-    let (s, counts, patterns) = a.threads.run(|| -> Result<_> {
+    let (s, counts, (patterns, extended)) = a.threads.run(|| -> Result<_> {
         let mut w = std::io::BufWriter::new(new.as_file());
         let bar = crate::output::progress(sources.len() as u64, "indexing");
         let s = build_index(&sources, &opts, &mut w, &|| bar.inc(1))?;
@@ -276,7 +311,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
             )?;
             Ok(())
         })?;
-        Ok((s, counts, pattern_index(&a.output)?))
+        Ok((s, counts, extend_pattern_index(&a.output, old_patterns)?))
     })??;
     let (entries, games, files) = counts;
     let secs = started.elapsed().as_secs_f64();
@@ -285,6 +320,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         "added_positions": s.entries, "files_failed": s.files_failed, "games_failed": s.games_failed,
         "games_other_size": s.games_other_size, "files": files, "games": games, "positions": entries,
         "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
+        "pattern_index_extended": extended,
         "seconds": secs, "errors": s.errors,
     });
     if a.json {

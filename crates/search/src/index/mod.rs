@@ -71,10 +71,31 @@ pub struct PatternIndex {
 impl PatternIndex {
     /// Builds the index of `files` (read and replayed in parallel, on rayon's current pool).
     pub fn build(files: &[CollectionFile]) -> PatternIndex {
-        let parts: Vec<(Vec<GameEntry>, Vec<Failure>)> = files
+        let parts = Self::build_files(files, 0);
+        let mut index = PatternIndex {
+            files: files
+                .iter()
+                .map(|f| f.source.path.display().to_string())
+                .collect(),
+            ..PatternIndex::default()
+        };
+        for (g, f) in parts {
+            index.games.extend(g);
+            index.failures.extend(f);
+        }
+        index
+    }
+
+    /// The games of `files`, numbered as files `first_file`, `first_file + 1`...
+    fn build_files(
+        files: &[CollectionFile],
+        first_file: usize,
+    ) -> Vec<(Vec<GameEntry>, Vec<Failure>)> {
+        files
             .par_iter()
             .enumerate()
             .map(|(fi, f)| {
+                let fi = first_file + fi;
                 let mut games = Vec::new();
                 // A FIFO (or a device) was read once by the `.kpx` build; reading it again
                 // would wait for a writer that never comes.
@@ -95,19 +116,33 @@ impl PatternIndex {
                 });
                 (games, failures)
             })
-            .collect();
-        let mut index = PatternIndex {
-            files: files
+            .collect()
+    }
+
+    /// The index of `files` when its first files are those of `self` (an index with games
+    /// added after its files): only the new files are read; the result is what
+    /// [`PatternIndex::build`] of all `files` gives. `None` when `self` is not a beginning of
+    /// `files` (then build it whole).
+    pub fn extended(mut self, files: &[CollectionFile]) -> Option<PatternIndex> {
+        let old = self.files.len();
+        if files.len() < old
+            || files[..old]
                 .iter()
-                .map(|f| f.source.path.display().to_string())
-                .collect(),
-            ..PatternIndex::default()
-        };
-        for (g, f) in parts {
-            index.games.extend(g);
-            index.failures.extend(f);
+                .zip(&self.files)
+                .any(|(f, name)| f.source.path.display().to_string() != *name)
+        {
+            return None;
         }
-        index
+        for (g, f) in Self::build_files(&files[old..], old) {
+            self.games.extend(g);
+            self.failures.extend(f);
+        }
+        self.files.extend(
+            files[old..]
+                .iter()
+                .map(|f| f.source.path.display().to_string()),
+        );
+        Some(self)
     }
 
     /// Groups of duplicate games (equal Dyer signatures: the same game in any orientation),

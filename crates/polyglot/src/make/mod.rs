@@ -497,9 +497,16 @@ pub fn make_book_from_counts(
     };
     let check_inputs = || -> Result<()> {
         for f in &info.inputs {
-            let now = std::fs::metadata(&f.path)
-                .map_err(|e| Error::io(&f.path, e))?
-                .len();
+            let meta = std::fs::metadata(&f.path).map_err(|e| Error::io(&f.path, e))?;
+            // A counts file names the PGN files to read again: only regular files (a FIFO or
+            // a device named there would be read forever).
+            if !meta.is_file() {
+                return Err(Error::Counts {
+                    path: f.path.clone(),
+                    reason: "not a regular file: the games cannot be read again".into(),
+                });
+            }
+            let now = meta.len();
             if now != f.bytes {
                 return Err(Error::Counts {
                     path: f.path.clone(),

@@ -83,46 +83,87 @@ pub enum PosCommand {
     },
 }
 
+/// How positions are scored: the engine and its settings, the same for `kifu pos score` and
+/// `kifu slurm score` (whose tasks get them back through [`EngineArgs::to_args`]).
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// The engine command line, split like a shell would: "gnugo --mode gtp --level 0".
+    #[arg(long)]
+    pub engine: String,
+    /// Ruleset (`chinese`, `japanese`, ...): GNU Go flags, or `kgs-rules` for engines that have it.
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// Board size of the position files.
+    #[arg(long, default_value_t = 9)]
+    pub size: u32,
+    /// How the engine is asked: `gtp` (`final_score` playouts; any GTP engine) or `analysis`
+    /// (KataGo's JSON analysis engine: `katago analysis -model M -config C`; score byte from
+    /// its score lead, confidence from the lead's predicted deviation, see kifu-posdb's
+    /// `ScoredPosition::from_estimate`).
+    #[arg(long, value_enum, default_value_t = Protocol::Gtp)]
+    pub protocol: Protocol,
+    /// Visits of each analysis search (with --protocol analysis).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub visits: u32,
+    /// Playouts (final_score with different seeds) per position.
+    #[arg(long, default_value_t = 3)]
+    pub playouts: u32,
+    /// First seed: playout k uses seed + 2k, plus 1 with White to play.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u32,
+    /// Timeout of each engine command and of the engine's start, in seconds [default: 60 for
+    /// commands, 20 for the start].
+    #[arg(long, value_parser = crate::gtp::parse_timeout)]
+    pub timeout: Option<Duration>,
+    /// Retries of a position after the engine died, hung or answered garbage.
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+}
+
+impl EngineArgs {
+    /// The options as `kifu pos score` takes them, each shell-quoted by `quote`.
+    pub fn to_args(&self, quote: impl Fn(&str) -> String) -> Vec<String> {
+        let mut v = vec![
+            "--engine".to_string(),
+            quote(&self.engine),
+            "--size".into(),
+            self.size.to_string(),
+            "--protocol".into(),
+            match self.protocol {
+                Protocol::Gtp => "gtp",
+                Protocol::Analysis => "analysis",
+            }
+            .into(),
+            "--visits".into(),
+            self.visits.to_string(),
+            "--playouts".into(),
+            self.playouts.to_string(),
+            "--seed".into(),
+            self.seed.to_string(),
+            "--retries".into(),
+            self.retries.to_string(),
+        ];
+        if let Some(r) = &self.rules {
+            v.extend(["--rules".into(), quote(r)]);
+        }
+        if let Some(t) = self.timeout {
+            v.extend(["--timeout".into(), t.as_secs_f64().to_string()]);
+        }
+        v
+    }
+}
+
 /// `kifu pos score` arguments.
 #[derive(Args, Debug)]
 pub struct ScoreArgs {
     /// Position or queue files (`-` for stdin).
     #[arg(required = true)]
     positions: Vec<PathBuf>,
-    /// The engine command line, split like a shell would: "gnugo --mode gtp --level 0".
-    #[arg(long)]
-    engine: String,
-    /// Ruleset (`chinese`, `japanese`, ...): GNU Go flags, or `kgs-rules` for engines that have it.
-    #[arg(long)]
-    rules: Option<String>,
     /// The scored file: created, or resumed (its whole records are kept; a torn last record is cut).
     #[arg(short, long)]
     output: PathBuf,
-    /// Board size of the position files.
-    #[arg(long, default_value_t = 9)]
-    size: u32,
-    /// How the engine is asked: `gtp` (`final_score` playouts; any GTP engine) or `analysis`
-    /// (KataGo's JSON analysis engine: `katago analysis -model M -config C`; score byte from
-    /// its score lead, confidence from the lead's predicted deviation, see kifu-posdb's
-    /// `ScoredPosition::from_estimate`).
-    #[arg(long, value_enum, default_value_t = Protocol::Gtp)]
-    protocol: Protocol,
-    /// Visits of each analysis search (with --protocol analysis).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    visits: u32,
-    /// Playouts (final_score with different seeds) per position.
-    #[arg(long, default_value_t = 3)]
-    playouts: u32,
-    /// First seed: playout k uses seed + 2k, plus 1 with White to play.
-    #[arg(long, default_value_t = 1)]
-    seed: u32,
-    /// Timeout of each engine command and of the engine's start, in seconds [default: 60 for
-    /// commands, 20 for the start].
-    #[arg(long, value_parser = crate::gtp::parse_timeout)]
-    timeout: Option<Duration>,
-    /// Retries of a position after the engine died, hung or answered garbage.
-    #[arg(long, default_value_t = 2)]
-    retries: u32,
+    #[command(flatten)]
+    engine: EngineArgs,
     #[command(flatten)]
     threads: crate::args::Threads,
     /// Write the positions still to do at the end (failed, stopped, never reached) to this
@@ -236,12 +277,13 @@ fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<Positio
 }
 
 fn score(a: ScoreArgs) -> Result<Outcome> {
-    let size = size_arg(a.size)?;
-    if a.playouts == 0 {
+    let e = &a.engine;
+    let size = size_arg(e.size)?;
+    if e.playouts == 0 {
         crate::usage!("--playouts must be at least 1");
     }
-    let analysis = a.protocol == Protocol::Analysis;
-    let mut engine = EngineConfig::from_command_line(&a.engine)?;
+    let analysis = e.protocol == Protocol::Analysis;
+    let mut engine = EngineConfig::from_command_line(&e.engine)?;
     // GNU Go is often not on PATH (Debian puts it in /usr/games).
     if engine.argv[0] == "gnugo" && which("gnugo").is_none() {
         let games = Path::new("/usr/games/gnugo");
@@ -249,26 +291,26 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
             engine.argv[0] = games.display().to_string();
         }
     }
-    crate::gtp::set_timeout(&mut engine, a.timeout);
+    crate::gtp::set_timeout(&mut engine, e.timeout);
     if a.engine_stderr {
         engine.stderr = StderrMode::Inherit;
     }
     let method = if analysis {
         Method::Analysis {
             config: AnalysisConfig {
-                visits: a.visits,
-                rules: a.rules.clone().unwrap_or_else(|| "chinese".to_string()),
+                visits: e.visits,
+                rules: e.rules.clone().unwrap_or_else(|| "chinese".to_string()),
                 komi: 0.0,
             },
-            restarts: a.retries,
+            restarts: e.retries,
         }
     } else {
         Method::Gtp(ScoreConfig {
-            playouts: a.playouts,
-            seed_base: a.seed,
-            rules: a.rules.clone(),
+            playouts: e.playouts,
+            seed_base: e.seed,
+            rules: e.rules.clone(),
             timeout: engine.command_timeout,
-            retries: a.retries,
+            retries: e.retries,
             ..ScoreConfig::default()
         })
     };
@@ -277,11 +319,11 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
         kifu: env!("CARGO_PKG_VERSION").to_string(),
         engine: job::engine_info(&engine, analysis)?,
         protocol: if analysis { "analysis" } else { "gtp" }.to_string(),
-        visits: if analysis { a.visits } else { 0 },
-        rules: a.rules.clone().unwrap_or_default(),
+        visits: if analysis { e.visits } else { 0 },
+        rules: e.rules.clone().unwrap_or_default(),
         komi: 0.0,
-        playouts: if analysis { 0 } else { a.playouts },
-        seed: if analysis { 0 } else { a.seed },
+        playouts: if analysis { 0 } else { e.playouts },
+        seed: if analysis { 0 } else { e.seed },
         size: u32::from(size.get()),
         positions: a
             .positions

@@ -70,33 +70,11 @@ pub struct ScoreJob {
     /// Position or queue files.
     #[arg(required = true)]
     positions: Vec<PathBuf>,
-    /// The engine command line, as for `kifu pos score`.
-    #[arg(long)]
-    engine: String,
-    /// Ruleset, as for `kifu pos score`.
-    #[arg(long)]
-    rules: Option<String>,
     /// The merged scored file.
     #[arg(short, long)]
     output: PathBuf,
-    /// Board size of the position files.
-    #[arg(long, default_value_t = 9)]
-    size: u32,
-    /// Playouts per position.
-    #[arg(long, default_value_t = 3)]
-    playouts: u32,
-    /// First seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u32,
-    /// Timeout of each engine command, in seconds.
-    #[arg(long)]
-    timeout: Option<String>,
-    /// `gtp` or `analysis` (KataGo's analysis engine), as for `kifu pos score`.
-    #[arg(long)]
-    protocol: Option<String>,
-    /// Visits of each analysis search, as for `kifu pos score`.
-    #[arg(long)]
-    visits: Option<u32>,
+    #[command(flatten)]
+    engine: crate::pos::EngineArgs,
     #[command(flatten)]
     slurm: SlurmOptions,
 }
@@ -252,28 +230,7 @@ fn score(a: ScoreJob) -> Result<Outcome> {
     for p in &a.positions {
         task.push(sh_path(p)?);
     }
-    task.extend([
-        "--engine".into(),
-        sh(&a.engine),
-        "--size".into(),
-        a.size.to_string(),
-        "--playouts".into(),
-        a.playouts.to_string(),
-        "--seed".into(),
-        a.seed.to_string(),
-    ]);
-    if let Some(r) = &a.rules {
-        task.extend(["--rules".into(), sh(r)]);
-    }
-    if let Some(t) = &a.timeout {
-        task.extend(["--timeout".into(), sh(t)]);
-    }
-    if let Some(p) = &a.protocol {
-        task.extend(["--protocol".into(), sh(p)]);
-    }
-    if let Some(v) = a.visits {
-        task.extend(["--visits".into(), v.to_string()]);
-    }
+    task.extend(a.engine.to_args(sh));
     submit(Plan {
         kind: "score",
         output: &a.output,

@@ -196,6 +196,20 @@ fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).with_context(|| format!("{}: no absolute path", p.display()))
 }
 
+/// The inputs of a task's command line, absolute and shell-quoted; an input that fails `exists`
+/// is a usage error (`missing` says what is missing).
+fn input_args(paths: &[PathBuf], exists: fn(&Path) -> bool, missing: &str) -> Result<Vec<String>> {
+    paths
+        .iter()
+        .map(|p| {
+            if !exists(p) {
+                crate::usage!("{}: {missing}", p.display());
+            }
+            sh_path(p)
+        })
+        .collect()
+}
+
 /// The name of part `i` of `n`, with extension `ext`.
 pub fn part_name(i: u64, n: u64, ext: &str) -> String {
     format!("part-{i:05}-of-{n:05}.{ext}")
@@ -221,15 +235,12 @@ struct Plan<'a> {
 }
 
 fn score(a: ScoreJob) -> Result<Outcome> {
-    for p in &a.positions {
-        if !p.is_file() {
-            crate::usage!("{}: no such position file", p.display());
-        }
-    }
     let mut task = vec!["pos".into(), "score".into()];
-    for p in &a.positions {
-        task.push(sh_path(p)?);
-    }
+    task.extend(input_args(
+        &a.positions,
+        Path::is_file,
+        "no such position file",
+    )?);
     task.extend(a.engine.to_args(sh));
     submit(Plan {
         kind: "score",
@@ -245,12 +256,11 @@ fn score(a: ScoreJob) -> Result<Outcome> {
 
 fn extract(a: ExtractJob) -> Result<Outcome> {
     let mut task = vec!["pos".into(), "extract".into()];
-    for p in &a.games {
-        if !p.exists() {
-            crate::usage!("{}: no such file or folder", p.display());
-        }
-        task.push(sh_path(p)?);
-    }
+    task.extend(input_args(
+        &a.games,
+        Path::exists,
+        "no such file or folder",
+    )?);
     task.extend([
         "--size".into(),
         a.size.to_string(),
@@ -290,12 +300,11 @@ fn extract(a: ExtractJob) -> Result<Outcome> {
 
 fn index(a: IndexJob) -> Result<Outcome> {
     let mut task = vec!["pos".into(), "index".into()];
-    for p in &a.games {
-        if !p.exists() {
-            crate::usage!("{}: no such file or folder", p.display());
-        }
-        task.push(sh_path(p)?);
-    }
+    task.extend(input_args(
+        &a.games,
+        Path::exists,
+        "no such file or folder",
+    )?);
     task.extend(["--size".into(), a.size.to_string()]);
     if a.variations {
         task.push("--variations".into());
@@ -317,12 +326,7 @@ fn index(a: IndexJob) -> Result<Outcome> {
 
 fn book(a: BookJob) -> Result<Outcome> {
     let mut task = vec!["book".into(), "make".into()];
-    for p in &a.pgn {
-        if !p.is_file() {
-            crate::usage!("{}: no such PGN file", p.display());
-        }
-        task.push(sh_path(p)?);
-    }
+    task.extend(input_args(&a.pgn, Path::is_file, "no such PGN file")?);
     task.push("--counts".into());
     if let Some(c) = &a.compat {
         task.extend(["--compat".into(), sh(c)]);

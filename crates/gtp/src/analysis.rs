@@ -19,7 +19,7 @@
 //! standard deviation of the final score its search predicts. kifu-posdb's
 //! `ScoredPosition::from_estimate` turns them into the score byte and the confidence.
 
-use crate::engine::{spawn, EngineConfig, GtpError, Line, Process};
+use crate::engine::{clip, spawn, EngineConfig, GtpError, Line, Process};
 use crate::pool::Job;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -173,14 +173,6 @@ impl AnalysisEngine {
             return Ok(v);
         }
     }
-}
-
-fn clip(s: &str) -> String {
-    let mut end = s.len().min(200);
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s[..end].to_string()
 }
 
 /// The query for one position.

@@ -339,7 +339,8 @@ pub(crate) fn spawn(
     Ok((process, stdin, rx))
 }
 
-fn clip(s: &str) -> String {
+/// The first 200 bytes of an answer, for messages.
+pub(crate) fn clip(s: &str) -> String {
     let mut end = s.len().min(200);
     while !s.is_char_boundary(end) {
         end -= 1;

@@ -713,7 +713,11 @@ impl Reader {
             }
         }
         self.prev_setup = true;
-        let cur = self.cur;
+        // Stones join only a unit of this variation level: right after `VAR` the current unit
+        // is the one before the variation, and the writer puts a variation's first `SETUP`
+        // after its `VAR` line (found by fuzzing: "DIAGRAM / VAR / SETUP").
+        let here = self.levels.last().and_then(|l| l.last_unit);
+        let cur = self.cur.filter(|&c| Some(c) == here);
         let remarks = std::mem::take(&mut self.remarks);
         let ev = self.ensure_event(lineno);
         // A group with nothing after it yet goes on: the writer could not show a boundary
@@ -978,6 +982,30 @@ mod tests {
         assert_eq!(p.document.events[0].items.len(), 1);
         let p = read(b"SETUP B A1\nCOM\nx\nENDCOM\nSETUP W B2\n");
         assert_eq!(p.document.events[0].items.len(), 2);
+    }
+
+    #[test]
+    fn setup_after_var_starts_a_unit_of_the_variation() {
+        // Found by fuzzing: the stones went to the diagram before the variation, and the
+        // written file read back as another document.
+        for text in [
+            &b"DIAGRAM\nVAR\nSETUP B A1\n"[..],
+            b"B 1 Q3\nDIAGRAM\nVAR\nVAR\nSETUP B A1 W B2\nENDVAR\nENDVAR\n",
+        ] {
+            let p = read(text);
+            let items = &p.document.events[0].items;
+            let Some(Item::Diagram(d)) = items.iter().find(|i| matches!(i, Item::Diagram(_)))
+            else {
+                panic!("no diagram in {items:?}");
+            };
+            assert!(d.black.is_empty() && d.white.is_empty(), "{items:?}");
+            assert!(
+                items.iter().any(|i| matches!(i, Item::Setup(_))),
+                "{items:?}"
+            );
+            let again = read(crate::write(&p.document).as_bytes());
+            assert_eq!(again.document, p.document);
+        }
     }
 
     #[test]

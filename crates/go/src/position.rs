@@ -306,6 +306,19 @@ impl Position {
         }
     }
 
+    /// Writes the stones as cell codes (0 empty, 1 black, 2 white, row by row from the
+    /// top-left, as [`Position::write_rows`] orders them) into `out`: the first `n * n` bytes, or
+    /// as many whole rows as `out` holds. The codes are the board's own, so each row is one copy:
+    /// this is how the Python package fills its board arrays.
+    pub fn write_cells(&self, out: &mut [u8]) {
+        const _: () = assert!(EMPTY == 0 && BLACK == 1 && WHITE == 2);
+        let n = usize::from(self.size.get());
+        for (row, line) in out.chunks_exact_mut(n).take(n).enumerate() {
+            let base = (row + 1) * self.stride + 1;
+            line.copy_from_slice(&self.cell[base..base + n]);
+        }
+    }
+
     /// The prisoners `color` holds: opponent stones it captured, plus opponent stones removed by the
     /// opponent's own suicide.
     #[inline]

@@ -450,3 +450,26 @@ fn write_rows_matches_board_rows() {
     p.write_rows(&mut short);
     assert_eq!(&short, b".....xx");
 }
+
+#[test]
+fn write_cells_codes_the_rows() {
+    let mut p = pos(".....\n..#..\n.#O..\n..#..\n.....\n", Rules::default());
+    let _ = play(&mut p, W, "A1");
+    let mut cells = vec![9u8; 25];
+    p.write_cells(&mut cells);
+    let coded: Vec<u8> = p
+        .board()
+        .to_rows()
+        .iter()
+        .map(|&c| match c {
+            b'#' => 1,
+            b'O' => 2,
+            _ => 0,
+        })
+        .collect();
+    assert_eq!(cells, coded);
+    assert_eq!(cells[20], 2, "A1 is the first cell of the bottom row");
+    let mut short = vec![9u8; 7];
+    p.write_cells(&mut short);
+    assert_eq!(short, [0, 0, 0, 0, 0, 9, 9]);
+}

@@ -110,14 +110,17 @@ struct Options {
     features: Option<usize>,
 }
 
-/// One row's scalars (the board and planes are in the file's flat buffers).
+/// One row's scalars (the board and planes are in the chunk's flat buffers).
 #[derive(Debug, Clone, Copy)]
 struct Row {
     size: u8,
     to_play: u8,
     mv: [i16; 2],
     move_number: u32,
+    /// The game, numbered within the chunk (the join adds the games of earlier chunks).
     game: u32,
+    /// The input's place in the whole list.
+    file: u32,
     variation: u32,
     hash: u64,
     symmetry: u8,
@@ -127,23 +130,32 @@ struct Row {
     ko: i16,
 }
 
-/// One file's rows.
+/// The rows of a run of consecutive inputs, replayed by one worker.
 #[derive(Debug, Default)]
-struct FileOut {
+struct ChunkOut {
     rows: Vec<Row>,
     boards: Vec<u8>,
     /// `k` entries per row with features: the last moves' points (-1: none or a pass).
     last: Vec<i16>,
+    /// Games of the chunk (every game replayed or failed, of every size).
     games: usize,
-    failures: Vec<Failure>,
-    /// `(size, game)` of every game, for the size filter's report.
-    game_sizes: Vec<(u8, usize)>,
+    /// Replay failures, with the input's place.
+    failures: Vec<(u32, Failure)>,
+    /// `(size, file, game in the file)` of games of another size than the arrays'.
+    other_sizes: Vec<(u8, u32, usize)>,
 }
 
 /// The sink that turns steps into rows.
 struct Sink<'o> {
     opts: &'o Options,
-    out: FileOut,
+    out: ChunkOut,
+    /// The size asked for: games of other sizes make no rows.
+    want_size: Option<u8>,
+    /// The current input and the games of the chunk before it.
+    file: u32,
+    game_base: usize,
+    /// The current game is of another size than `want_size`.
+    skip_game: bool,
     /// Per node of the current game: the first row made for it (rows of the transforms follow).
     node_row: Vec<u32>,
     /// Per node: the parent node and the point played (-1 pass, -2 none), for the last moves.
@@ -152,7 +164,7 @@ struct Sink<'o> {
     game: usize,
     result: i8,
     resign: bool,
-    rows_buf: Vec<u8>,
+    cells: Vec<u8>,
     /// Symmetry tables for the current size: `maps[t][i]` is where point `i` goes.
     maps: Vec<Vec<u16>>,
     map_size: u8,
@@ -161,7 +173,28 @@ struct Sink<'o> {
 
 const NONE: u32 = u32::MAX;
 
-impl Sink<'_> {
+impl<'o> Sink<'o> {
+    fn new(opts: &'o Options, want_size: Option<u8>) -> Self {
+        Sink {
+            opts,
+            out: ChunkOut::default(),
+            want_size,
+            file: 0,
+            game_base: 0,
+            skip_game: false,
+            node_row: Vec::new(),
+            node_parent: Vec::new(),
+            node_move: Vec::new(),
+            game: 0,
+            result: 0,
+            resign: false,
+            cells: Vec::new(),
+            maps: Vec::new(),
+            map_size: 0,
+            errors: Vec::new(),
+        }
+    }
+
     fn ensure_maps(&mut self, size: BoardSize) {
         let n = size.get();
         if self.map_size == n && !self.maps.is_empty() {
@@ -180,12 +213,16 @@ impl Sink<'_> {
             .collect();
     }
 
+    fn count_game(&mut self, game: usize) {
+        self.out.games = self.out.games.max(self.game_base + game + 1);
+    }
+
     fn start_game(&mut self, game: usize) {
         self.game = game;
         self.node_row.clear();
         self.node_parent.clear();
         self.node_move.clear();
-        self.out.games = self.out.games.max(game + 1);
+        self.count_game(game);
     }
 }
 
@@ -232,7 +269,7 @@ impl ReplaySink for Sink<'_> {
     }
 
     fn game_error(&mut self, error: ReplayError) {
-        self.out.games = self.out.games.max(error.game() + 1);
+        self.count_game(error.game());
         self.errors.push(error);
     }
 
@@ -245,7 +282,15 @@ impl ReplaySink for Sink<'_> {
         let size = pos.size();
         let n = usize::from(size.get());
         if step.node_index == 0 {
-            self.out.game_sizes.push((size.get(), step.game));
+            self.skip_game = self.want_size.is_some_and(|w| w != size.get());
+            if self.want_size != Some(size.get()) {
+                self.out
+                    .other_sizes
+                    .push((size.get(), self.file, step.game));
+            }
+        }
+        if self.skip_game {
+            return;
         }
         // The tree: parent and move of this node.
         let idx = step.node_index;
@@ -284,19 +329,27 @@ impl ReplaySink for Sink<'_> {
         } else {
             NO_MOVE
         };
-        self.rows_buf.resize(n * n, 0);
-        pos.write_rows(&mut self.rows_buf);
+        let pts = n * n;
+        if self
+            .opts
+            .transforms
+            .iter()
+            .any(|&t| t != Symmetry::Identity)
+        {
+            self.cells.resize(pts, 0);
+            pos.write_cells(&mut self.cells);
+        }
         for (t, &sym) in self.opts.transforms.iter().enumerate() {
             let map = &self.maps[t];
             let start = self.out.boards.len();
-            self.out.boards.resize(start + n * n, 0);
+            self.out.boards.resize(start + pts, 0);
             let board = &mut self.out.boards[start..];
-            for (i, &b) in self.rows_buf.iter().enumerate() {
-                board[map[i] as usize] = match b {
-                    b'#' => 1,
-                    b'O' => 2,
-                    _ => 0,
-                };
+            if sym == Symmetry::Identity {
+                pos.write_cells(board);
+            } else {
+                for (&to, &c) in map.iter().zip(&self.cells) {
+                    board[usize::from(to)] = c;
+                }
             }
             let mut ko = -1;
             if let Some(k) = self.opts.features {
@@ -318,7 +371,8 @@ impl ReplaySink for Sink<'_> {
                 to_play: color_code(step.to_play),
                 mv: [end_mark, end_mark],
                 move_number: step.move_number,
-                game: step.game as u32,
+                game: (self.game_base + step.game) as u32,
+                file: self.file,
                 variation: step.variation,
                 hash: canon.hash,
                 symmetry: canon.symmetry.index() as u8,
@@ -388,55 +442,52 @@ fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut
     }
 }
 
-/// Replays one input.
-fn replay_one(input: &Input, opts: &Options) -> FileOut {
-    let bytes = match input.source.clone().read() {
-        Ok(b) => b,
-        Err((p, e)) => {
-            return FileOut {
-                failures: vec![Failure {
-                    file: p.display().to_string(),
-                    game: None,
-                    line: None,
-                    column: None,
-                    message: e.to_string(),
-                }],
-                ..FileOut::default()
-            }
-        }
-    };
-    let decoded = kifu_sgf::charset::decode(&bytes);
-    let text: &[u8] = &decoded.text;
+/// Replays a run of consecutive inputs (`first` is the first one's place in the whole list)
+/// into one chunk, so that one worker's rows land in one set of buffers.
+fn replay_chunk(inputs: &[Input], first: usize, opts: &Options, want: Option<u8>) -> ChunkOut {
     let options = ReplayOptions {
         scope: opts.scope,
         ..ReplayOptions::default()
     };
-    let sink = Sink {
-        opts,
-        out: FileOut::default(),
-        node_row: Vec::new(),
-        node_parent: Vec::new(),
-        node_move: Vec::new(),
-        game: 0,
-        result: 0,
-        resign: false,
-        rows_buf: Vec::new(),
-        maps: Vec::new(),
-        map_size: 0,
-        errors: Vec::new(),
-    };
-    let mut sink = replay_text(text, &options, sink);
-    if !sink.errors.is_empty() {
-        let index = kifu_sgf::LineIndex::new(text);
-        for e in &sink.errors {
-            let (line, column) = index.line_col(text, e.offset());
-            sink.out.failures.push(Failure {
-                file: input.name.clone(),
-                game: Some(e.game()),
-                line: Some(line),
-                column: Some(column),
-                message: e.to_string(),
-            });
+    let mut sink = Sink::new(opts, want);
+    for (i, input) in inputs.iter().enumerate() {
+        sink.file = (first + i) as u32;
+        sink.game_base = sink.out.games;
+        sink.game = usize::MAX;
+        let bytes = match input.source.bytes() {
+            Ok(b) => b,
+            Err((p, e)) => {
+                sink.out.failures.push((
+                    sink.file,
+                    Failure {
+                        file: p.display().to_string(),
+                        game: None,
+                        line: None,
+                        column: None,
+                        message: e.to_string(),
+                    },
+                ));
+                continue;
+            }
+        };
+        let decoded = kifu_sgf::charset::decode(&bytes);
+        let text: &[u8] = &decoded.text;
+        sink = replay_text(text, &options, sink);
+        if !sink.errors.is_empty() {
+            let index = kifu_sgf::LineIndex::new(text);
+            for e in std::mem::take(&mut sink.errors) {
+                let (line, column) = index.line_col(text, e.offset());
+                sink.out.failures.push((
+                    sink.file,
+                    Failure {
+                        file: input.name.clone(),
+                        game: Some(e.game()),
+                        line: Some(line),
+                        column: Some(column),
+                        message: e.to_string(),
+                    },
+                ));
+            }
         }
     }
     sink.out
@@ -468,83 +519,139 @@ fn parse_symmetry(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Symmetry>> {
 /// Everything joined, before it becomes arrays.
 struct Joined {
     size: usize,
+    /// The rows, games numbered across all inputs.
     rows: Vec<Row>,
     boards: Vec<u8>,
     /// `k` last moves per row.
     last: Vec<i16>,
-    file_of_row: Vec<i32>,
-    game_of_row: Vec<i32>,
     /// The feature planes, filled after joining.
     planes: Vec<u8>,
     failures: Vec<Failure>,
     files: Vec<String>,
 }
 
+/// Joins the chunks in input order: rows of another size than the arrays' are left out (and
+/// reported), and with `dedup` every row whose position was seen before. One chunk with nothing
+/// to leave out is moved, not copied; otherwise the boards are copied in parallel into one
+/// buffer, each chunk to its place.
 fn join(
     inputs: &[Input],
-    outs: Vec<FileOut>,
+    mut chunks: Vec<ChunkOut>,
     mut failures: Vec<Failure>,
     want_size: Option<u8>,
     dedup: bool,
     k: usize,
 ) -> Joined {
-    let size = want_size.or_else(|| outs.iter().find_map(|o| o.rows.first().map(|r| r.size)));
-    let n = usize::from(size.unwrap_or(19));
-    let pts = n * n;
-    let total: usize = outs
-        .iter()
-        .map(|o| o.rows.iter().filter(|r| usize::from(r.size) == n).count())
-        .sum();
-    let mut j = Joined {
-        size: n,
-        rows: Vec::with_capacity(total),
-        boards: Vec::with_capacity(total * pts),
-        last: Vec::with_capacity(total * k),
-        planes: Vec::new(),
-        file_of_row: Vec::with_capacity(total),
-        game_of_row: Vec::with_capacity(total),
-        failures: Vec::new(),
-        files: inputs.iter().map(|i| i.name.clone()).collect(),
-    };
-    let mut seen: HashSet<(u64, u8, u8)> = HashSet::new();
-    let mut game_base = 0usize;
-    for (f, out) in outs.into_iter().enumerate() {
-        failures.extend(out.failures);
-        for &(s, g) in &out.game_sizes {
-            if usize::from(s) != n {
-                failures.push(Failure {
-                    file: inputs[f].name.clone(),
-                    game: Some(g),
-                    line: None,
-                    column: None,
-                    message: format!(
-                        "game {}: a {s}x{s} board, the arrays are {n}x{n} (pass size= to choose)",
-                        g + 1
-                    ),
-                });
+    let size = want_size.or_else(|| chunks.iter().find_map(|c| c.rows.first().map(|r| r.size)));
+    let n = size.unwrap_or(19);
+    let pts = usize::from(n) * usize::from(n);
+    // Problems in input order: per file, its replay failures, then its games of other sizes.
+    for c in &mut chunks {
+        let mut notes: Vec<(u32, u8, Failure)> = std::mem::take(&mut c.failures)
+            .into_iter()
+            .map(|(f, x)| (f, 0, x))
+            .collect();
+        for &(s, f, g) in &c.other_sizes {
+            if s != n {
+                notes.push((
+                    f,
+                    1,
+                    Failure {
+                        file: inputs[f as usize].name.clone(),
+                        game: Some(g),
+                        line: None,
+                        column: None,
+                        message: format!(
+                            "game {}: a {s}x{s} board, the arrays are {n}x{n} (pass size= to choose)",
+                            g + 1
+                        ),
+                    },
+                ));
             }
         }
-        let mut b_off = 0usize;
-        for (i, r) in out.rows.into_iter().enumerate() {
-            let rp = usize::from(r.size) * usize::from(r.size);
-            let b = b_off;
-            b_off += rp;
-            if usize::from(r.size) != n {
-                continue;
-            }
-            if dedup && !seen.insert((r.hash, r.to_play, r.transform)) {
-                continue;
-            }
-            j.boards.extend_from_slice(&out.boards[b..b + rp]);
-            j.last.extend_from_slice(&out.last[i * k..(i + 1) * k]);
-            j.file_of_row.push(f as i32);
-            j.game_of_row.push((game_base + r.game as usize) as i32);
-            j.rows.push(r);
-        }
-        game_base += out.games;
+        notes.sort_by_key(|&(f, kind, _)| (f, kind));
+        failures.extend(notes.into_iter().map(|(_, _, x)| x));
     }
-    j.failures = failures;
-    j
+    let files = inputs.iter().map(|i| i.name.clone()).collect();
+    let mixed = |c: &ChunkOut| c.rows.iter().any(|r| r.size != n);
+    if chunks.len() == 1 && !dedup && !mixed(&chunks[0]) {
+        let c = chunks.pop().expect("one chunk");
+        return Joined {
+            size: usize::from(n),
+            rows: c.rows,
+            boards: c.boards,
+            last: c.last,
+            planes: Vec::new(),
+            failures,
+            files,
+        };
+    }
+    // The rows kept, chunk by chunk (dedup looks at every earlier row, so this is in order).
+    let mut seen: HashSet<(u64, u8, u8)> = HashSet::new();
+    let kept: Vec<Vec<u32>> = chunks
+        .iter()
+        .map(|c| {
+            (0..c.rows.len() as u32)
+                .filter(|&i| {
+                    let r = &c.rows[i as usize];
+                    r.size == n && (!dedup || seen.insert((r.hash, r.to_play, r.transform)))
+                })
+                .collect()
+        })
+        .collect();
+    let total: usize = kept.iter().map(Vec::len).sum();
+    let mut rows = Vec::with_capacity(total);
+    let mut last = Vec::with_capacity(total * k);
+    let mut game_base = 0u32;
+    for (c, keep) in chunks.iter().zip(&kept) {
+        for &i in keep {
+            let i = i as usize;
+            let mut r = c.rows[i];
+            r.game += game_base;
+            rows.push(r);
+            last.extend_from_slice(&c.last[i * k..(i + 1) * k]);
+        }
+        game_base += c.games as u32;
+    }
+    // Zeroed pages come from the system untouched, so each worker faults in its own part.
+    let mut boards = vec![0u8; total * pts];
+    let mut parts = Vec::with_capacity(chunks.len());
+    let mut rest = boards.as_mut_slice();
+    for keep in &kept {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(keep.len() * pts);
+        parts.push(part);
+        rest = tail;
+    }
+    parts
+        .into_par_iter()
+        .zip(chunks.par_iter().zip(&kept))
+        .for_each(|(part, (c, keep))| {
+            // Where each row's board starts, when the chunk holds boards of other sizes.
+            let offsets: Option<Vec<usize>> = mixed(c).then(|| {
+                c.rows
+                    .iter()
+                    .scan(0, |o, r| {
+                        let at = *o;
+                        *o += usize::from(r.size) * usize::from(r.size);
+                        Some(at)
+                    })
+                    .collect()
+            });
+            for (dst, &i) in part.chunks_exact_mut(pts).zip(keep) {
+                let i = i as usize;
+                let at = offsets.as_ref().map_or(i * pts, |o| o[i]);
+                dst.copy_from_slice(&c.boards[at..at + pts]);
+            }
+        });
+    Joined {
+        size: usize::from(n),
+        rows,
+        boards,
+        last,
+        planes: Vec::new(),
+        failures,
+        files,
+    }
 }
 
 /// The feature planes of every joined row, computed in parallel straight into the array's
@@ -638,8 +745,24 @@ fn go_positions<'py>(
     let last_moves = if features { last_moves } else { 0 };
     let joined = py.detach(|| {
         in_pool(threads, || {
-            let outs: Vec<FileOut> = inputs.par_iter().map(|i| replay_one(i, &opts)).collect();
-            let mut joined = join(&inputs, outs, walk_failures, want_size, dedup, last_moves);
+            // Runs of consecutive files, a few per worker for balance; one worker: one run, so
+            // the rows are made where the arrays will be.
+            let workers = rayon::current_num_threads();
+            let per = if workers <= 1 {
+                inputs.len().max(1)
+            } else {
+                inputs.len().div_ceil(workers * 8).max(1)
+            };
+            let runs: Vec<(usize, &[Input])> = inputs
+                .chunks(per)
+                .enumerate()
+                .map(|(i, c)| (i * per, c))
+                .collect();
+            let chunks: Vec<ChunkOut> = runs
+                .par_iter()
+                .map(|&(first, c)| replay_chunk(c, first, &opts, want_size))
+                .collect();
+            let mut joined = join(&inputs, chunks, walk_failures, want_size, dedup, last_moves);
             if features {
                 joined.planes = feature_planes(&joined, last_moves);
             }
@@ -679,8 +802,14 @@ fn go_positions<'py>(
                 .collect::<Vec<i32>>(),
         ),
     )?;
-    d.set_item("game", array(py, joined.game_of_row))?;
-    d.set_item("file", array(py, joined.file_of_row))?;
+    d.set_item(
+        "game",
+        array(py, rows.iter().map(|r| r.game as i32).collect::<Vec<i32>>()),
+    )?;
+    d.set_item(
+        "file",
+        array(py, rows.iter().map(|r| r.file as i32).collect::<Vec<i32>>()),
+    )?;
     d.set_item(
         "variation",
         array(

@@ -12,6 +12,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 mod errors;
@@ -53,6 +54,14 @@ impl Source {
         match self {
             Source::Bytes(_) => None,
             Source::Path(p) => Some(p.display().to_string()),
+        }
+    }
+
+    /// The bytes, borrowed when the caller gave bytes (reading the file otherwise).
+    pub(crate) fn bytes(&self) -> Result<Cow<'_, [u8]>, (PathBuf, std::io::Error)> {
+        match self {
+            Source::Bytes(b) => Ok(Cow::Borrowed(b)),
+            Source::Path(p) => std::fs::read(p).map(Cow::Owned).map_err(|e| (p.clone(), e)),
         }
     }
 

@@ -386,20 +386,23 @@ fn polyglot_make_book(
         Some(kifu_polyglot::Header::new(vec!["normal".into()], text))
     };
     let made = py.detach(|| {
-        crate::in_pool(threads, || -> Result<(Vec<u8>, make::MakeReport), kifu_polyglot::Error> {
-            let mut bytes = Vec::new();
-            if let Some(h) = &head {
-                bytes.extend(
-                    h.to_records()
-                        .map_err(|e| kifu_polyglot::Error::Stream(std::io::Error::other(e)))?,
-                );
-            }
-            let report = make::make_book_to(&paths, &opts, &|_| {}, &mut |e: &Entry| {
-                bytes.extend_from_slice(&e.to_bytes());
-                Ok(())
-            })?;
-            Ok((bytes, report))
-        })
+        crate::in_pool(
+            threads,
+            || -> Result<(Vec<u8>, make::MakeReport), kifu_polyglot::Error> {
+                let mut bytes = Vec::new();
+                if let Some(h) = &head {
+                    bytes.extend(
+                        h.to_records()
+                            .map_err(|e| kifu_polyglot::Error::Stream(std::io::Error::other(e)))?,
+                    );
+                }
+                let report = make::make_book_to(&paths, &opts, &|_| {}, &mut |e: &Entry| {
+                    bytes.extend_from_slice(&e.to_bytes());
+                    Ok(())
+                })?;
+                Ok((bytes, report))
+            },
+        )
     })?;
     let (bytes, report) = made.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {

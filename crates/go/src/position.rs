@@ -319,6 +319,36 @@ impl Position {
         }
     }
 
+    /// Appends the stones as cell codes to `out`, as [`Position::write_cells`] writes them
+    /// (`n * n` bytes). The common sizes copy rows of a known length, without a call a row.
+    pub fn push_cells(&self, out: &mut Vec<u8>) {
+        match self.size.get() {
+            19 => self.push_cells_of::<19>(out),
+            13 => self.push_cells_of::<13>(out),
+            9 => self.push_cells_of::<9>(out),
+            n => {
+                let n = usize::from(n);
+                out.reserve(n * n);
+                for row in 0..n {
+                    let base = (row + 1) * self.stride + 1;
+                    out.extend_from_slice(&self.cell[base..base + n]);
+                }
+            }
+        }
+    }
+
+    fn push_cells_of<const N: usize>(&self, out: &mut Vec<u8>) {
+        const _: () = assert!(EMPTY == 0 && BLACK == 1 && WHITE == 2);
+        out.reserve(N * N);
+        for row in 0..N {
+            let base = (row + 1) * self.stride + 1;
+            let line: &[u8; N] = self.cell[base..base + N]
+                .try_into()
+                .expect("a row of N cells");
+            out.extend_from_slice(line);
+        }
+    }
+
     /// The prisoners `color` holds: opponent stones it captured, plus opponent stones removed by the
     /// opponent's own suicide.
     #[inline]

@@ -469,6 +469,18 @@ fn write_cells_codes_the_rows() {
         .collect();
     assert_eq!(cells, coded);
     assert_eq!(cells[20], 2, "A1 is the first cell of the bottom row");
+    for n in [5, 9, 13, 19] {
+        let mut q = Position::new(BoardSize::new(n).expect("size"));
+        let _ = play(&mut q, B, "C3");
+        let _ = play(&mut q, W, "A1");
+        let mut pushed = vec![7u8];
+        q.push_cells(&mut pushed);
+        let mut written = vec![0u8; (n * n) as usize];
+        q.write_cells(&mut written);
+        assert_eq!(pushed[0], 7);
+        assert_eq!(&pushed[1..], &written[..], "{n}x{n}");
+        assert_eq!(written.iter().filter(|&&c| c != 0).count(), 2);
+    }
     let mut short = vec![9u8; 7];
     p.write_cells(&mut short);
     assert_eq!(short, [0, 0, 0, 0, 0, 9, 9]);

@@ -110,33 +110,59 @@ struct Options {
     features: Option<usize>,
 }
 
-/// One row's scalars (the board and planes are in the chunk's flat buffers).
-#[derive(Debug, Clone, Copy)]
-struct Row {
-    size: u8,
-    to_play: u8,
-    mv: [i16; 2],
-    move_number: u32,
-    /// The game, numbered within the chunk (the join adds the games of earlier chunks).
-    game: u32,
-    /// The input's place in the whole list.
-    file: u32,
-    variation: u32,
-    hash: u64,
-    symmetry: u8,
-    transform: u8,
-    result: i8,
+/// Rows column by column, each column the buffer of one array (moved, not copied, when one
+/// worker made all the rows and nothing is left out).
+#[derive(Debug, Default)]
+struct Cols {
+    /// The board size of each row (rows of other sizes are left out when joining).
+    size: Vec<u8>,
+    to_play: Vec<u8>,
+    /// Two per row.
+    moves: Vec<i16>,
+    move_number: Vec<i32>,
+    /// Games numbered within the chunk until the join numbers them across all inputs.
+    game: Vec<i32>,
+    file: Vec<i32>,
+    variation: Vec<i32>,
+    hash: Vec<u64>,
+    symmetry: Vec<u8>,
+    transform: Vec<u8>,
+    result: Vec<i8>,
     /// The ko point (row-major index in this row's board), -1 for none.
-    ko: i16,
+    ko: Vec<i16>,
+    /// `size * size` cells per row.
+    boards: Vec<u8>,
+    /// `k` entries per row with features: the last moves' points (-1: none or a pass).
+    last: Vec<i16>,
+}
+
+impl Cols {
+    fn len(&self) -> usize {
+        self.to_play.len()
+    }
+
+    /// Appends row `i` of `from` without its board, its game shifted by `game_base`.
+    fn push_row(&mut self, from: &Cols, i: usize, game_base: i32, k: usize) {
+        self.size.push(from.size[i]);
+        self.to_play.push(from.to_play[i]);
+        self.moves.extend_from_slice(&from.moves[2 * i..2 * i + 2]);
+        self.move_number.push(from.move_number[i]);
+        self.game.push(from.game[i] + game_base);
+        self.file.push(from.file[i]);
+        self.variation.push(from.variation[i]);
+        self.hash.push(from.hash[i]);
+        self.symmetry.push(from.symmetry[i]);
+        self.transform.push(from.transform[i]);
+        self.result.push(from.result[i]);
+        self.ko.push(from.ko[i]);
+        self.last.extend_from_slice(&from.last[i * k..(i + 1) * k]);
+    }
 }
 
 /// The rows of a run of consecutive inputs, replayed by one worker.
 #[derive(Debug, Default)]
 struct ChunkOut {
-    rows: Vec<Row>,
-    boards: Vec<u8>,
-    /// `k` entries per row with features: the last moves' points (-1: none or a pass).
-    last: Vec<i16>,
+    cols: Cols,
     /// Games of the chunk (every game replayed or failed, of every size).
     games: usize,
     /// Replay failures, with the input's place.
@@ -308,9 +334,9 @@ impl ReplaySink for Sink<'_> {
                 if row != NONE {
                     let count = self.opts.transforms.len();
                     for (t, r) in (row as usize..row as usize + count).enumerate() {
-                        let mv = &mut self.out.rows[r].mv;
+                        let mv = &mut self.out.cols.moves[2 * r..2 * r + 2];
                         if mv[0] == NO_MOVE {
-                            *mv = move_pair(m, size, self.maps.get(t));
+                            mv.copy_from_slice(&move_pair(m, size, self.maps.get(t)));
                         }
                     }
                 }
@@ -322,7 +348,7 @@ impl ReplaySink for Sink<'_> {
             }
         }
         self.ensure_maps(size);
-        self.node_row[idx] = self.out.rows.len() as u32;
+        self.node_row[idx] = self.out.cols.len() as u32;
         let canon = pos.canonical();
         let end_mark = if step.is_leaf && step.variation == 0 && self.resign {
             RESIGN
@@ -339,14 +365,16 @@ impl ReplaySink for Sink<'_> {
             self.cells.resize(pts, 0);
             pos.write_cells(&mut self.cells);
         }
+        let game = (self.game_base + step.game) as i32;
         for (t, &sym) in self.opts.transforms.iter().enumerate() {
             let map = &self.maps[t];
-            let start = self.out.boards.len();
-            self.out.boards.resize(start + pts, 0);
-            let board = &mut self.out.boards[start..];
+            let cols = &mut self.out.cols;
             if sym == Symmetry::Identity {
-                pos.write_cells(board);
+                pos.push_cells(&mut cols.boards);
             } else {
+                let start = cols.boards.len();
+                cols.boards.resize(start + pts, 0);
+                let board = &mut cols.boards[start..];
                 for (&to, &c) in map.iter().zip(&self.cells) {
                     board[usize::from(to)] = c;
                 }
@@ -362,24 +390,22 @@ impl ReplaySink for Sink<'_> {
                         node = self.node_parent[node as usize];
                         unpack(code, n)
                     };
-                    self.out.last.push(point.map_or(-1, |i| map[i] as i16));
+                    cols.last.push(point.map_or(-1, |i| map[i] as i16));
                 }
                 ko = pos.ko_point().map_or(-1, |p| map[p.index(size)] as i16);
             }
-            self.out.rows.push(Row {
-                size: size.get(),
-                to_play: color_code(step.to_play),
-                mv: [end_mark, end_mark],
-                move_number: step.move_number,
-                game: (self.game_base + step.game) as u32,
-                file: self.file,
-                variation: step.variation,
-                hash: canon.hash,
-                symmetry: canon.symmetry.index() as u8,
-                transform: sym.index() as u8,
-                result: self.result,
-                ko,
-            });
+            cols.size.push(size.get());
+            cols.to_play.push(color_code(step.to_play));
+            cols.moves.extend_from_slice(&[end_mark, end_mark]);
+            cols.move_number.push(step.move_number as i32);
+            cols.game.push(game);
+            cols.file.push(self.file as i32);
+            cols.variation.push(step.variation as i32);
+            cols.hash.push(canon.hash);
+            cols.symmetry.push(canon.symmetry.index() as u8);
+            cols.transform.push(sym.index() as u8);
+            cols.result.push(self.result);
+            cols.ko.push(ko);
         }
     }
 }
@@ -406,10 +432,16 @@ type Scratch = kifu_go::liberties::Liberties;
 
 /// Fills the feature planes of one board (values 0 empty, 1 black, 2 white) into `o`, which
 /// is zeroed and `plane_count(k) * n * n` long.
-fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut Scratch) {
+fn planes(
+    o: &mut [u8],
+    board: &[u8],
+    n: usize,
+    (to_play, ko): (u8, i16),
+    last: &[i16],
+    s: &mut Scratch,
+) {
     let pts = n * n;
     let k = last.len();
-    let to_play = row.to_play;
     let libs = s.count(board, n);
     for i in 0..pts {
         let b = board[i];
@@ -429,7 +461,7 @@ fn planes(o: &mut [u8], board: &[u8], n: usize, row: &Row, last: &[i16], s: &mut
             o[plane * pts + i] = 1;
         }
     }
-    if let Ok(p) = usize::try_from(row.ko) {
+    if let Ok(p) = usize::try_from(ko) {
         o[6 * pts + p] = 1;
     }
     for (j, &p) in last.iter().enumerate() {
@@ -520,10 +552,7 @@ fn parse_symmetry(v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Symmetry>> {
 struct Joined {
     size: usize,
     /// The rows, games numbered across all inputs.
-    rows: Vec<Row>,
-    boards: Vec<u8>,
-    /// `k` last moves per row.
-    last: Vec<i16>,
+    cols: Cols,
     /// The feature planes, filled after joining.
     planes: Vec<u8>,
     failures: Vec<Failure>,
@@ -542,7 +571,7 @@ fn join(
     dedup: bool,
     k: usize,
 ) -> Joined {
-    let size = want_size.or_else(|| chunks.iter().find_map(|c| c.rows.first().map(|r| r.size)));
+    let size = want_size.or_else(|| chunks.iter().find_map(|c| c.cols.size.first().copied()));
     let n = size.unwrap_or(19);
     let pts = usize::from(n) * usize::from(n);
     // Problems in input order: per file, its replay failures, then its games of other sizes.
@@ -573,14 +602,12 @@ fn join(
         failures.extend(notes.into_iter().map(|(_, _, x)| x));
     }
     let files = inputs.iter().map(|i| i.name.clone()).collect();
-    let mixed = |c: &ChunkOut| c.rows.iter().any(|r| r.size != n);
+    let mixed = |c: &ChunkOut| c.cols.size.iter().any(|&s| s != n);
     if chunks.len() == 1 && !dedup && !mixed(&chunks[0]) {
         let c = chunks.pop().expect("one chunk");
         return Joined {
             size: usize::from(n),
-            rows: c.rows,
-            boards: c.boards,
-            last: c.last,
+            cols: c.cols,
             planes: Vec::new(),
             failures,
             files,
@@ -591,27 +618,24 @@ fn join(
     let kept: Vec<Vec<u32>> = chunks
         .iter()
         .map(|c| {
-            (0..c.rows.len() as u32)
+            let r = &c.cols;
+            (0..r.len())
                 .filter(|&i| {
-                    let r = &c.rows[i as usize];
-                    r.size == n && (!dedup || seen.insert((r.hash, r.to_play, r.transform)))
+                    r.size[i] == n
+                        && (!dedup || seen.insert((r.hash[i], r.to_play[i], r.transform[i])))
                 })
+                .map(|i| i as u32)
                 .collect()
         })
         .collect();
     let total: usize = kept.iter().map(Vec::len).sum();
-    let mut rows = Vec::with_capacity(total);
-    let mut last = Vec::with_capacity(total * k);
-    let mut game_base = 0u32;
+    let mut cols = Cols::default();
+    let mut game_base = 0i32;
     for (c, keep) in chunks.iter().zip(&kept) {
         for &i in keep {
-            let i = i as usize;
-            let mut r = c.rows[i];
-            r.game += game_base;
-            rows.push(r);
-            last.extend_from_slice(&c.last[i * k..(i + 1) * k]);
+            cols.push_row(&c.cols, i as usize, game_base, k);
         }
-        game_base += c.games as u32;
+        game_base += c.games as i32;
     }
     // Zeroed pages come from the system untouched, so each worker faults in its own part.
     let mut boards = vec![0u8; total * pts];
@@ -628,11 +652,12 @@ fn join(
         .for_each(|(part, (c, keep))| {
             // Where each row's board starts, when the chunk holds boards of other sizes.
             let offsets: Option<Vec<usize>> = mixed(c).then(|| {
-                c.rows
+                c.cols
+                    .size
                     .iter()
-                    .scan(0, |o, r| {
+                    .scan(0, |o, &s| {
                         let at = *o;
-                        *o += usize::from(r.size) * usize::from(r.size);
+                        *o += usize::from(s) * usize::from(s);
                         Some(at)
                     })
                     .collect()
@@ -640,14 +665,12 @@ fn join(
             for (dst, &i) in part.chunks_exact_mut(pts).zip(keep) {
                 let i = i as usize;
                 let at = offsets.as_ref().map_or(i * pts, |o| o[i]);
-                dst.copy_from_slice(&c.boards[at..at + pts]);
+                dst.copy_from_slice(&c.cols.boards[at..at + pts]);
             }
         });
     Joined {
         size: usize::from(n),
-        rows,
-        boards,
-        last,
+        cols: Cols { boards, ..cols },
         planes: Vec::new(),
         failures,
         files,
@@ -659,17 +682,18 @@ fn join(
 fn feature_planes(j: &Joined, k: usize) -> Vec<u8> {
     let pts = j.size * j.size;
     let per_row = plane_count(k) * pts;
-    let mut out = vec![0u8; j.rows.len() * per_row];
+    let c = &j.cols;
+    let mut out = vec![0u8; c.len() * per_row];
     out.par_chunks_mut(per_row.max(1))
-        .zip(j.boards.par_chunks(pts.max(1)))
+        .zip(c.boards.par_chunks(pts.max(1)))
         .enumerate()
         .for_each_init(Scratch::default, |scratch, (i, (o, board))| {
             planes(
                 o,
                 board,
                 j.size,
-                &j.rows[i],
-                &j.last[i * k..(i + 1) * k],
+                (c.to_play[i], c.ko[i]),
+                &c.last[i * k..(i + 1) * k],
                 scratch,
             );
         });
@@ -782,53 +806,26 @@ fn go_positions<'py>(
         }
     }
     let n = joined.size;
-    let count = joined.rows.len();
+    let count = joined.cols.len();
     let d = PyDict::new(py);
-    let rows = &joined.rows;
-    let col = |f: fn(&Row) -> u8| -> Vec<u8> { rows.iter().map(f).collect() };
+    let c = joined.cols;
     d.set_item(
         "boards",
-        PyArray1::from_vec(py, joined.boards).reshape([count, n, n])?,
+        PyArray1::from_vec(py, c.boards).reshape([count, n, n])?,
     )?;
-    d.set_item("to_play", array(py, col(|r| r.to_play)))?;
-    let moves: Vec<i16> = rows.iter().flat_map(|r| r.mv).collect();
-    d.set_item("moves", PyArray1::from_vec(py, moves).reshape([count, 2])?)?;
+    d.set_item("to_play", array(py, c.to_play))?;
     d.set_item(
-        "move_number",
-        array(
-            py,
-            rows.iter()
-                .map(|r| r.move_number as i32)
-                .collect::<Vec<i32>>(),
-        ),
+        "moves",
+        PyArray1::from_vec(py, c.moves).reshape([count, 2])?,
     )?;
-    d.set_item(
-        "game",
-        array(py, rows.iter().map(|r| r.game as i32).collect::<Vec<i32>>()),
-    )?;
-    d.set_item(
-        "file",
-        array(py, rows.iter().map(|r| r.file as i32).collect::<Vec<i32>>()),
-    )?;
-    d.set_item(
-        "variation",
-        array(
-            py,
-            rows.iter()
-                .map(|r| r.variation as i32)
-                .collect::<Vec<i32>>(),
-        ),
-    )?;
-    d.set_item(
-        "hash",
-        array(py, rows.iter().map(|r| r.hash).collect::<Vec<u64>>()),
-    )?;
-    d.set_item("symmetry", array(py, col(|r| r.symmetry)))?;
-    d.set_item("transform", array(py, col(|r| r.transform)))?;
-    d.set_item(
-        "result",
-        array(py, rows.iter().map(|r| r.result).collect::<Vec<i8>>()),
-    )?;
+    d.set_item("move_number", array(py, c.move_number))?;
+    d.set_item("game", array(py, c.game))?;
+    d.set_item("file", array(py, c.file))?;
+    d.set_item("variation", array(py, c.variation))?;
+    d.set_item("hash", array(py, c.hash))?;
+    d.set_item("symmetry", array(py, c.symmetry))?;
+    d.set_item("transform", array(py, c.transform))?;
+    d.set_item("result", array(py, c.result))?;
     if features {
         d.set_item(
             "features",

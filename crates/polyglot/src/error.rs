@@ -48,6 +48,12 @@ pub enum Error {
         /// Why it was rejected.
         reason: String,
     },
+    /// Bitboards that do not describe a legal position.
+    #[error("invalid position: {reason}")]
+    Position {
+        /// Why it was rejected.
+        reason: String,
+    },
     /// A move in a move list that is not legal (or not readable) in its position.
     #[error("move {number} {token:?}: {reason}")]
     Move {

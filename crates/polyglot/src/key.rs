@@ -31,6 +31,84 @@ pub fn key_from_fen(fen: &str) -> Result<u64> {
     Ok(key(&position_from_fen(fen)?))
 }
 
+/// A position as bitboards, the way python-chess's `Board` holds it: bit 0 is a1, bit 7 h1,
+/// bit 63 h8. Reading these is much cheaper than writing and parsing a FEN.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bitboards {
+    /// Pawns of both colours.
+    pub pawns: u64,
+    /// Knights of both colours.
+    pub knights: u64,
+    /// Bishops of both colours.
+    pub bishops: u64,
+    /// Rooks of both colours.
+    pub rooks: u64,
+    /// Queens of both colours.
+    pub queens: u64,
+    /// Kings of both colours.
+    pub kings: u64,
+    /// White's pieces.
+    pub white: u64,
+    /// Black's pieces.
+    pub black: u64,
+    /// White moves next.
+    pub white_to_move: bool,
+    /// The rooks that keep their castling rights.
+    pub castling_rooks: u64,
+    /// The square a pawn just skipped (0..64), whether or not a capture is possible.
+    pub ep_square: Option<u8>,
+    /// Half-moves since the last capture or pawn move.
+    pub halfmoves: u32,
+    /// The move number.
+    pub fullmoves: u32,
+}
+
+/// The position the bitboards describe, checked as a FEN would be (standard castling). As
+/// python-chess hashes them, castling rights no king and rook could use are dropped, and so is
+/// an en-passant square no pawn could have skipped.
+pub fn position_from_bitboards(b: &Bitboards) -> Result<Chess> {
+    use shakmaty::{Bitboard, Board, ByColor, ByRole, Color, FromSetup, Setup, Square};
+    let err = |reason: String| Error::Position { reason };
+    let board = Board::try_from_bitboards(
+        ByRole {
+            pawn: Bitboard(b.pawns),
+            knight: Bitboard(b.knights),
+            bishop: Bitboard(b.bishops),
+            rook: Bitboard(b.rooks),
+            queen: Bitboard(b.queens),
+            king: Bitboard(b.kings),
+        },
+        ByColor {
+            white: Bitboard(b.white),
+            black: Bitboard(b.black),
+        },
+    )
+    .map_err(|e| err(e.to_string()))?;
+    let ep_square = match b.ep_square {
+        None => None,
+        Some(s) => Some(Square::try_from(s).map_err(|_| err(format!("en-passant square {s}")))?),
+    };
+    let setup = Setup {
+        board,
+        promoted: Bitboard::EMPTY,
+        pockets: None,
+        turn: if b.white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        },
+        castling_rights: Bitboard(b.castling_rooks),
+        ep_square,
+        remaining_checks: None,
+        halfmoves: b.halfmoves,
+        fullmoves: std::num::NonZeroU32::new(b.fullmoves).unwrap_or(std::num::NonZeroU32::MIN),
+    };
+    Chess::from_setup(setup, CastlingMode::Standard)
+        .or_else(|e| e.ignore_invalid_ep_square())
+        .or_else(|e| e.ignore_invalid_castling_rights())
+        .map_err(|e| err(e.to_string()))
+}
+
 /// Parses a FEN (standard castling; Shredder/X-FEN castling files are accepted too).
 pub fn position_from_fen(fen: &str) -> Result<Chess> {
     let err = |reason: String| Error::Fen {
@@ -157,5 +235,78 @@ mod tests {
             pos.play_unchecked(m);
             assert_eq!(k, key(&pos), "{t}");
         }
+    }
+
+    fn bitboards(pos: &Chess) -> Bitboards {
+        let board = pos.board();
+        Bitboards {
+            pawns: board.pawns().0,
+            knights: board.knights().0,
+            bishops: board.bishops().0,
+            rooks: board.rooks().0,
+            queens: board.queens().0,
+            kings: board.kings().0,
+            white: board.white().0,
+            black: board.black().0,
+            white_to_move: pos.turn().is_white(),
+            castling_rooks: pos.castles().castling_rights().0,
+            ep_square: pos.maybe_ep_square().map(u8::from),
+            halfmoves: pos.halfmoves(),
+            fullmoves: pos.fullmoves().get(),
+        }
+    }
+
+    #[test]
+    fn bitboards_give_the_fens_position() {
+        // Every position of these lines, with en-passant squares that can and cannot be taken,
+        // castling rights lost one by one, a promotion.
+        for line in [
+            "e4 d5 e5 f5 exf6 Nc6 fxg7 Bd7 gxh8=N",
+            "a4 b5 h4 b4 c4 bxc3 Ra3 e5 Rh3 Ke7",
+            "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O Nf6 Re1 O-O",
+        ] {
+            let mut pos = Chess::default();
+            for t in std::iter::once("").chain(line.split(' ')) {
+                if !t.is_empty() {
+                    let m = parse_move(&pos, t).unwrap();
+                    pos.play_unchecked(m);
+                }
+                let b = bitboards(&pos);
+                let from_bits = position_from_bitboards(&b).unwrap();
+                assert_eq!(key(&from_bits), key(&pos), "{line}: after {t:?}");
+                assert_eq!(from_bits.legal_moves(), pos.legal_moves(), "{t}");
+            }
+        }
+        // e3 skipped but no black pawn can take: not hashed, as from the FEN.
+        let pos = position_from_moves("e4").unwrap();
+        assert_eq!(bitboards(&pos).ep_square, Some(20));
+        assert_eq!(
+            key(&position_from_bitboards(&bitboards(&pos)).unwrap()),
+            0x823c9b50fd114196
+        );
+        // Not a position: two white kings, pieces of both colours on one square, a bad square.
+        let mut b = bitboards(&Chess::default());
+        b.kings |= 1 << 3;
+        b.queens &= !(1 << 3);
+        assert!(position_from_bitboards(&b).is_err());
+        let mut b = bitboards(&Chess::default());
+        b.black |= 1;
+        assert!(position_from_bitboards(&b)
+            .unwrap_err()
+            .to_string()
+            .starts_with("invalid position"));
+        // A rook that moved away keeps no right (python-chess's `clean_castling_rights`).
+        let mut b = bitboards(&Chess::default());
+        b.castling_rooks |= 1 << 1;
+        b.rooks &= !1;
+        b.white &= !1;
+        let p = position_from_bitboards(&b).unwrap();
+        assert_eq!(
+            p.castles().castling_rights().0,
+            (1 << 7) | (1 << 56) | (1 << 63)
+        );
+        let mut b = bitboards(&Chess::default());
+        b.ep_square = Some(200);
+        assert!(position_from_bitboards(&b).is_err());
     }
 }

@@ -53,8 +53,8 @@ pub use error::{Error, Result};
 pub use explore::{book_position, BookMove, BookPosition};
 pub use header::{Header, HeaderError};
 pub use key::{
-    key, key_after, key_from_fen, parse_move, position_after, position_from_fen,
-    position_from_moves,
+    key, key_after, key_from_fen, parse_move, position_after, position_from_bitboards,
+    position_from_fen, position_from_moves, Bitboards,
 };
 pub use merge::{merge, MergeStrategy};
 pub use moves::RawMove;

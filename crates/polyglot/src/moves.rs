@@ -88,10 +88,20 @@ impl RawMove {
         if !self.is_well_formed() {
             return None;
         }
+        self.find_in(&pos.legal_moves())
+    }
+
+    /// The move among `legal` (a position's legal moves) that this raw move stands for: all
+    /// of a position's entries are resolved against one move generation.
+    pub fn find_in(self, legal: &[Move]) -> Option<Move> {
+        if !self.is_well_formed() {
+            return None;
+        }
         let from = self.from_square();
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.from() == Some(from) && RawMove::encode(*m) == self)
+        legal
+            .iter()
+            .find(|m| m.from() == Some(from) && RawMove::encode(**m) == self)
+            .copied()
     }
 
     /// The move in standard UCI (`e1g1` for castling) if legal in `pos`.

@@ -5,9 +5,11 @@
 use crate::errors::{io_error, raise, BookError, Place};
 use crate::{in_pool, Source};
 use kifu_polyglot::make::{self, Compat, MakeOptions};
-use kifu_polyglot::shakmaty::Chess;
-use kifu_polyglot::{Book, Entry, MergeStrategy};
+use kifu_polyglot::shakmaty::uci::UciMove;
+use kifu_polyglot::shakmaty::{CastlingMode, Chess, Move, Position};
+use kifu_polyglot::{Bitboards, Book, Entry, MergeStrategy};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyString};
 use rayon::prelude::*;
@@ -68,10 +70,12 @@ impl PyEntry {
     }
 }
 
-fn entry(e: &Entry, pos: Option<&Chess>) -> Option<PyEntry> {
+/// An entry as Python sees it; with the position's legal moves, `None` when the move is not
+/// one of them.
+fn entry(e: &Entry, legal: Option<&[Move]>) -> Option<PyEntry> {
     let raw = e.raw_move.to_raw_uci();
-    let mv = match pos {
-        Some(p) => e.raw_move.to_uci(p)?,
+    let mv = match legal {
+        Some(l) => UciMove::from_move(e.raw_move.find_in(l)?, CastlingMode::Standard).to_string(),
         None => raw.clone(),
     };
     Some(PyEntry {
@@ -83,9 +87,11 @@ fn entry(e: &Entry, pos: Option<&Chess>) -> Option<PyEntry> {
     })
 }
 
-/// What a lookup is given: a FEN, a `chess.Board` (anything with `.fen()`), or a key.
+/// What a lookup is given: a FEN, a python-chess board (its bitboards), anything else with
+/// `.fen()`, or a key.
 enum Query {
     Fen(String),
+    Board(Bitboards),
     Key(u64),
 }
 
@@ -96,12 +102,61 @@ fn query(obj: &Bound<'_, PyAny>) -> PyResult<Query> {
     if obj.is_instance_of::<PyInt>() {
         return Ok(Query::Key(obj.extract()?));
     }
+    if let Some(b) = board_bitboards(obj) {
+        return Ok(Query::Board(b));
+    }
     if obj.hasattr("fen")? {
         return Ok(Query::Fen(obj.call_method0("fen")?.extract()?));
     }
     Err(PyTypeError::new_err(
         "expected a FEN, a chess.Board (anything with .fen()) or a key (int)",
     ))
+}
+
+/// The bitboards of a python-chess `Board` of standard chess (not Chess960, not a variant),
+/// read from the board's instance dictionary: several times cheaper than `board.fen()` and
+/// parsing it, and cheaper than getting each attribute. `None` for anything else, which then
+/// goes through `.fen()`.
+fn board_bitboards<'py>(obj: &Bound<'py, PyAny>) -> Option<Bitboards> {
+    let py = obj.py();
+    let standard = obj
+        .get_type()
+        .getattr(intern!(py, "uci_variant"))
+        .ok()?
+        .eq(intern!(py, "chess"))
+        .ok()?;
+    if !standard {
+        return None;
+    }
+    let vars = obj.getattr(intern!(py, "__dict__")).ok()?;
+    let vars = vars.cast::<PyDict>().ok()?;
+    let get = |name: &Bound<'py, PyString>| vars.get_item(name).ok().flatten();
+    let bits = |name: &Bound<'py, PyString>| get(name)?.extract::<u64>().ok();
+    if get(intern!(py, "chess960"))?.is_truthy().ok()? {
+        return None;
+    }
+    let occupied = get(intern!(py, "occupied_co"))?;
+    let ep = get(intern!(py, "ep_square"))?;
+    Some(Bitboards {
+        pawns: bits(intern!(py, "pawns"))?,
+        knights: bits(intern!(py, "knights"))?,
+        bishops: bits(intern!(py, "bishops"))?,
+        rooks: bits(intern!(py, "rooks"))?,
+        queens: bits(intern!(py, "queens"))?,
+        kings: bits(intern!(py, "kings"))?,
+        // `occupied_co[chess.WHITE]`, with `chess.WHITE == True == 1`.
+        white: occupied.get_item(1).ok()?.extract().ok()?,
+        black: occupied.get_item(0).ok()?.extract().ok()?,
+        white_to_move: get(intern!(py, "turn"))?.extract().ok()?,
+        castling_rooks: bits(intern!(py, "castling_rights"))?,
+        ep_square: if ep.is_none() {
+            None
+        } else {
+            Some(ep.extract().ok()?)
+        },
+        halfmoves: get(intern!(py, "halfmove_clock"))?.extract().ok()?,
+        fullmoves: get(intern!(py, "fullmove_number"))?.extract().ok()?,
+    })
 }
 
 /// The position and key of a FEN.
@@ -119,7 +174,13 @@ fn polyglot_key(board: &Bound<'_, PyAny>) -> PyResult<u64> {
     match query(board)? {
         Query::Key(k) => Ok(k),
         Query::Fen(f) => Ok(position(&f)?.1),
+        Query::Board(b) => Ok(kifu_polyglot::key(&board_position(&b)?)),
     }
+}
+
+/// The position of a board's bitboards (`ValueError` when they describe none).
+fn board_position(b: &Bitboards) -> PyResult<Chess> {
+    kifu_polyglot::position_from_bitboards(b).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A Polyglot opening book, read from a file or bytes (held in memory; lookups by binary
@@ -149,13 +210,23 @@ impl PyBook {
                 let (p, k) = position(f)?;
                 (Some(p), k)
             }
+            Query::Board(b) => {
+                let p = board_position(b)?;
+                let k = kifu_polyglot::key(&p);
+                (Some(p), k)
+            }
         };
-        Ok(self
+        let mut found = self
             .book
             .lookup(key)
             .filter(|e| e.weight >= minimum_weight)
-            .filter_map(|e| entry(&e, pos.as_ref()))
-            .collect())
+            .peekable();
+        if found.peek().is_none() {
+            return Ok(Vec::new());
+        }
+        // One move generation for all of the position's entries.
+        let legal = pos.as_ref().map(|p| p.legal_moves());
+        Ok(found.filter_map(|e| entry(&e, legal.as_deref())).collect())
     }
 }
 

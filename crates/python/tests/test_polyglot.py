@@ -54,6 +54,42 @@ def test_same_entries_as_python_chess(name):
         assert castles > 0
 
 
+def test_boards_are_read_from_their_bitboards():
+    """chess.Board lookups read the board's bitboards (no FEN); keys equal python-chess's."""
+    boards = [
+        # En passant possible; possible only for a pinned pawn (python-chess and Polyglot hash
+        # it: a pawn stands beside; `board.fen()` leaves the square out, so the FEN differs).
+        chess.Board("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w kq f6 0 3"),
+        chess.Board("8/8/8/K2pP2q/8/8/8/7k w - d6 0 1"),
+        # A double push nobody can take.
+        chess.Board("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+    ]
+    unclean = chess.Board()
+    unclean.remove_piece_at(chess.H1)
+    unclean.castling_rights |= chess.BB_H1  # a right without its rook, which python-chess cleans
+    boards.append(unclean)
+    for b in boards:
+        assert polyglot.key(b) == chess.polyglot.zobrist_hash(b), b.fen()
+    pinned = boards[1]
+    assert "d6" not in pinned.fen() and polyglot.key(pinned) != polyglot.key(pinned.fen())
+    # Chess960 and variant boards, and anything else with .fen(), go through the FEN.
+    c960 = chess.Board.from_chess960_pos(518)
+    assert polyglot.key(c960) == chess.polyglot.zobrist_hash(c960)
+
+    class OnlyFen:
+        def fen(self):
+            return chess.STARTING_FEN
+
+    assert polyglot.key(OnlyFen()) == chess.polyglot.zobrist_hash(chess.Board())
+    bad = chess.Board(None)
+    bad.set_piece_at(chess.E1, chess.Piece.from_symbol("K"))
+    with pytest.raises(ValueError, match="invalid position"):
+        polyglot.key(bad)
+    book = polyglot.Book(need(BOOKS / "performance.bin"))
+    with pytest.raises(ValueError):
+        book.find_all(bad)
+
+
 def test_find_get_and_many():
     book = polyglot.Book(need(BOOKS / "performance.bin").read_bytes())
     start = chess.Board()

@@ -103,10 +103,15 @@ pub fn position_from_bitboards(b: &Bitboards) -> Result<Chess> {
         halfmoves: b.halfmoves,
         fullmoves: std::num::NonZeroU32::new(b.fullmoves).unwrap_or(std::num::NonZeroU32::MIN),
     };
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .or_else(|e| e.ignore_invalid_ep_square())
-        .or_else(|e| e.ignore_invalid_castling_rights())
-        .map_err(|e| err(e.to_string()))
+    match Chess::from_setup(setup, CastlingMode::Standard) {
+        Ok(p) => Ok(p),
+        Err(e) => match e.ignore_invalid_ep_square() {
+            Ok(p) => Ok(p),
+            Err(e) => e
+                .ignore_invalid_castling_rights()
+                .map_err(|e| err(e.to_string())),
+        },
+    }
 }
 
 /// Parses a FEN (standard castling; Shredder/X-FEN castling files are accepted too).

@@ -311,11 +311,30 @@ impl Position {
     /// as many whole rows as `out` holds. The codes are the board's own, so each row is one copy:
     /// this is how the Python package fills its board arrays.
     pub fn write_cells(&self, out: &mut [u8]) {
+        match self.size.get() {
+            19 => self.write_cells_of::<19>(out),
+            13 => self.write_cells_of::<13>(out),
+            9 => self.write_cells_of::<9>(out),
+            n => {
+                let n = usize::from(n);
+                for (row, line) in out.chunks_exact_mut(n).take(n).enumerate() {
+                    let base = (row + 1) * self.stride + 1;
+                    line.copy_from_slice(&self.cell[base..base + n]);
+                }
+            }
+        }
+    }
+
+    /// [`Position::write_cells`] with rows of a known length: copies without a call a row.
+    fn write_cells_of<const N: usize>(&self, out: &mut [u8]) {
         const _: () = assert!(EMPTY == 0 && BLACK == 1 && WHITE == 2);
-        let n = usize::from(self.size.get());
-        for (row, line) in out.chunks_exact_mut(n).take(n).enumerate() {
+        for (row, line) in out.chunks_exact_mut(N).take(N).enumerate() {
             let base = (row + 1) * self.stride + 1;
-            line.copy_from_slice(&self.cell[base..base + n]);
+            let from: &[u8; N] = self.cell[base..base + N]
+                .try_into()
+                .expect("a row of N cells");
+            let to: &mut [u8; N] = line.try_into().expect("a row of N cells");
+            *to = *from;
         }
     }
 

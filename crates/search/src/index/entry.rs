@@ -1,7 +1,7 @@
 //! One game of the pattern index: what it holds ([`GameEntry`]), how it is made from a game
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
-use super::format::{put_varint, state, Bytes, FormatError, Node, NodeReader, NodeWriter};
+use super::format::{put_varint, Bytes, FormatError, Node, NodeReader, NodeWriter};
 use crate::filter::GameInfo;
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Move};
@@ -110,7 +110,7 @@ impl GameEntry {
         // against its parent's; buffers are kept for reuse at each depth.
         let mut path: Vec<usize> = Vec::new();
         let mut boards: Vec<Vec<u8>> = Vec::new();
-        let empty = vec![b'.'; n * n];
+        let empty = vec![0u8; n * n];
         let mut rows = vec![0u8; n * n];
         let mut changes: Vec<(u16, u8)> = Vec::new();
         let mut broken = false;
@@ -137,7 +137,8 @@ impl GameEntry {
                 0 => &empty,
                 d => &boards[d - 1],
             };
-            step.position.write_rows(&mut rows);
+            // Cell codes are the index's point states (0 empty, 1 black, 2 white).
+            step.position.write_cells(&mut rows);
             changes.clear();
             // Most of the board is as it was: compare blocks first.
             const BLOCK: usize = 32;
@@ -149,10 +150,9 @@ impl GameEntry {
                 if now == before {
                     continue;
                 }
-                for (j, (&b, &a)) in now.iter().zip(before).enumerate() {
+                for (j, (&s, &a)) in now.iter().zip(before).enumerate() {
                     let q = bi * BLOCK + j;
-                    let s = row_state(b);
-                    if s == row_state(a) {
+                    if s == a {
                         continue;
                     }
                     changes.push((q as u16, s));
@@ -381,14 +381,6 @@ impl GameEntry {
             index += 1;
         }
         Ok(())
-    }
-}
-
-fn row_state(b: u8) -> u8 {
-    match b {
-        b'#' => state(Some(kifu_go::Color::Black)),
-        b'O' => state(Some(kifu_go::Color::White)),
-        _ => 0,
     }
 }
 

@@ -64,6 +64,65 @@ def test_scored_round_trip(tmp_path):
         posdb.read_scored(data[:-1])
 
 
+def test_map_positions_is_the_files_bytes(nine_games, tmp_path):
+    """map_positions views the file in place: the same records as read_positions, no copy."""
+    for extra in (True, False):
+        data = posdb.extract(nine_games, size=9, extra=extra)
+        path = tmp_path / f"p{extra}.dat"
+        path.write_bytes(data)
+        mm = posdb.map_positions(path, 9)
+        assert isinstance(mm, np.memmap) and mm.dtype == posdb.position_file_dtype(9, extra)
+        recs = posdb.read_positions(data, 9)
+        assert len(mm) == len(recs) and len(mm) * mm.dtype.itemsize == len(data)
+        assert np.array_equal(mm["hash"], recs["hash"])
+        assert np.array_equal(np.where(mm["to_play"] == b"B", 1, 2), recs["to_play"])
+        decoded = (mm["board"] == posdb.CELL_BLACK) + 2 * (mm["board"] == posdb.CELL_WHITE)
+        assert np.array_equal(decoded, recs["board"])
+        if extra:
+            assert np.array_equal(mm["file_id"], recs["file_id"])
+            assert np.array_equal(mm["move"], recs["move"])
+    # Torn, bad and mixed files.
+    whole = path.read_bytes()
+    torn = tmp_path / "torn.dat"
+    torn.write_bytes(whole[:-5])
+    with pytest.raises(kifu.PosdbError) as e:
+        posdb.map_positions(torn)
+    assert e.value.record == len(whole) // 92 - 1 and e.value.offset == e.value.record * 92
+    assert len(posdb.map_positions(torn, allow_torn=True)) == len(whole) // 92 - 1
+    bad = bytearray(whole)
+    bad[92 + 12] = ord("x")
+    (tmp_path / "bad.dat").write_bytes(bytes(bad))
+    with pytest.raises(kifu.PosdbError) as e:
+        posdb.map_positions(tmp_path / "bad.dat")
+    assert e.value.record == 1 and e.value.offset == 92 and "cell" in str(e.value)
+    recs = posdb.read_positions(whole, 9)[:3]
+    recs["has_extra"][1] = True
+    (tmp_path / "mixed.dat").write_bytes(posdb.write_positions(None, recs))
+    with pytest.raises(ValueError, match="with and without extra"):
+        posdb.map_positions(tmp_path / "mixed.dat")
+    (tmp_path / "empty.dat").write_bytes(b"")
+    assert len(posdb.map_positions(tmp_path / "empty.dat")) == 0
+
+
+def test_map_scored(tmp_path):
+    s = np.zeros(3, dtype=posdb.SCORED_FIELDS)
+    s["hash"] = [5, 2**63, 7]
+    s["to_play"] = [1, 2, 1]
+    s["score"] = [3, 8, 5]
+    s["confidence"] = [0, 100, 50]
+    path = tmp_path / "s.dat"
+    posdb.write_scored(path, s)
+    mm = posdb.map_scored(path)
+    assert mm.dtype == posdb.SCORED_FILE_DTYPE and np.array_equal(mm["hash"], s["hash"])
+    assert mm["to_play"].tolist() == [b"B", b"W", b"B"] and mm["score"].tolist() == [3, 8, 5]
+    raw = bytearray(path.read_bytes())
+    raw[12 + 10] = 9
+    path.write_bytes(bytes(raw))
+    with pytest.raises(kifu.PosdbError) as e:
+        posdb.map_scored(path)
+    assert e.value.record == 1 and e.value.offset == 12
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
     games = need(GAMES / "computer-go-dataset")

@@ -172,7 +172,17 @@ struct ChunkOut {
 }
 
 /// The sink that turns steps into rows.
-struct Sink<'o> {
+/// Where a sink puts the boards.
+enum BoardOut<'b> {
+    /// Appended to the chunk's own buffer.
+    Grow,
+    /// Not made: the first pass of a parallel run only counts the rows.
+    Skip,
+    /// Written into this run's part of the final array, from `at`.
+    Fill { out: &'b mut [u8], at: usize },
+}
+
+struct Sink<'o, 'b> {
     opts: &'o Options,
     out: ChunkOut,
     /// The size asked for: games of other sizes make no rows.
@@ -196,6 +206,7 @@ struct Sink<'o> {
     map_size: u8,
     errors: Vec<ReplayError>,
     prefault: Prefault,
+    boards: BoardOut<'b>,
 }
 
 /// Faults in the board buffer's pages ahead of the writes, 8 MiB at a time: one system call
@@ -211,11 +222,15 @@ struct Prefault {
 
 impl Prefault {
     const STEP: usize = 8 << 20;
+    /// The first reservation: above glibc's largest mmap threshold (32 MiB), so the buffer is
+    /// its own mapping from the start and grows by `mremap`, never by copying. Only what is
+    /// faulted in costs memory.
+    const FIRST: usize = 64 << 20;
 
     /// Makes room for `add` more bytes in `buf`, faulted in.
     fn reserve(&mut self, buf: &mut Vec<u8>, add: usize) {
         if buf.capacity() - buf.len() < add {
-            buf.reserve(add.max(buf.len()).max(Self::STEP));
+            buf.reserve(add.max(buf.len()).max(Self::FIRST));
         }
         let base = buf.as_ptr() as usize;
         if base != self.base {
@@ -224,7 +239,9 @@ impl Prefault {
         }
         let need = buf.len() + add;
         if need > self.done {
-            let to = (self.done + Self::STEP).max(need).min(buf.capacity());
+            // Ahead by what was written so far (1 MiB to 8 MiB): small inputs fault in little.
+            let ahead = Self::STEP.min(buf.len().max(1 << 20));
+            let to = (self.done + ahead).max(need).min(buf.capacity());
             populate(base + self.done, base + to);
             self.done = to;
         }
@@ -240,10 +257,12 @@ fn populate(from: usize, to: usize) {
         let (from, to) = (from.next_multiple_of(PAGE), to / PAGE * PAGE);
         if to > from {
             // SAFETY: MADV_POPULATE_WRITE reads and writes no memory and keeps every page's
-            // contents; it only maps the pages as a write would. The range is whole pages inside
-            // the caller's allocation (`Prefault::reserve`: the Vec's buffer, start rounded up,
-            // end rounded down, within its capacity), so no other mapping is touched. Where pages
-            // are larger than 4 KiB an unaligned start makes the call fail, which is harmless.
+            // contents; it only maps the pages as a write would. The callers pass a range inside
+            // one live allocation they hold mutably (`Prefault::reserve`: a Vec's buffer within
+            // its capacity; `replay_in_place`: a worker's part of the boards Vec), and only the
+            // whole pages inside it are named (start rounded up, end rounded down), so no other
+            // mapping is touched. Where pages are larger than 4 KiB an unaligned start makes the
+            // call fail, which is harmless.
             #[allow(unsafe_code)]
             let _ = unsafe {
                 libc::madvise(
@@ -260,8 +279,8 @@ fn populate(from: usize, to: usize) {
 
 const NONE: u32 = u32::MAX;
 
-impl<'o> Sink<'o> {
-    fn new(opts: &'o Options, want_size: Option<u8>) -> Self {
+impl<'o, 'b> Sink<'o, 'b> {
+    fn new(opts: &'o Options, want_size: Option<u8>, boards: BoardOut<'b>) -> Self {
         Sink {
             opts,
             out: ChunkOut::default(),
@@ -280,6 +299,7 @@ impl<'o> Sink<'o> {
             map_size: 0,
             errors: Vec::new(),
             prefault: Prefault::default(),
+            boards,
         }
     }
 
@@ -339,7 +359,7 @@ fn color_code(c: Color) -> u8 {
     }
 }
 
-impl ReplaySink for Sink<'_> {
+impl ReplaySink for Sink<'_, '_> {
     const GAME_INFO: bool = true;
 
     fn game_info(&mut self, game: usize, info: &RootInfo) {
@@ -418,11 +438,13 @@ impl ReplaySink for Sink<'_> {
             NO_MOVE
         };
         let pts = n * n;
-        if self
-            .opts
-            .transforms
-            .iter()
-            .any(|&t| t != Symmetry::Identity)
+        let skip = matches!(self.boards, BoardOut::Skip);
+        if !skip
+            && self
+                .opts
+                .transforms
+                .iter()
+                .any(|&t| t != Symmetry::Identity)
         {
             self.cells.resize(pts, 0);
             pos.write_cells(&mut self.cells);
@@ -431,13 +453,34 @@ impl ReplaySink for Sink<'_> {
         for (t, &sym) in self.opts.transforms.iter().enumerate() {
             let map = &self.maps[t];
             let cols = &mut self.out.cols;
-            self.prefault.reserve(&mut cols.boards, pts);
-            if sym == Symmetry::Identity {
-                pos.push_cells(&mut cols.boards);
-            } else {
-                let start = cols.boards.len();
-                cols.boards.resize(start + pts, 0);
-                let board = &mut cols.boards[start..];
+            let board = match &mut self.boards {
+                BoardOut::Skip => None,
+                BoardOut::Grow => {
+                    self.prefault.reserve(&mut cols.boards, pts);
+                    let start = cols.boards.len();
+                    if sym == Symmetry::Identity {
+                        pos.push_cells(&mut cols.boards);
+                        None
+                    } else {
+                        cols.boards.resize(start + pts, 0);
+                        Some(&mut cols.boards[start..])
+                    }
+                }
+                BoardOut::Fill { out, at } => {
+                    let start = *at;
+                    *at += pts;
+                    // The first pass counted these rows: the part is never too short.
+                    let part = out.get_mut(start..start + pts);
+                    match part {
+                        Some(b) if sym == Symmetry::Identity => {
+                            pos.write_cells(b);
+                            None
+                        }
+                        other => other,
+                    }
+                }
+            };
+            if let Some(board) = board {
                 for (&to, &c) in map.iter().zip(&self.cells) {
                     board[usize::from(to)] = c;
                 }
@@ -539,12 +582,18 @@ fn planes(
 
 /// Replays a run of consecutive inputs (`first` is the first one's place in the whole list)
 /// into one chunk, so that one worker's rows land in one set of buffers.
-fn replay_chunk(inputs: &[Input], first: usize, opts: &Options, want: Option<u8>) -> ChunkOut {
+fn replay_chunk(
+    inputs: &[Input],
+    first: usize,
+    opts: &Options,
+    want: Option<u8>,
+    boards: BoardOut<'_>,
+) -> ChunkOut {
     let options = ReplayOptions {
         scope: opts.scope,
         ..ReplayOptions::default()
     };
-    let mut sink = Sink::new(opts, want);
+    let mut sink = Sink::new(opts, want, boards);
     for (i, input) in inputs.iter().enumerate() {
         sink.file = (first + i) as u32;
         sink.game_base = sink.out.games;
@@ -584,6 +633,10 @@ fn replay_chunk(inputs: &[Input], first: usize, opts: &Options, want: Option<u8>
                 ));
             }
         }
+    }
+    let boards = &mut sink.out.cols.boards;
+    if boards.capacity() > 2 * boards.len() {
+        boards.shrink_to_fit();
     }
     sink.out
 }
@@ -676,6 +729,15 @@ fn join(
             files,
         };
     }
+    if !dedup && !chunks.iter().any(mixed) {
+        return Joined {
+            size: usize::from(n),
+            cols: concat(&chunks, k),
+            planes: Vec::new(),
+            failures,
+            files,
+        };
+    }
     // The rows kept, chunk by chunk (dedup looks at every earlier row, so this is in order).
     let mut seen: HashSet<(u64, u8, u8)> = HashSet::new();
     let kept: Vec<Vec<u32>> = chunks
@@ -737,6 +799,99 @@ fn join(
         planes: Vec::new(),
         failures,
         files,
+    }
+}
+
+/// Replays the runs on every worker twice: first counting each run's rows (no boards), then
+/// writing each run's boards straight into its part of the final array. Replaying is cheap
+/// next to faulting in and copying hundreds of megabytes of boards, which a join of the runs'
+/// own buffers would do twice.
+fn replay_in_place(
+    inputs: &[Input],
+    runs: &[(usize, &[Input])],
+    opts: &Options,
+    want_size: Option<u8>,
+    walk_failures: Vec<Failure>,
+    k: usize,
+) -> Joined {
+    let counted: Vec<ChunkOut> = runs
+        .par_iter()
+        .map(|&(first, c)| replay_chunk(c, first, opts, want_size, BoardOut::Skip))
+        .collect();
+    let n = want_size
+        .or_else(|| counted.iter().find_map(|c| c.cols.size.first().copied()))
+        .unwrap_or(19);
+    let pts = usize::from(n) * usize::from(n);
+    let rows: Vec<usize> = counted
+        .iter()
+        .map(|c| c.cols.size.iter().filter(|&&s| s == n).count())
+        .collect();
+    drop(counted);
+    let mut boards = vec![0u8; rows.iter().sum::<usize>() * pts];
+    let mut parts = Vec::with_capacity(runs.len());
+    let mut rest = boards.as_mut_slice();
+    for &r in &rows {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(r * pts);
+        parts.push(part);
+        rest = tail;
+    }
+    let chunks: Vec<ChunkOut> = runs
+        .par_iter()
+        .zip(parts)
+        .map(|(&(first, c), part)| {
+            populate(part.as_ptr() as usize, part.as_ptr() as usize + part.len());
+            replay_chunk(c, first, opts, Some(n), BoardOut::Fill { out: part, at: 0 })
+        })
+        .collect();
+    let mut joined = join(inputs, chunks, walk_failures, Some(n), false, k);
+    joined.cols.boards = boards;
+    joined
+}
+
+/// The chunks' columns one after the other (games numbered across chunks), the boards copied
+/// in parallel, each chunk to its place.
+fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
+    fn cat<T: Copy>(chunks: &[ChunkOut], col: impl Fn(&Cols) -> &Vec<T>) -> Vec<T> {
+        let mut out = Vec::with_capacity(chunks.iter().map(|c| col(&c.cols).len()).sum());
+        for c in chunks {
+            out.extend_from_slice(col(&c.cols));
+        }
+        out
+    }
+    let mut game = Vec::with_capacity(chunks.iter().map(|c| c.cols.len()).sum());
+    let mut base = 0i32;
+    for c in chunks {
+        game.extend(c.cols.game.iter().map(|g| g + base));
+        base += c.games as i32;
+    }
+    let total: usize = chunks.iter().map(|c| c.cols.boards.len()).sum();
+    let mut boards = vec![0u8; total];
+    let mut parts = Vec::with_capacity(chunks.len());
+    let mut rest = boards.as_mut_slice();
+    for c in chunks {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(c.cols.boards.len());
+        parts.push((part, &c.cols.boards));
+        rest = tail;
+    }
+    parts
+        .into_par_iter()
+        .for_each(|(to, from)| to.copy_from_slice(from));
+    debug_assert!(k == 0 || chunks.iter().all(|c| c.cols.last.len() == c.cols.len() * k));
+    Cols {
+        size: cat(chunks, |c| &c.size),
+        to_play: cat(chunks, |c| &c.to_play),
+        moves: cat(chunks, |c| &c.moves),
+        move_number: cat(chunks, |c| &c.move_number),
+        game,
+        file: cat(chunks, |c| &c.file),
+        variation: cat(chunks, |c| &c.variation),
+        hash: cat(chunks, |c| &c.hash),
+        symmetry: cat(chunks, |c| &c.symmetry),
+        transform: cat(chunks, |c| &c.transform),
+        result: cat(chunks, |c| &c.result),
+        ko: cat(chunks, |c| &c.ko),
+        boards,
+        last: cat(chunks, |c| &c.last),
     }
 }
 
@@ -845,11 +1000,15 @@ fn go_positions<'py>(
                 .enumerate()
                 .map(|(i, c)| (i * per, c))
                 .collect();
-            let chunks: Vec<ChunkOut> = runs
-                .par_iter()
-                .map(|&(first, c)| replay_chunk(c, first, &opts, want_size))
-                .collect();
-            let mut joined = join(&inputs, chunks, walk_failures, want_size, dedup, last_moves);
+            let mut joined = if workers <= 1 || dedup {
+                let chunks: Vec<ChunkOut> = runs
+                    .par_iter()
+                    .map(|&(first, c)| replay_chunk(c, first, &opts, want_size, BoardOut::Grow))
+                    .collect();
+                join(&inputs, chunks, walk_failures, want_size, dedup, last_moves)
+            } else {
+                replay_in_place(&inputs, &runs, &opts, want_size, walk_failures, last_moves)
+            };
             if features {
                 joined.planes = feature_planes(&joined, last_moves);
             }

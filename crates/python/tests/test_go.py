@@ -116,8 +116,20 @@ def test_sizes_folders_and_threads(tmp_path):
 
 
 def test_same_arrays_for_any_thread_count(sgf_files):
-    files = sgf_files[:400]
-    a = go.positions(files, threads=1, size=19)
-    b = go.positions(files, threads=2, size=19)
-    for k in ("boards", "moves", "hash", "game", "move_number"):
-        assert np.array_equal(a[k], b[k])
+    """One worker fills its own buffers; several count first and then write in place (or join,
+    with dedup): every array and every error must be the same."""
+    files = sgf_files[:300] + [b"(;SZ[13];B[gg];W[hh])", b"(;SZ[19];B[pd](;W[dd])(;W[dp]))",
+                               b"(;SZ[19];B[zz])"]
+    for kw in (dict(size=19), dict(), dict(variations=True, move_window=(10, 60)),
+               dict(symmetry="all", features=True, last_moves=2, size=19),
+               dict(dedup=True), dict(size=13)):
+        a = go.positions(files, threads=1, **kw)
+        for threads in (2, 3):
+            b = go.positions(files, threads=threads, **kw)
+            assert a.keys() == b.keys()
+            for k, v in a.items():
+                if isinstance(v, np.ndarray):
+                    assert v.dtype == b[k].dtype and np.array_equal(v, b[k]), (kw, k, threads)
+                else:
+                    assert v == b[k], (kw, k, threads)
+        assert len(a["hash"]) > 0, kw

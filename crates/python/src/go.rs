@@ -364,6 +364,12 @@ impl ReplaySink for Sink<'_, '_> {
 
     fn game_info(&mut self, game: usize, info: &RootInfo) {
         self.start_game(game);
+        // Replayed games are square (the replay reports the others as errors).
+        let size = info.size().0.min(u32::from(u8::MAX)) as u8;
+        self.skip_game = self.want_size.is_some_and(|w| w != size);
+        if self.want_size != Some(size) {
+            self.out.other_sizes.push((size, self.file, game));
+        }
         let re = info.text(InfoProperty::Result);
         let re = re.trim().to_ascii_uppercase();
         self.result = match re.as_bytes().first() {
@@ -389,14 +395,6 @@ impl ReplaySink for Sink<'_, '_> {
         let pos = step.position;
         let size = pos.size();
         let n = usize::from(size.get());
-        if step.node_index == 0 {
-            self.skip_game = self.want_size.is_some_and(|w| w != size.get());
-            if self.want_size != Some(size.get()) {
-                self.out
-                    .other_sizes
-                    .push((size.get(), self.file, step.game));
-            }
-        }
         if self.skip_game {
             return;
         }
@@ -591,6 +589,8 @@ fn replay_chunk(
 ) -> ChunkOut {
     let options = ReplayOptions {
         scope: opts.scope,
+        // Games of another size are read, not played.
+        size: want.and_then(|w| BoardSize::new(u32::from(w)).ok()),
         ..ReplayOptions::default()
     };
     let mut sink = Sink::new(opts, want, boards);

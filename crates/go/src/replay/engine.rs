@@ -463,6 +463,12 @@ impl<S: ReplaySink> Replayer<S> {
             if S::GAME_INFO {
                 self.root_info();
             }
+            if let Some(want) = self.opts.size {
+                if self.pos.as_ref().is_some_and(|p| p.size() != want) {
+                    self.dead = true;
+                    return;
+                }
+            }
         }
         if !self.setup.is_empty() {
             self.apply_setup();

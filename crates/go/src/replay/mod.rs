@@ -51,7 +51,7 @@
 //! Nothing is allocated per node or per move (buffers are reused); at a variation the position is
 //! saved compactly (one byte per point) and restored when the variation ends.
 
-use crate::coord::{Color, CoordError};
+use crate::coord::{BoardSize, Color, CoordError};
 use crate::position::{PlayedMove, Position};
 use crate::rules::Rules;
 use crate::zobrist::ZobristKeys;
@@ -81,6 +81,10 @@ pub struct ReplayOptions {
     /// Zobrist keys to hash with (e.g. a published `zobrist_board_81.dat`), for games of their
     /// size; other sizes use kifu's own tables.
     pub keys: Option<Arc<ZobristKeys>>,
+    /// Replay only games on this board: a game of another size gets its
+    /// [`ReplaySink::game_info`] and nothing more (its nodes are read, not played, and no
+    /// error is reported for it).
+    pub size: Option<BoardSize>,
 }
 
 /// Why a game could not be replayed. Messages number games from 1; the `game` fields from 0.

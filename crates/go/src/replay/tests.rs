@@ -120,6 +120,39 @@ fn variations_are_numbered_by_leaves_in_file_order() {
 }
 
 #[test]
+fn games_of_another_size_get_their_information_only() {
+    #[derive(Default)]
+    struct Sizes {
+        info: Vec<(usize, (u32, u32))>,
+        steps: Vec<(usize, usize)>,
+        errors: usize,
+    }
+    impl ReplaySink for Sizes {
+        const GAME_INFO: bool = true;
+        fn game_info(&mut self, game: usize, info: &RootInfo) {
+            self.info.push((game, info.size()));
+        }
+        fn position(&mut self, step: &Step<'_>) {
+            self.steps.push((step.game, step.node_index));
+        }
+        fn game_error(&mut self, _: ReplayError) {
+            self.errors += 1;
+        }
+    }
+    let text = b"(;SZ[9];B[aa];W[bb])(;SZ[19];B[pd](;W[dd])(;W[zz]))(;SZ[9];B[cc])";
+    let opts = ReplayOptions {
+        size: Some(BoardSize::NINE),
+        ..Default::default()
+    };
+    let r = replay_text(text, &opts, Sizes::default());
+    assert_eq!(r.info, [(0, (9, 9)), (1, (19, 19)), (2, (9, 9))]);
+    assert_eq!(r.steps, [(0, 0), (0, 1), (0, 2), (2, 0), (2, 1)]);
+    assert_eq!(r.errors, 0, "the 19x19 game's bad move is not played");
+    let all = replay_text(text, &ReplayOptions::default(), Sizes::default());
+    assert_eq!(all.steps.len(), 5 + 4);
+}
+
+#[test]
 fn main_line_only_skips_variations() {
     let opts = ReplayOptions {
         scope: Scope::MainLineOnly,

@@ -259,7 +259,7 @@ fn populate(from: usize, to: usize) {
             // SAFETY: MADV_POPULATE_WRITE reads and writes no memory and keeps every page's
             // contents; it only maps the pages as a write would. The callers pass a range inside
             // one live allocation they hold mutably (`Prefault::reserve`: a Vec's buffer within
-            // its capacity; `replay_in_place`: a worker's part of the boards Vec), and only the
+            // its capacity; `replay_in_place` and `feature_planes`: a worker's part of a Vec), and only the
             // whole pages inside it are named (start rounded up, end rounded down), so no other
             // mapping is touched. Where pages are larger than 4 KiB an unaligned start makes the
             // call fail, which is harmless.
@@ -902,18 +902,27 @@ fn feature_planes(j: &Joined, k: usize) -> Vec<u8> {
     let per_row = plane_count(k) * pts;
     let c = &j.cols;
     let mut out = vec![0u8; c.len() * per_row];
-    out.par_chunks_mut(per_row.max(1))
-        .zip(c.boards.par_chunks(pts.max(1)))
+    // Blocks of rows, each faulted in with one call before it is written (the planes are
+    // many times the boards' size).
+    const BLOCK: usize = 256;
+    out.par_chunks_mut((per_row * BLOCK).max(1))
         .enumerate()
-        .for_each_init(Scratch::default, |scratch, (i, (o, board))| {
-            planes(
-                o,
-                board,
-                j.size,
-                (c.to_play[i], c.ko[i]),
-                &c.last[i * k..(i + 1) * k],
-                scratch,
+        .for_each_init(Scratch::default, |scratch, (b, block)| {
+            populate(
+                block.as_ptr() as usize,
+                block.as_ptr() as usize + block.len(),
             );
+            for (r, o) in block.chunks_mut(per_row.max(1)).enumerate() {
+                let i = b * BLOCK + r;
+                planes(
+                    o,
+                    &c.boards[i * pts..(i + 1) * pts],
+                    j.size,
+                    (c.to_play[i], c.ko[i]),
+                    &c.last[i * k..(i + 1) * k],
+                    scratch,
+                );
+            }
         });
     out
 }

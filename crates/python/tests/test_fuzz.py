@@ -72,3 +72,41 @@ def test_books(data, fen):
             book.find_all(q)
         except ValueError:
             pass
+
+
+@SETTINGS
+@given(st.binary(max_size=400), st.sampled_from([9, 19]), st.booleans())
+def test_mapped_files(data, size, allow_torn):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        path = f"{d}/f.dat"
+        with open(path, "wb") as f:
+            f.write(data)
+        for call in (lambda: kifu.posdb.map_positions(path, size, allow_torn=allow_torn),
+                     lambda: kifu.posdb.map_scored(path, allow_torn=allow_torn)):
+            try:
+                mm = call()
+                len(mm)
+                del mm
+            except ValueError:  # kifu.PosdbError is one
+                pass
+
+
+@SETTINGS
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=9, max_size=9), st.booleans(),
+       st.one_of(st.none(), st.integers(0, 63)), st.integers(0, 2**64 - 1))
+def test_board_bitboards(bits, turn, ep, castling):
+    """A python-chess board with any bitboards: its key is read from the bitboards (a number
+    or ValueError), never a crash."""
+    chess = pytest.importorskip("chess")
+    b = chess.Board()
+    b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings = bits[:6]
+    b.occupied_co = [bits[6], bits[7]]
+    b.occupied = bits[6] | bits[7]
+    b.turn, b.ep_square, b.castling_rights = turn, ep, castling
+    b.halfmove_clock, b.fullmove_number = bits[8] % 1000, bits[8] % 5000
+    try:
+        assert isinstance(kifu.polyglot.key(b), int)
+    except ValueError:
+        pass

@@ -141,6 +141,23 @@ impl Cols {
         self.to_play.len()
     }
 
+    /// Room for `rows` more rows in the scalar columns (the boards grow on their own).
+    fn reserve(&mut self, rows: usize, k: usize) {
+        self.size.reserve(rows);
+        self.to_play.reserve(rows);
+        self.moves.reserve(2 * rows);
+        self.move_number.reserve(rows);
+        self.game.reserve(rows);
+        self.file.reserve(rows);
+        self.variation.reserve(rows);
+        self.hash.reserve(rows);
+        self.symmetry.reserve(rows);
+        self.transform.reserve(rows);
+        self.result.reserve(rows);
+        self.ko.reserve(rows);
+        self.last.reserve(k * rows);
+    }
+
     /// Appends row `i` of `from` without its board, its game shifted by `game_base`.
     fn push_row(&mut self, from: &Cols, i: usize, game_base: i32, k: usize) {
         self.size.push(from.size[i]);
@@ -594,6 +611,15 @@ fn replay_chunk(
         ..ReplayOptions::default()
     };
     let mut sink = Sink::new(opts, want, boards);
+    // A move takes 6 bytes of SGF or more (`;B[pd]`): room for that many rows up front saves
+    // the columns' copies as they grow (unused room is address space, not memory).
+    let bytes: u64 = inputs.iter().map(|i| i.source.len_hint()).sum();
+    let rows = usize::try_from(bytes / 6)
+        .unwrap_or(usize::MAX)
+        .min(1 << 24);
+    sink.out
+        .cols
+        .reserve(rows * opts.transforms.len(), opts.features.unwrap_or(0));
     for (i, input) in inputs.iter().enumerate() {
         sink.file = (first + i) as u32;
         sink.game_base = sink.out.games;

@@ -57,6 +57,14 @@ impl Source {
         }
     }
 
+    /// The number of bytes, or the file's length (0 when unknown): for sizing buffers.
+    pub(crate) fn len_hint(&self) -> u64 {
+        match self {
+            Source::Bytes(b) => b.len() as u64,
+            Source::Path(p) => std::fs::metadata(p).map_or(0, |m| m.len()),
+        }
+    }
+
     /// The bytes, borrowed when the caller gave bytes (reading the file otherwise).
     pub(crate) fn bytes(&self) -> Result<Cow<'_, [u8]>, (PathBuf, std::io::Error)> {
         match self {

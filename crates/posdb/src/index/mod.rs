@@ -162,12 +162,13 @@ pub struct IndexOptions {
 }
 
 impl IndexOptions {
-    /// Defaults for `size`: kifu's own keys, 256 MiB.
+    /// Defaults for `size`: kifu's own keys, 1 GiB for sorting (about 40 million positions
+    /// without a spill).
     pub fn new(size: BoardSize) -> IndexOptions {
         IndexOptions {
             size,
             keys: ZobristKeys::default_for(size),
-            memory_limit: 256 << 20,
+            memory_limit: 1 << 30,
             temp_dir: None,
             batch: 256,
             variations: false,

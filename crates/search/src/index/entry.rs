@@ -106,10 +106,11 @@ impl GameEntry {
         let mut last = vec![0u32; n * n];
         let mut first = vec![u32::MAX; n * n];
         let mut fin = vec![0u8; n * n];
-        // The boards on the path from the root (node, depth's buffer), to diff each node
-        // against its parent's; buffers are kept for reuse at each depth.
+        // The boards on the path from the root, to diff each node against its parent's: the
+        // board at depth `d` is `boards[d * n * n..]`, one buffer for the whole path (a main
+        // line is as deep as it is long).
         let mut path: Vec<usize> = Vec::new();
-        let mut boards: Vec<Vec<u8>> = Vec::new();
+        let mut boards: Vec<u8> = Vec::new();
         let empty = vec![0u8; n * n];
         let mut rows = vec![0u8; n * n];
         let mut changes: Vec<(u16, u8)> = Vec::new();
@@ -133,9 +134,10 @@ impl GameEntry {
                 broken = true;
                 return;
             }
+            let pts = n * n;
             let parent_rows = match path.len() {
-                0 => &empty,
-                d => &boards[d - 1],
+                0 => &empty[..],
+                d => &boards[(d - 1) * pts..d * pts],
             };
             // Cell codes are the index's point states (0 empty, 1 black, 2 white).
             step.position.write_cells(&mut rows);
@@ -195,10 +197,8 @@ impl GameEntry {
             entry.node_count += 1;
             let depth = path.len();
             path.push(step.node_index);
-            match boards.get_mut(depth) {
-                Some(b) => b.copy_from_slice(&rows),
-                None => boards.push(rows.clone()),
-            }
+            boards.truncate(depth * pts);
+            boards.extend_from_slice(&rows);
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is

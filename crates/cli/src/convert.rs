@@ -68,7 +68,7 @@ pub fn run(a: ConvertArgs) -> Result<Outcome> {
         Ok(f) => f,
         Err(e) => {
             // A usage error: exit 2 as clap does.
-            crate::output::message(format_args!("kifu: {e:#}"));
+            crate::output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
             return Ok(Outcome::Usage);
         }
     };

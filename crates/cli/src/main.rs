@@ -127,7 +127,7 @@ fn main() -> ExitCode {
         // The reader went away (`kifu ... | head`): what it wanted, it has.
         Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            output::message(format_args!("kifu: {e:#}"));
+            output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
             let usage = e.chain().any(|c| c.is::<UsageError>());
             ExitCode::from(if usage { 2 } else { 1 })
         }

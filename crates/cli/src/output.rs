@@ -88,6 +88,24 @@ pub fn print_json(v: &impl serde::Serialize) -> Result<()> {
     Ok(())
 }
 
+/// An error as one line: each cause of the chain after a colon, except the causes whose text
+/// is already in the line (the library errors put their source in their own message, and
+/// `{:#}` would then print it twice or three times).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 /// Writes a message line to standard error. A failure to write it is ignored: a message that
 /// cannot be shown must not turn into a different failure (or a panic, as `eprintln!` would).
 pub fn message(text: impl std::fmt::Display) {
@@ -158,4 +176,31 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     );
     bar.set_message(what.to_string());
     bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_names_each_cause_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot start {command}: {source}")]
+        struct Start {
+            command: String,
+            source: std::io::Error,
+        }
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "No such file");
+        let e = anyhow::Error::new(Start {
+            command: "gnugo".into(),
+            source: io,
+        })
+        .context("scoring positions.dat");
+        assert_eq!(
+            error_text(&e),
+            "scoring positions.dat: cannot start gnugo: No such file"
+        );
+        let plain = anyhow::anyhow!("top").context("outer");
+        assert_eq!(error_text(&plain), "outer: top");
+    }
 }

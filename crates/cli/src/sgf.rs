@@ -171,7 +171,7 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
             }
             Err(e) => {
                 failed += 1;
-                crate::output::message(format_args!("kifu: {e:#}"));
+                crate::output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
             }
         }
     }
@@ -295,7 +295,7 @@ fn stats(a: StatsArgs) -> Result<Outcome> {
             Ok(s) => total += s,
             Err(e) => {
                 failed += 1;
-                crate::output::message(format_args!("kifu: {e:#}"));
+                crate::output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
             }
         }
     }

@@ -115,7 +115,7 @@ pub fn check_files(
         match r {
             Err(e) => {
                 failed = true;
-                crate::output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
+                crate::output::message(format_args!("kifu: {}", crate::output::error_text(e)));
             }
             Ok(findings) => {
                 for f in findings {

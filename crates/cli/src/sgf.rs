@@ -171,7 +171,7 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
             }
             Err(e) => {
                 failed += 1;
-                crate::output::message(format_args!("kifu: {}", crate::output::error_text(&e)));
+                crate::output::message(format_args!("kifu: {}", crate::output::error_text(e)));
             }
         }
     }

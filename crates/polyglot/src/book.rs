@@ -87,7 +87,10 @@ impl<B: AsRef<[u8]>> Book<B> {
             .map(entry_of)
     }
 
-    /// The index range of the entries with `key` (binary search, O(log n)).
+    /// The index range of the entries with `key` (binary search, O(log n)). An interpolation
+    /// search (the keys are even Zobrist hashes) was tried: its probes land on cold cache lines
+    /// where a binary search's first probes stay cached, and a 128-bit division a probe costs
+    /// more than it saves; it measured slower on a 93,000-entry book.
     pub fn range(&self, key: u64) -> std::ops::Range<usize> {
         let bytes = self.as_bytes();
         let base = self.header_records;
@@ -211,6 +214,44 @@ mod tests {
             learn: 0,
         }
         .to_bytes()
+    }
+
+    #[test]
+    fn range_finds_every_key_in_even_and_uneven_books() {
+        // A xorshift stream: even keys; the same squared toward 0 (uneven); runs of equal keys.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for shape in 0..3 {
+            let mut keys: Vec<u64> = (0..3000)
+                .map(|_| match shape {
+                    0 => next(),
+                    1 => (next() >> 32).pow(2) >> (next() % 40),
+                    _ => next() % 50 + 1,
+                })
+                .filter(|&k| k != 0)
+                .collect();
+            keys.sort_unstable();
+            let mut data = Vec::new();
+            for &k in &keys {
+                data.extend_from_slice(&rec(k, 1, 1));
+            }
+            let book = Book::from_bytes(data).unwrap();
+            let probes: Vec<u64> = keys
+                .iter()
+                .flat_map(|&k| [k, k - 1, k.saturating_add(1)])
+                .chain([0, 1, u64::MAX])
+                .collect();
+            for q in probes {
+                let start = keys.partition_point(|&k| k < q);
+                let end = keys.partition_point(|&k| k <= q);
+                assert_eq!(book.range(q), start..end, "shape {shape}, key {q}");
+            }
+        }
     }
 
     #[test]

@@ -158,6 +158,14 @@ pub struct Filters {
 fn contains(hay: &str, needle: &Option<String>) -> bool {
     match needle {
         None => true,
+        // An ASCII needle is compared in place, byte by byte, as a filter over every game of a
+        // database must be cheap: in Unicode lower case a non-ASCII letter stays non-ASCII
+        // (its bytes never equal an ASCII byte), except the Kelvin sign (`k`) and the dotted
+        // capital I (`i` and a combining dot), so a text holding one of them goes the long way.
+        Some(n) if n.is_ascii() && !hay.contains(['\u{212A}', '\u{130}']) => {
+            let (h, n) = (hay.as_bytes(), n.as_bytes());
+            n.is_empty() || h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+        }
         Some(n) => hay.to_lowercase().contains(&n.to_lowercase()),
     }
 }
@@ -210,6 +218,29 @@ impl Filters {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn contains_ignores_case_in_place_and_in_unicode() {
+        let n = |s: &str| Some(s.to_string());
+        assert!(contains("Honinbo Shusaku", &n("shusaku")));
+        assert!(contains("Honinbo Shusaku", &n("NBO s")));
+        assert!(contains("anything", &n("")));
+        assert!(contains("anything", &None));
+        assert!(!contains("Honinbo", &n("Honinbo Shusaku")));
+        assert!(contains("Lee Sedol (9p)", &n("sEdOl")));
+        assert!(contains("ÉCOLE", &n("école")));
+        assert!(
+            contains("\u{212A}ato", &n("kato")),
+            "the Kelvin sign is a K in lower case"
+        );
+        assert!(!contains("Cho Chikun", &n("chikun ")));
+        assert!(contains("李昌鎬 Lee Changho", &n("changho")));
+        assert!(
+            contains("\u{130}yama", &n("i")),
+            "the dotted capital I lowers to an i"
+        );
+        assert!(contains("本因坊秀策", &n("秀策")));
+    }
     use super::*;
 
     fn game() -> GameInfo {

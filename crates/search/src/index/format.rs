@@ -370,15 +370,8 @@ impl<'a> NodeReader<'a> {
     }
 }
 
-/// FNV-1a, 64 bits: the index's checksum (damage, not attacks, is what it guards against).
-pub(crate) fn fnv64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+/// FNV-1a 64 of bytes: the pattern index's checksum, the one kifu-posdb's parts use.
+pub(crate) use kifu_posdb::parts::checksum as fnv64;
 
 #[cfg(test)]
 mod tests {

@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod export;
-mod extract;
-mod index;
+pub(crate) mod extract;
+pub(crate) mod index;
 mod search;
 mod view;
 

@@ -88,25 +88,8 @@ pub struct ExtractJob {
     /// The merged position file.
     #[arg(short, long)]
     output: PathBuf,
-    /// Positions of all variations.
-    #[arg(long)]
-    variations: bool,
-    /// First move number kept.
-    #[arg(long, default_value_t = 0)]
-    from: u32,
-    /// Last move number kept.
-    #[arg(long)]
-    to: Option<u32>,
-    /// Board size kept.
-    #[arg(long, default_value_t = 9)]
-    size: u32,
-    /// Write every occurrence of each position.
-    #[arg(long)]
-    all_occurrences: bool,
-    /// The zobrist_board_N.dat table [default: the one next to the output if there is one,
-    /// else kifu's own].
-    #[arg(long)]
-    zobrist: Option<PathBuf>,
+    #[command(flatten)]
+    select: crate::pos::extract::ExtractSelection,
     #[command(flatten)]
     slurm: SlurmOptions,
 }
@@ -120,15 +103,8 @@ pub struct IndexJob {
     /// The merged index.
     #[arg(short, long)]
     output: PathBuf,
-    /// Index every variation too.
-    #[arg(long)]
-    variations: bool,
-    /// Board size indexed.
-    #[arg(long, default_value_t = 19)]
-    size: u32,
-    /// A zobrist_board_N.dat table (default: kifu's own).
-    #[arg(long)]
-    zobrist: Option<PathBuf>,
+    #[command(flatten)]
+    select: crate::pos::index::IndexSelection,
     #[command(flatten)]
     slurm: SlurmOptions,
 }
@@ -261,25 +237,13 @@ fn extract(a: ExtractJob) -> Result<Outcome> {
         Path::exists,
         "no such file or folder",
     )?);
-    task.extend([
-        "--size".into(),
-        a.size.to_string(),
-        "--from".into(),
-        a.from.to_string(),
-    ]);
-    if let Some(to) = a.to {
-        task.extend(["--to".into(), to.to_string()]);
-    }
-    if a.variations {
-        task.push("--variations".into());
-    }
-    if a.all_occurrences {
-        task.push("--all-occurrences".into());
-    }
+    task.extend(a.select.to_args());
     // Every part must be keyed with the table one run would use: the given one, else the one
     // next to the output, else kifu's own.
-    let beside = absolute(&a.output)?.with_file_name(format!("zobrist_board_{}.dat", a.size));
+    let beside =
+        absolute(&a.output)?.with_file_name(format!("zobrist_board_{}.dat", a.select.size));
     let table = a
+        .select
         .zobrist
         .clone()
         .or_else(|| beside.is_file().then_some(beside));
@@ -305,11 +269,8 @@ fn index(a: IndexJob) -> Result<Outcome> {
         Path::exists,
         "no such file or folder",
     )?);
-    task.extend(["--size".into(), a.size.to_string()]);
-    if a.variations {
-        task.push("--variations".into());
-    }
-    if let Some(z) = &a.zobrist {
+    task.extend(a.select.to_args());
+    if let Some(z) = &a.select.zobrist {
         task.extend(["--zobrist".into(), sh_path(z)?]);
     }
     submit(Plan {

@@ -15,6 +15,55 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Which positions an extraction keeps and how it keys them: the options `kifu pos extract`
+/// and `kifu slurm extract` share (the Slurm task gets them back through
+/// [`ExtractSelection::to_args`]).
+#[derive(Args, Debug, Clone)]
+pub struct ExtractSelection {
+    /// Positions of all variations, not only the main lines.
+    #[arg(long)]
+    pub variations: bool,
+    /// First move number kept (0 = the position before the first move).
+    #[arg(long, default_value_t = 0)]
+    pub from: u32,
+    /// Last move number kept.
+    #[arg(long)]
+    pub to: Option<u32>,
+    /// Board size kept (games of other sizes are skipped and counted).
+    #[arg(long, default_value_t = 9)]
+    pub size: u32,
+    /// The zobrist_board_N.dat table to key with. Default: the one next to the output if there is
+    /// one, else kifu's own table (written next to the output).
+    #[arg(long)]
+    pub zobrist: Option<PathBuf>,
+    /// Write every occurrence of each position, not only the first.
+    #[arg(long)]
+    pub all_occurrences: bool,
+}
+
+impl ExtractSelection {
+    /// The options as `kifu pos extract` arguments, all but `--zobrist` (whose table a caller
+    /// resolves: a sharded run must name the table one run would use).
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = vec![
+            "--size".into(),
+            self.size.to_string(),
+            "--from".into(),
+            self.from.to_string(),
+        ];
+        if let Some(to) = self.to {
+            args.extend(["--to".into(), to.to_string()]);
+        }
+        if self.variations {
+            args.push("--variations".into());
+        }
+        if self.all_occurrences {
+            args.push("--all-occurrences".into());
+        }
+        args
+    }
+}
+
 /// `kifu pos extract` arguments.
 #[derive(Args, Debug)]
 pub struct ExtractArgs {
@@ -25,29 +74,12 @@ pub struct ExtractArgs {
     /// The position file to write (replaced safely).
     #[arg(short, long)]
     output: PathBuf,
-    /// Positions of all variations, not only the main lines.
-    #[arg(long)]
-    variations: bool,
-    /// First move number kept (0 = the position before the first move).
-    #[arg(long, default_value_t = 0)]
-    from: u32,
-    /// Last move number kept.
-    #[arg(long)]
-    to: Option<u32>,
-    /// Board size kept (games of other sizes are skipped and counted).
-    #[arg(long, default_value_t = 9)]
-    size: u32,
+    #[command(flatten)]
+    select: ExtractSelection,
     /// Write PositionExtraInfo (file id, variation, move) and list the files in
     /// master_game_file_list.dat next to the output.
     #[arg(long)]
     extra: bool,
-    /// The zobrist_board_N.dat table to key with. Default: the one next to the output if there is
-    /// one, else kifu's own table (written next to the output).
-    #[arg(long)]
-    zobrist: Option<PathBuf>,
-    /// Write every occurrence of each position, not only the first.
-    #[arg(long)]
-    all_occurrences: bool,
     /// Read every file given (and .txt/.pos files in folders) as ASCII positions.
     #[arg(long)]
     ascii: bool,
@@ -184,7 +216,7 @@ fn write_part(
         kifu: env!("CARGO_PKG_VERSION").into(),
         settings: vec![
             format!("size={}", opts.size.get()),
-            format!("variations={}", a.variations),
+            format!("variations={}", a.select.variations),
             format!("from={}", opts.from),
             format!("to={}", opts.to),
             format!("all_occurrences={}", opts.all_occurrences),
@@ -209,25 +241,25 @@ fn write_part(
 /// Runs `kifu pos extract`.
 pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let started = Instant::now();
-    let size = super::size_arg(a.size)?;
-    let to = a.to.unwrap_or(u32::MAX);
-    if a.from > to {
-        crate::usage!("--from {} is after --to {to}", a.from);
+    let size = super::size_arg(a.select.size)?;
+    let to = a.select.to.unwrap_or(u32::MAX);
+    if a.select.from > to {
+        crate::usage!("--from {} is after --to {to}", a.select.from);
     }
     let memory = parse_bytes(&a.memory)?;
     let sources = sources(&a.games, a.ascii)?;
     let (keys, zobrist_path, zobrist_written) =
-        zobrist_keys(a.zobrist.as_deref(), &a.output, size)?;
+        zobrist_keys(a.select.zobrist.as_deref(), &a.output, size)?;
     let mut opts = ExtractOptions::new(size);
-    opts.scope = if a.variations {
+    opts.scope = if a.select.variations {
         Scope::AllVariations
     } else {
         Scope::MainLineOnly
     };
-    opts.from = a.from;
+    opts.from = a.select.from;
     opts.to = to;
     opts.keys = keys;
-    opts.all_occurrences = a.all_occurrences;
+    opts.all_occurrences = a.select.all_occurrences;
     opts.memory_limit = memory;
     if a.output.as_os_str() != "-" {
         opts.temp_dir = Some(folder_of(&a.output));

@@ -15,6 +15,34 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// Which positions an index holds and how it keys them: the options `kifu pos index` and
+/// `kifu slurm index` share (the Slurm task gets them back through [`IndexSelection::to_args`]).
+#[derive(Args, Debug, Clone)]
+pub struct IndexSelection {
+    /// Index every variation too, not only the main lines (their moves count as continuations,
+    /// not in win rates).
+    #[arg(long)]
+    pub variations: bool,
+    /// Board size indexed (games of other sizes are skipped and counted).
+    #[arg(long, default_value_t = 19)]
+    pub size: u32,
+    /// A zobrist_board_N.dat table, so keys match position files made with it (default: kifu's own).
+    #[arg(long)]
+    pub zobrist: Option<PathBuf>,
+}
+
+impl IndexSelection {
+    /// The options as `kifu pos index` arguments, all but `--zobrist` (a path, which the
+    /// caller quotes for its shell).
+    pub fn to_args(&self) -> Vec<String> {
+        let mut args = vec!["--size".into(), self.size.to_string()];
+        if self.variations {
+            args.push("--variations".into());
+        }
+        args
+    }
+}
+
 /// `kifu pos index` arguments.
 #[derive(Args, Debug)]
 pub struct IndexArgs {
@@ -24,16 +52,8 @@ pub struct IndexArgs {
     /// The index file to write (replaced safely).
     #[arg(short, long)]
     output: PathBuf,
-    /// Index every variation too, not only the main lines (their moves count as continuations,
-    /// not in win rates).
-    #[arg(long)]
-    variations: bool,
-    /// Board size indexed (games of other sizes are skipped and counted).
-    #[arg(long, default_value_t = 19)]
-    size: u32,
-    /// A zobrist_board_N.dat table, so keys match position files made with it (default: kifu's own).
-    #[arg(long)]
-    zobrist: Option<PathBuf>,
+    #[command(flatten)]
+    select: IndexSelection,
     #[command(flatten)]
     threads: crate::args::Threads,
     /// With --shard I/N, index only the files whose place in the input (from 0) modulo N is
@@ -102,7 +122,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         return add(a);
     }
     let started = Instant::now();
-    let size = super::size_arg(a.size)?;
+    let size = super::size_arg(a.select.size)?;
     let all_sources = super::extract::sources(&a.games, false)?;
     let shard = a.sharding.shard;
     let sources: Vec<_> = all_sources
@@ -127,12 +147,12 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         }
     }
     let mut opts = IndexOptions::new(size);
-    if let Some(z) = &a.zobrist {
+    if let Some(z) = &a.select.zobrist {
         let (keys, _, _) = super::extract::zobrist_keys(Some(z), &a.output, size)?;
         opts.keys = keys;
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
-    opts.variations = a.variations;
+    opts.variations = a.select.variations;
     let (s, patterns) = a.threads.run(|| -> Result<_> {
         let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
             Ok(build_index(&sources, &opts, w, tick)?)
@@ -154,7 +174,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
             kifu: env!("CARGO_PKG_VERSION").into(),
             settings: vec![
                 format!("size={}", size.get()),
-                format!("variations={}", a.variations),
+                format!("variations={}", a.select.variations),
                 format!(
                     "zobrist={:016x}",
                     kifu_posdb::parts::checksum(opts.keys.table().to_text().as_bytes())
@@ -173,7 +193,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({
-        "output": a.output.display().to_string(), "variations": a.variations,
+        "output": a.output.display().to_string(), "variations": a.select.variations,
         "files": s.files, "files_failed": s.files_failed, "games": s.games,
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
         "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,

@@ -263,24 +263,18 @@ pub fn run(
         positions_per_second: 0.0,
         todo: Vec::new(),
     };
-    let mut scored_ids = HashSet::new();
-    let mut append_error: Option<std::io::Error> = None;
-    let mut lost: Vec<String> = Vec::new();
     let total = todo.len() as u64;
-    let mut handled = 0u64;
-    let mut append = |s: ScoredPosition,
-                      report: &mut ScoreReport,
-                      append_error: &mut Option<std::io::Error>|
-     -> bool {
-        // One write of the whole record to an append-mode file, then flush.
-        if let Err(e) = out.write_all(&s.to_bytes()).and_then(|()| out.flush()) {
-            append_error.get_or_insert(e);
-            stop.store(true, Ordering::SeqCst);
-            return false;
-        }
-        report.scored += 1;
-        true
+    let mut rec = Recorder {
+        out: &mut out,
+        stop,
+        report: &mut report,
+        scored_ids: HashSet::new(),
+        append_error: None,
+        handled: 0,
+        total,
+        progress,
     };
+    let mut lost: Vec<String> = Vec::new();
     let jobs = todo.iter().map(|r| Job {
         tag: r.id,
         board: r.board.clone(),
@@ -290,41 +284,21 @@ pub fn run(
         match &job.method {
             Method::Gtp(config) => {
                 score_all(jobs, workers, &job.engine, config, stop, |ev| match ev {
-                    Event::Scored { tag, playouts } => {
-                        match ScoredPosition::from_margins(tag, &playouts.margins) {
-                            Some(s) => {
-                                if append(s, &mut report, &mut append_error) {
-                                    scored_ids.insert(tag);
-                                }
-                            }
-                            None => report.failures.push(Failure {
-                                id: tag.to_string(),
-                                error: "no margins".into(),
-                                attempts: playouts.attempts,
-                            }),
-                        }
-                        handled += 1;
-                        progress(Progress::Done { handled, total });
-                    }
+                    Event::Scored { tag, playouts } => rec.result(
+                        tag,
+                        ScoredPosition::from_margins(tag, &playouts.margins),
+                        "no margins",
+                        playouts.attempts,
+                    ),
                     Event::Failed {
                         tag,
                         error,
                         attempts,
-                    } => {
-                        let f = Failure {
-                            id: tag.to_string(),
-                            error: error.to_string(),
-                            attempts,
-                        };
-                        progress(Progress::Failed(&f));
-                        report.failures.push(f);
-                        handled += 1;
-                        progress(Progress::Done { handled, total });
-                    }
-                    Event::Abandoned { .. } => report.abandoned += 1,
+                    } => rec.failed(tag, error.to_string(), attempts),
+                    Event::Abandoned { .. } => rec.report.abandoned += 1,
                     Event::WorkerLost { worker, error } => {
                         let text = error.to_string();
-                        progress(Progress::EngineLost {
+                        (rec.progress)(Progress::EngineLost {
                             worker,
                             error: &text,
                         });
@@ -341,35 +315,14 @@ pub fn run(
                     *restarts,
                     stop,
                     |ev| match ev {
-                        AnalysisEvent::Estimated { tag, estimate } => {
-                            match ScoredPosition::from_estimate(tag, estimate.lead, estimate.stdev)
-                            {
-                                Some(s) => {
-                                    if append(s, &mut report, &mut append_error) {
-                                        scored_ids.insert(tag);
-                                    }
-                                }
-                                None => report.failures.push(Failure {
-                                    id: tag.to_string(),
-                                    error: "no finite score lead".into(),
-                                    attempts: 1,
-                                }),
-                            }
-                            handled += 1;
-                            progress(Progress::Done { handled, total });
-                        }
-                        AnalysisEvent::Failed { tag, error } => {
-                            let f = Failure {
-                                id: tag.to_string(),
-                                error,
-                                attempts: 1,
-                            };
-                            progress(Progress::Failed(&f));
-                            report.failures.push(f);
-                            handled += 1;
-                            progress(Progress::Done { handled, total });
-                        }
-                        AnalysisEvent::Abandoned { .. } => report.abandoned += 1,
+                        AnalysisEvent::Estimated { tag, estimate } => rec.result(
+                            tag,
+                            ScoredPosition::from_estimate(tag, estimate.lead, estimate.stdev),
+                            "no finite score lead",
+                            1,
+                        ),
+                        AnalysisEvent::Failed { tag, error } => rec.failed(tag, error, 1),
+                        AnalysisEvent::Abandoned { .. } => rec.report.abandoned += 1,
                     },
                 );
                 if let Err(e) = result {
@@ -378,6 +331,7 @@ pub fn run(
             }
         }
     }
+    let (scored_ids, append_error) = (rec.scored_ids, rec.append_error);
     let _ = out.sync_data();
     if let Some(source) = append_error {
         return Err(JobError::Append {
@@ -410,6 +364,73 @@ pub fn run(
     prov.complete = report.todo.is_empty() && report.failures.is_empty();
     write_sidecar(&job, &prov)?;
     Ok(report)
+}
+
+/// What the engines' answers do, whichever protocol gave them: a score is appended to the
+/// output (one write of the whole record, then a flush) and counted; a failure is reported;
+/// progress follows both.
+struct Recorder<'r> {
+    out: &'r mut std::fs::File,
+    stop: &'r AtomicBool,
+    report: &'r mut ScoreReport,
+    scored_ids: HashSet<PositionId>,
+    /// The first append that failed: the run stops, and `run` returns it.
+    append_error: Option<std::io::Error>,
+    handled: u64,
+    total: u64,
+    progress: &'r mut dyn FnMut(Progress<'_>),
+}
+
+impl Recorder<'_> {
+    /// A position's answer: its score, or `None` with why the answer gave none.
+    fn result(
+        &mut self,
+        tag: PositionId,
+        scored: Option<ScoredPosition>,
+        none: &str,
+        attempts: u32,
+    ) {
+        match scored {
+            Some(s) => {
+                match self
+                    .out
+                    .write_all(&s.to_bytes())
+                    .and_then(|()| self.out.flush())
+                {
+                    Ok(()) => {
+                        self.report.scored += 1;
+                        self.scored_ids.insert(tag);
+                    }
+                    Err(e) => {
+                        self.append_error.get_or_insert(e);
+                        self.stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                self.done();
+            }
+            None => self.failed(tag, none.to_string(), attempts),
+        }
+    }
+
+    /// A position the engine could not score.
+    fn failed(&mut self, tag: PositionId, error: String, attempts: u32) {
+        let f = Failure {
+            id: tag.to_string(),
+            error,
+            attempts,
+        };
+        (self.progress)(Progress::Failed(&f));
+        self.report.failures.push(f);
+        self.done();
+    }
+
+    fn done(&mut self) {
+        self.handled += 1;
+        (self.progress)(Progress::Done {
+            handled: self.handled,
+            total: self.total,
+        });
+    }
 }
 
 /// What [`run`] reports while it runs.

@@ -109,11 +109,13 @@ book = kifu.polyglot.Book(book_path)
 tb, hits_k = timed(lambda: sum(len(book.find_all(b)) for b in boards), 3)
 tf, hits_f = timed(lambda: sum(len(book.find_all(f)) for f in fens), 3)
 tm, many = timed(lambda: book.find_all_many(fens), 3)
-assert hits_p == hits_k == hits_f == sum(map(len, many))
+ta, arrays = timed(lambda: book.find_all_arrays(fens), 3)
+assert hits_p == hits_k == hits_f == sum(map(len, many)) == int(arrays["offsets"][-1])
 print(f"{len(boards)} book lookups ({hits_p} entries): python-chess {tp:.2f} s "
       f"({len(boards) / tp:,.0f}/s); kifu with chess.Board {tb:.2f} s ({len(boards) / tb:,.0f}/s, "
       f"{tp / tb:.0f}x); kifu with FENs {tf:.3f} s ({len(boards) / tf:,.0f}/s, {tp / tf:.0f}x); "
-      f"find_all_many {tm:.3f} s ({len(boards) / tm:,.0f}/s, {tp / tm:.0f}x)")
+      f"find_all_many {tm:.3f} s ({len(boards) / tm:,.0f}/s, {tp / tm:.0f}x); "
+      f"find_all_arrays {ta:.3f} s ({len(boards) / ta:,.0f}/s, {tp / ta:.0f}x)")
 
 for label, kw in [("board arrays", {}), ("board arrays, 8 symmetries", {"symmetry": "all"}),
                   ("feature planes (16)", {"features": True})]:

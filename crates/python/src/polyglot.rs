@@ -204,6 +204,17 @@ impl PyBook {
     }
 
     fn lookup(&self, q: &Query, minimum_weight: u16) -> PyResult<Vec<PyEntry>> {
+        self.lookup_with(q, minimum_weight, entry)
+    }
+
+    /// A position's entries through `make` (given the position's legal moves; `None` for a
+    /// key), in book order; entries it refuses are left out.
+    fn lookup_with<T>(
+        &self,
+        q: &Query,
+        minimum_weight: u16,
+        make: impl Fn(&Entry, Option<&[Move]>) -> Option<T>,
+    ) -> PyResult<Vec<T>> {
         let (pos, key) = match q {
             Query::Key(k) => (None, *k),
             Query::Fen(f) => {
@@ -226,8 +237,23 @@ impl PyBook {
         }
         // One move generation for all of the position's entries.
         let legal = pos.as_ref().map(|p| p.legal_moves());
-        Ok(found.filter_map(|e| entry(&e, legal.as_deref())).collect())
+        Ok(found.filter_map(|e| make(&e, legal.as_deref())).collect())
     }
+}
+
+/// One row of [`PyBook::find_all_arrays`]: key, raw move, UCI (NUL-padded), weight, learn.
+type ArrayRow = (u64, u16, [u8; 5], u16, u32);
+
+fn array_row(e: &Entry, legal: Option<&[Move]>) -> Option<ArrayRow> {
+    let uci = match legal {
+        Some(l) => UciMove::from_move(e.raw_move.find_in(l)?, CastlingMode::Standard).to_string(),
+        None => e.raw_move.to_raw_uci(),
+    };
+    let mut text = [0u8; 5];
+    for (t, b) in text.iter_mut().zip(uci.bytes()) {
+        *t = b;
+    }
+    Some((e.key, e.raw_move.0, text, e.weight, e.learn))
 }
 
 #[pymethods]
@@ -303,6 +329,59 @@ impl PyBook {
                     .collect::<PyResult<Vec<_>>>()
             })
         })?
+    }
+
+    /// Many lookups at once as NumPy arrays, for datasets: no Python object per entry. The
+    /// entries of query `i` are rows `offsets[i]:offsets[i + 1]` of `key` uint64, `move` S5
+    /// (UCI bytes, as `find_all` gives them), `raw_move` uint16 (the book's encoding),
+    /// `weight` uint16 and `learn` uint32. Queries as `find_all_many` takes them.
+    #[pyo3(signature = (boards, *, minimum_weight = 1, threads = None))]
+    fn find_all_arrays<'py>(
+        &self,
+        py: Python<'py>,
+        boards: &Bound<'py, PyAny>,
+        minimum_weight: u16,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let qs: Vec<Query> = boards
+            .try_iter()?
+            .map(|b| query(&b?))
+            .collect::<PyResult<_>>()?;
+        let rows: Vec<Vec<ArrayRow>> = py.detach(|| {
+            in_pool(threads, || {
+                qs.par_iter()
+                    .map(|q| self.lookup_with(q, minimum_weight, array_row))
+                    .collect::<PyResult<Vec<_>>>()
+            })
+        })??;
+        let total: usize = rows.iter().map(Vec::len).sum();
+        let mut offsets = Vec::with_capacity(rows.len() + 1);
+        offsets.push(0i64);
+        let (mut key, mut raw, mut uci, mut weight, mut learn) = (
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+            Vec::with_capacity(total),
+        );
+        for found in rows {
+            for (k, r, u, w, l) in found {
+                key.push(k);
+                raw.push(r);
+                uci.push(numpy::PyFixedString(u));
+                weight.push(w);
+                learn.push(l);
+            }
+            offsets.push(key.len() as i64);
+        }
+        let d = PyDict::new(py);
+        d.set_item("offsets", numpy::PyArray1::from_vec(py, offsets))?;
+        d.set_item("key", numpy::PyArray1::from_vec(py, key))?;
+        d.set_item("move", numpy::PyArray1::from_vec(py, uci))?;
+        d.set_item("raw_move", numpy::PyArray1::from_vec(py, raw))?;
+        d.set_item("weight", numpy::PyArray1::from_vec(py, weight))?;
+        d.set_item("learn", numpy::PyArray1::from_vec(py, learn))?;
+        Ok(d)
     }
 
     /// Every entry in book order (keys only: moves in the raw encoding).

@@ -108,6 +108,33 @@ def test_find_get_and_many():
     assert len(book) == 92954 and book.header is None
 
 
+def test_find_all_arrays_are_find_all():
+    """The array form of many lookups holds exactly find_all's entries, query by query."""
+    np = pytest.importorskip("numpy")
+    book = polyglot.Book(need(BOOKS / "performance.bin"))
+    boards = positions(limit_games=30)
+    queries = boards + [b.fen() for b in boards[:50]] + [chess.polyglot.zobrist_hash(boards[0]), 7]
+    arrays = book.find_all_arrays(queries, threads=2)
+    offsets = arrays["offsets"]
+    assert offsets.dtype == np.int64 and len(offsets) == len(queries) + 1 and offsets[0] == 0
+    assert arrays["move"].dtype == np.dtype("S5") and arrays["key"].dtype == np.uint64
+    assert arrays["raw_move"].dtype == np.uint16 and arrays["learn"].dtype == np.uint32
+    total = 0
+    for i, q in enumerate(queries):
+        want = book.find_all(q)
+        lo, hi = offsets[i], offsets[i + 1]
+        got = [(int(arrays["key"][j]), arrays["move"][j].decode(), int(arrays["weight"][j]),
+                int(arrays["learn"][j])) for j in range(lo, hi)]
+        assert got == [(e.key, e.move, e.weight, e.learn) for e in want], i
+        total += len(want)
+    assert total == offsets[-1] > 100
+    # Castling comes out as the king's move; the raw encoding keeps king-takes-rook.
+    moves = set(arrays["move"].tolist())
+    assert b"e1g1" in moves or b"e8g8" in moves
+    empty = book.find_all_arrays([])
+    assert empty["offsets"].tolist() == [0] and len(empty["key"]) == 0
+
+
 def test_bad_books_raise():
     with pytest.raises(kifu.BookError) as e:
         polyglot.Book(need(BOOKS / "not-a-book_komodo.bin"))

@@ -441,3 +441,98 @@ fn the_pattern_index_is_written_by_pos_index_and_a_damaged_one_is_refused() {
     assert_eq!(a, b);
     assert!(d.join("db.kpp").is_file());
 }
+
+#[test]
+fn filters_alone_list_the_games_that_pass_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = [
+        (
+            "a.sgf",
+            "PB[Honinbo Shusaku]PW[Gennan Inseki]DT[1846-09-11]RE[B+2]EV[Castle game]",
+        ),
+        (
+            "b.sgf",
+            "PB[Lee Sedol]PW[AlphaGo]DT[2016-03-13]RE[B+R]EV[Google DeepMind Challenge]",
+        ),
+        (
+            "c.sgf",
+            "PB[AlphaGo]PW[Lee Sedol]DT[2016-03-09]RE[B+R]EV[Google DeepMind Challenge]",
+        ),
+        ("d.sgf", "PB[Cho Chikun]PW[Kato Masao]RE[W+0.5]"),
+    ];
+    for (name, root) in games {
+        std::fs::write(
+            dir.path().join(name),
+            format!("(;GM[1]FF[4]SZ[19]{root};B[pd];W[dp];B[pp])"),
+        )
+        .unwrap();
+    }
+    ok(&kifu_in(&["pos", "index", ".", "-o", "db.kpx"], dir.path()));
+    let run = |args: &[&str]| -> Value {
+        let mut all = vec!["pos", "search", "db.kpx", "--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&ok(&kifu_in(&all, dir.path()))).unwrap()
+    };
+    let listed = |v: &Value| -> Vec<(u64, String)> {
+        v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["game"].as_u64().unwrap(),
+                    m["black"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let lee = run(&["--player", "sedol"]);
+    assert_eq!(lee["games_searched"], 4);
+    assert_eq!(lee["games"], 2);
+    assert_eq!(lee["results"]["black_wins"], 2);
+    assert_eq!(lee["results"]["white_wins"], 0);
+    assert_eq!(
+        lee["by_year"],
+        serde_json::json!([{"year": 2016, "games": 2, "hits": 2}])
+    );
+    assert_eq!(
+        listed(&lee),
+        [(1, "Lee Sedol".into()), (2, "AlphaGo".into())]
+    );
+    let black_lee = run(&["--black", "LEE"]);
+    assert_eq!(listed(&black_lee), [(1, "Lee Sedol".into())]);
+    let old = run(&["--date-to", "1999", "--winner", "black"]);
+    assert_eq!(listed(&old), [(0, "Honinbo Shusaku".into())]);
+    let white = run(&["--winner", "white"]);
+    assert_eq!(white["no_year"], 1);
+    assert_eq!(listed(&white), [(3, "Cho Chikun".into())]);
+    let page = run(&["--text", "A", "--limit", "1", "--offset", "1"]);
+    assert_eq!(page["games"], 4);
+    assert_eq!(page["offset"], 1);
+    assert_eq!(listed(&page), [(1, "Lee Sedol".into())]);
+    // The same games as a pattern search with the same filter finds where the pattern is.
+    let with_pattern = run(&[
+        "--player",
+        "sedol",
+        "--pattern",
+        "...../...../...../...#./.....",
+        "--corner",
+    ]);
+    assert_eq!(with_pattern["games"], 2);
+    let text = ok(&kifu_in(
+        &["pos", "search", "db.kpx", "--event", "deepmind"],
+        dir.path(),
+    ));
+    assert!(
+        text.starts_with("2 of 4 games pass the filters: Black won 2 (100.0%)"),
+        "{text}"
+    );
+    let err = fails(
+        &kifu_in(
+            &["pos", "search", "db.kpx", "--player", "x", "--svg", "p.svg"],
+            dir.path(),
+        ),
+        2,
+    );
+    assert!(err.contains("--svg needs a pattern"), "{err}");
+}

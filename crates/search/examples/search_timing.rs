@@ -1,7 +1,8 @@
 //! Times pattern searches in process, for `bench/search.sh`: opens a `kifu pos index`
 //! database (with its pattern index), then runs each query of a JSON-lines file (kifu-search's
 //! `Query`) `runs` times and prints, per query, the games, hits and the fastest and median wall
-//! time in milliseconds as one JSON line. With `--scan`, the plain search of the games' files
+//! time in milliseconds as one JSON line (a line without a pattern, `{"filters": {...}}`, times
+//! the filters alone). With `--scan`, the plain search of the games' files
 //! instead (the oracle; every file read, parsed and replayed).
 //!
 //! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan]
@@ -27,7 +28,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         limit: 0,
     };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let q: Query = serde_json::from_str(line)?;
+        let value: serde_json::Value = serde_json::from_str(line)?;
+        if value.get("pattern").is_none() {
+            // Filters alone (`{"filters": {...}}`): `Database::filter_games`.
+            let filters: kifu_search::Filters =
+                serde_json::from_value(value.get("filters").cloned().unwrap_or_default())?;
+            let mut times = Vec::with_capacity(runs);
+            let mut games = 0;
+            for _ in 0..runs.max(1) {
+                let start = Instant::now();
+                games = db.filter_games(&filters, page, false).games;
+                times.push(start.elapsed().as_secs_f64() * 1000.0);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{}",
+                serde_json::json!({
+                    "games": games, "hits": games,
+                    "min_ms": times[0], "median_ms": times[times.len() / 2],
+                })
+            );
+            continue;
+        }
+        let q: Query = serde_json::from_value(value)?;
         let mut times = Vec::with_capacity(runs);
         let mut found = None;
         for _ in 0..runs.max(1) {

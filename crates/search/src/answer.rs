@@ -134,3 +134,37 @@ pub struct SearchAnswer {
     /// Where the page starts among all matches.
     pub offset: u64,
 }
+
+/// One game of a [`GamesAnswer`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// The game's number in the database (from 0).
+    pub game: u64,
+    /// The game.
+    #[serde(flatten)]
+    pub info: GameInfo,
+    /// Its file.
+    pub file: String,
+    /// The game within its file (from 1).
+    pub game_in_file: u32,
+}
+
+/// The games whose information passes a query's filters: a search with filters and no
+/// pattern.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GamesAnswer {
+    /// Games looked at (all of the database's, or those left with duplicates left out).
+    pub games_searched: u64,
+    /// Games that pass the filters.
+    pub games: u64,
+    /// Who won them (`count` is `games`).
+    pub results: Tally,
+    /// Games per year, by year (`hits` is `games`).
+    pub by_year: Vec<YearCount>,
+    /// Games without a year.
+    pub no_year: u64,
+    /// One page of the games, in database order.
+    pub matches: Vec<GameRow>,
+    /// Where the page starts among all games that pass.
+    pub offset: u64,
+}

@@ -203,6 +203,18 @@ impl Database {
         })
     }
 
+    /// The games whose information passes `filters` (a search with no pattern), leaving out
+    /// all but the first game of each group of duplicates if `no_duplicates`.
+    pub fn filter_games(
+        &self,
+        filters: &crate::Filters,
+        page: Page,
+        no_duplicates: bool,
+    ) -> crate::answer::GamesAnswer {
+        let skip = self.skipped(no_duplicates);
+        self.patterns.filter_games(filters, page, skip.as_ref())
+    }
+
     /// Searches for every query of `queries` at once (each game replayed once for all of them).
     pub fn search_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
         let skip = self.skipped(no_duplicates);

@@ -279,7 +279,8 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
             (None, Some(f)) => std::fs::read_to_string(f)
                 .with_context(|| format!("{}: cannot read", f.display()))?,
             (None, None) => crate::usage!(
-                "give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13"
+                "give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13, \
+                 or only filters (--player, --event, --date-from...) to list the games"
             ),
         };
         let pattern = match Pattern::parse(&text) {
@@ -332,7 +333,13 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
     q.to_play = a.to_play;
     q.moves = a.moves;
     q.variations = a.variations;
-    q.filters = Filters {
+    q.filters = filters(a);
+    Ok(q)
+}
+
+/// The game-information conditions of the command line.
+fn filters(a: &SearchArgs) -> Filters {
+    Filters {
         player: a.player.clone(),
         black: a.black.clone(),
         white: a.white.clone(),
@@ -347,8 +354,69 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
         komi_max: a.komi.map(|k| k.1),
         size: None,
         text: a.text.clone(),
-    };
-    Ok(q)
+    }
+}
+
+/// `kifu pos search DB` with filters and no pattern: the games that pass them.
+fn filter_games(a: &SearchArgs, db: &Database, page: Page) -> Result<Outcome> {
+    let needs_pattern = [
+        (a.svg.is_some(), "--svg"),
+        (a.sequence.is_some(), "--sequence"),
+        (a.at.is_some(), "--at"),
+        (a.corner, "--corner"),
+        (a.edge.is_some(), "--edge"),
+        (a.anywhere, "--anywhere"),
+        (a.moves.is_some(), "--moves"),
+        (a.to_play.is_some(), "--to-play"),
+    ];
+    if let Some((_, name)) = needs_pattern.iter().find(|(given, _)| *given) {
+        crate::usage!("{name} needs a pattern (--pattern, --pattern-file or --sgf)");
+    }
+    let answer = db.filter_games(&filters(a), page, a.no_duplicates);
+    if a.json {
+        crate::output::print_json(&answer)?;
+        return Ok(Outcome::Ok);
+    }
+    let mut o = String::new();
+    let r = &answer.results;
+    let _ = writeln!(
+        o,
+        "{} of {} games pass the filters: Black won {} ({:.1}%), White won {} ({:.1}%)",
+        answer.games,
+        answer.games_searched,
+        r.black_wins,
+        r.black_win_rate * 100.0,
+        r.white_wins,
+        r.white_win_rate * 100.0
+    );
+    if !answer.by_year.is_empty() {
+        let years: Vec<String> = answer
+            .by_year
+            .iter()
+            .map(|y| format!("{}: {}", y.year, y.games))
+            .collect();
+        let _ = writeln!(o, "games by year: {}", years.join(", "));
+    }
+    for g in &answer.matches {
+        let _ = writeln!(
+            o,
+            "game {}: {} - {} {} {} {} [{} game {}]",
+            g.game,
+            g.info.black,
+            g.info.white,
+            g.info.date,
+            g.info.event,
+            g.info.result,
+            g.file,
+            g.game_in_file
+        );
+    }
+    let shown = answer.offset + answer.matches.len() as u64;
+    if answer.games > shown {
+        let _ = writeln!(o, "... {} more (--limit, --offset)", answer.games - shown);
+    }
+    super::emit(&o)?;
+    Ok(Outcome::Ok)
 }
 
 /// The queries of a `--batch` file, one JSON query a line (blank lines skipped).
@@ -485,6 +553,10 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         } else {
             Outcome::Findings
         });
+    }
+    let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
+    if no_pattern && !filters(&a).is_empty() {
+        return filter_games(&a, &db, page);
     }
     let q = query(&a, size)?;
     let found = a.threads.run(|| db.search(&q, page, a.no_duplicates))?;

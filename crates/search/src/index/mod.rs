@@ -167,6 +167,81 @@ impl PatternIndex {
         groups
     }
 
+    /// The games whose information passes `filters`, leaving out those `skip` holds: counts,
+    /// results, games per year, and one page of them in database order. A pass over the games'
+    /// information only (no nodes are read), on rayon's current pool.
+    pub fn filter_games(
+        &self,
+        filters: &crate::Filters,
+        page: crate::scan::Page,
+        skip: Option<&std::collections::HashSet<u64>>,
+    ) -> crate::answer::GamesAnswer {
+        use crate::answer::{GameRow, GamesAnswer, Tally, YearCount};
+        use crate::filter::Winner;
+        let mut answer = GamesAnswer {
+            games_searched: 0,
+            games: 0,
+            results: Tally::default(),
+            by_year: Vec::new(),
+            no_year: 0,
+            matches: Vec::new(),
+            offset: page.offset,
+        };
+        let mut years: std::collections::BTreeMap<i32, u64> = std::collections::BTreeMap::new();
+        let end = page.offset.saturating_add(page.limit);
+        // The conditions are tested in parallel, part by part; the games that pass are then
+        // counted in order.
+        let parts: Vec<(u64, Vec<usize>)> = self
+            .games
+            .par_chunks(4096)
+            .enumerate()
+            .map(|(part, games)| {
+                let mut searched = 0u64;
+                let mut passed = Vec::new();
+                for (i, g) in games.iter().enumerate() {
+                    if skip.is_some_and(|s| s.contains(&g.id)) {
+                        continue;
+                    }
+                    searched += 1;
+                    if filters.accepts(&g.info) {
+                        passed.push(part * 4096 + i);
+                    }
+                }
+                (searched, passed)
+            })
+            .collect();
+        for (searched, passed) in parts {
+            answer.games_searched += searched;
+            for g in passed.into_iter().map(|i| &self.games[i]) {
+                let n = answer.games;
+                answer.games += 1;
+                let w = g.info.winner();
+                answer.results.add(w == Winner::Black, w == Winner::White);
+                match g.info.year() {
+                    Some(y) => *years.entry(y).or_default() += 1,
+                    None => answer.no_year += 1,
+                }
+                if n >= page.offset && n < end {
+                    answer.matches.push(GameRow {
+                        game: g.id,
+                        info: g.info.clone(),
+                        file: self.files.get(g.file as usize).cloned().unwrap_or_default(),
+                        game_in_file: g.game_in_file + 1,
+                    });
+                }
+            }
+        }
+        answer.by_year = years
+            .into_iter()
+            .map(|(year, games)| YearCount {
+                year,
+                games,
+                hits: games,
+            })
+            .collect();
+        answer
+    }
+
     /// The number of games.
     pub fn games(&self) -> usize {
         self.games.len()

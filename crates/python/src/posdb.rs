@@ -776,6 +776,38 @@ impl PyIndex {
         self.run(py, q, limit, offset, no_duplicates, threads)
     }
 
+    /// The games whose information passes `filters` (a dict of kifu-search's `Filters`:
+    /// `player`, `black`, `white`, `date_from`, `date_to`, `event`, `winner`, `result`,
+    /// `handicap_min`/`max`, `komi_min`/`max`, `text`): what `kifu pos search DB --player ...`
+    /// with no pattern prints with `--json` (`games`, `results`, `by_year`, a page of
+    /// `matches`).
+    #[pyo3(signature = (filters, *, limit = 20, offset = 0, no_duplicates = false, threads = None))]
+    fn find_games<'py>(
+        &self,
+        py: Python<'py>,
+        filters: &Bound<'py, PyAny>,
+        limit: u64,
+        offset: u64,
+        no_duplicates: bool,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let text: String = py
+            .import("json")?
+            .call_method1("dumps", (filters,))?
+            .extract()?;
+        let filters = serde_json::from_str::<Filters>(&text)
+            .map_err(|e| PyValueError::new_err(format!("filters: {e}")))?;
+        let page = Page { offset, limit };
+        let answer = py.detach(|| {
+            in_pool(threads, || {
+                self.db.filter_games(&filters, page, no_duplicates)
+            })
+        })?;
+        let text =
+            serde_json::to_string(&answer).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        json_to_py(py, &text)
+    }
+
     /// A search given as kifu-search's `Query` (a dict, or its JSON text: the lines of
     /// `kifu pos search --batch`), e.g. `{"pattern": "..O/.#.", "placement": {"kind": "at",
     /// "col": 0, "row": 0}, "swap_colors": true}`.

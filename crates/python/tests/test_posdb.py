@@ -164,3 +164,19 @@ def test_search(index):
     assert filtered["games"] <= a["games"]
     with pytest.raises(kifu.PosdbError):
         posdb.Index(__file__)
+
+
+def test_games_by_filters_alone(index):
+    """Filters with no pattern: the games that pass them, as kifu pos search prints them."""
+    everything = index.find_games({}, limit=0)
+    assert everything["games"] == everything["games_searched"] == index.games
+    some = index.find_games({"date_from": "2017", "date_to": "2017"}, limit=5)
+    assert 0 < some["games"] < index.games
+    assert all(m["date"].startswith("2017") for m in some["matches"]) and len(some["matches"]) == 5
+    assert some["by_year"] == [{"year": 2017, "games": some["games"], "hits": some["games"]}]
+    r = some["results"]
+    assert r["count"] == some["games"] and r["black_wins"] + r["white_wins"] <= r["count"]
+    page = index.find_games({"date_from": "2017", "date_to": "2017"}, limit=2, offset=3)
+    assert [m["game"] for m in page["matches"]] == [m["game"] for m in some["matches"][3:5]]
+    with pytest.raises(ValueError):
+        index.find_games({"winner": "nobody"})

@@ -32,6 +32,7 @@ pub const API_ROUTES: &[(&str, &str)] = &[
     ("post", "/api/db/{db}/lookup"),
     ("post", "/api/db/{db}/search"),
     ("post", "/api/db/{db}/search.svg"),
+    ("post", "/api/db/{db}/games"),
     ("get", "/api/db/{db}/games/{game}"),
     ("get", "/api/db/{db}/games/{game}/sgf"),
     ("post", "/api/db/{db}/sgf"),
@@ -50,6 +51,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/db/{db}/lookup", post(lookup))
         .route("/api/db/{db}/search", post(search))
         .route("/api/db/{db}/search.svg", post(search_svg))
+        .route("/api/db/{db}/games", post(filter_games))
         .route("/api/db/{db}/games/{game}", get(game))
         .route("/api/db/{db}/games/{game}/sgf", get(game_sgf))
         .route("/api/db/{db}/sgf", post(download))
@@ -358,6 +360,42 @@ async fn search_svg(
     let svg = kifu_search::svg::pattern_svg(&q, Some(&answer), app.databases[i].value.size())
         .ok_or_else(|| ApiError::bad("query.pattern", "the pattern does not fit the board"))?;
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GamesBody {
+    #[serde(default)]
+    filters: kifu_search::Filters,
+    #[serde(default)]
+    offset: u64,
+    #[serde(default = "fifty")]
+    limit: u64,
+    #[serde(default)]
+    no_duplicates: bool,
+}
+
+/// The games whose information passes the filters: a search with no pattern.
+async fn filter_games(
+    State(app): State<Arc<App>>,
+    Path(db): Path<String>,
+    Body(b): Body<GamesBody>,
+) -> Result<Response, ApiError> {
+    let (i, _) = database(&app, &db)?;
+    if b.limit > MAX_PAGE {
+        return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
+    }
+    let answer = blocking(&app, move |app, _cancel| {
+        let page = Page {
+            offset: b.offset,
+            limit: b.limit,
+        };
+        Ok(app.databases[i]
+            .value
+            .filter_games(&b.filters, page, b.no_duplicates))
+    })
+    .await?;
+    Ok(Json(answer).into_response())
 }
 
 fn game_number(d: &Served<Database>, game: &str) -> Result<u64, ApiError> {

@@ -151,6 +151,34 @@ async fn answers_equal_the_librarys() {
     assert_eq!(v, serde_json::to_value(&want.answer).unwrap());
     assert_eq!(v["games"], 3);
 
+    // Games by their information alone.
+    let body_games = json!({"filters": {"player": "ann"}, "limit": 5});
+    let (s, v) = call_json(&f.app, "POST", "/api/db/0/games", &body_games.to_string()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let filters = kifu_search::Filters {
+        player: Some("ann".into()),
+        ..kifu_search::Filters::default()
+    };
+    let want = db.filter_games(
+        &filters,
+        kifu_search::scan::Page {
+            offset: 0,
+            limit: 5,
+        },
+        false,
+    );
+    assert_eq!(v, serde_json::to_value(&want).unwrap());
+    assert!(v["games"].as_u64().unwrap() >= 1, "{v}");
+    assert_eq!(v["matches"][0]["black"], "Ann");
+    let (s, v) = call_json(
+        &f.app,
+        "POST",
+        "/api/db/0/games",
+        &json!({"filters": {"winner": "nobody"}}).to_string(),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+
     // The SVG of the same search.
     let (s, svg) = call(&f.app, "POST", "/api/db/0/search.svg", &body.to_string()).await;
     assert_eq!(s, StatusCode::OK);

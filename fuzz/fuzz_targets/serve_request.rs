@@ -60,6 +60,7 @@ const ROUTES: &[&str] = &[
     "/api/db/0/search",
     "/api/db/0/search.svg",
     "/api/db/0/sgf",
+    "/api/db/0/games",
 ];
 
 fuzz_target!(|data: &[u8]| {

@@ -106,12 +106,13 @@ impl GameEntry {
         let mut last = vec![0u32; n * n];
         let mut first = vec![u32::MAX; n * n];
         let mut fin = vec![0u8; n * n];
-        // The boards on the path from the root, to diff each node against its parent's: the
-        // board at depth `d` is `boards[d * n * n..]`, one buffer for the whole path (a main
-        // line is as deep as it is long).
-        let mut path: Vec<usize> = Vec::new();
-        let mut boards: Vec<u8> = Vec::new();
-        let empty = vec![0u8; n * n];
+        // Each node is diffed against its parent's board: `cur` is the board after the last
+        // node of the path from the root, and `undo` the old states of the points each node on
+        // the path changed (from its mark on), so that going back up to a variation's parent
+        // costs the changes undone, not a copy of every board on the path.
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        let mut undo: Vec<(u16, u8)> = Vec::new();
+        let mut cur = vec![0u8; n * n];
         let mut rows = vec![0u8; n * n];
         let mut changes: Vec<(u16, u8)> = Vec::new();
         let mut broken = false;
@@ -127,18 +128,20 @@ impl GameEntry {
                 broken = true;
                 return;
             }
-            while path.last().is_some_and(|&i| Some(i) != step.parent) {
+            while let Some(&(node, mark)) = path.last() {
+                if Some(node) == step.parent {
+                    break;
+                }
                 path.pop();
+                for (q, old) in undo.drain(mark..).rev() {
+                    cur[usize::from(q)] = old;
+                }
             }
             if step.parent.is_some() && path.is_empty() {
                 broken = true;
                 return;
             }
-            let pts = n * n;
-            let parent_rows = match path.len() {
-                0 => &empty[..],
-                d => &boards[(d - 1) * pts..d * pts],
-            };
+            let parent_rows = &cur;
             // Cell codes are the index's point states (0 empty, 1 black, 2 white).
             step.position.write_cells(&mut rows);
             changes.clear();
@@ -195,10 +198,11 @@ impl GameEntry {
             };
             writer.push(step.node_index as u32, &node, &changes);
             entry.node_count += 1;
-            let depth = path.len();
-            path.push(step.node_index);
-            boards.truncate(depth * pts);
-            boards.extend_from_slice(&rows);
+            path.push((step.node_index, undo.len()));
+            for &(q, _) in &changes {
+                undo.push((q, cur[usize::from(q)]));
+            }
+            std::mem::swap(&mut cur, &mut rows);
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is

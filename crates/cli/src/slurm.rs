@@ -230,14 +230,16 @@ fn score(a: ScoreJob) -> Result<Outcome> {
     })
 }
 
+/// The task's command line of `kifu pos COMMAND`: the games, then the command's options.
+fn pos_task(command: &str, games: &[PathBuf], options: Vec<String>) -> Result<Vec<String>> {
+    let mut task = vec!["pos".into(), command.into()];
+    task.extend(input_args(games, Path::exists, "no such file or folder")?);
+    task.extend(options);
+    Ok(task)
+}
+
 fn extract(a: ExtractJob) -> Result<Outcome> {
-    let mut task = vec!["pos".into(), "extract".into()];
-    task.extend(input_args(
-        &a.games,
-        Path::exists,
-        "no such file or folder",
-    )?);
-    task.extend(a.select.to_args());
+    let mut task = pos_task("extract", &a.games, a.select.to_args())?;
     // Every part must be keyed with the table one run would use: the given one, else the one
     // next to the output, else kifu's own.
     let beside =
@@ -263,13 +265,7 @@ fn extract(a: ExtractJob) -> Result<Outcome> {
 }
 
 fn index(a: IndexJob) -> Result<Outcome> {
-    let mut task = vec!["pos".into(), "index".into()];
-    task.extend(input_args(
-        &a.games,
-        Path::exists,
-        "no such file or folder",
-    )?);
-    task.extend(a.select.to_args());
+    let mut task = pos_task("index", &a.games, a.select.to_args())?;
     if let Some(z) = &a.select.zobrist {
         task.extend(["--zobrist".into(), sh_path(z)?]);
     }

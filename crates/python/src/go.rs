@@ -202,13 +202,11 @@ enum BoardOut<'b> {
 struct Sink<'o, 'b> {
     opts: &'o Options,
     out: ChunkOut,
-    /// The size asked for: games of other sizes make no rows.
+    /// The size asked for (the replay plays no game of another size; they are only noted).
     want_size: Option<u8>,
     /// The current input and the games of the chunk before it.
     file: u32,
     game_base: usize,
-    /// The current game is of another size than `want_size`.
-    skip_game: bool,
     /// Per node of the current game: the first row made for it (rows of the transforms follow).
     node_row: Vec<u32>,
     /// Per node: the parent node and the point played (-1 pass, -2 none), for the last moves.
@@ -304,7 +302,6 @@ impl<'o, 'b> Sink<'o, 'b> {
             want_size,
             file: 0,
             game_base: 0,
-            skip_game: false,
             node_row: Vec::new(),
             node_parent: Vec::new(),
             node_move: Vec::new(),
@@ -383,7 +380,6 @@ impl ReplaySink for Sink<'_, '_> {
         self.start_game(game);
         // Replayed games are square (the replay reports the others as errors).
         let size = info.size().0.min(u32::from(u8::MAX)) as u8;
-        self.skip_game = self.want_size.is_some_and(|w| w != size);
         if self.want_size != Some(size) {
             self.out.other_sizes.push((size, self.file, game));
         }
@@ -412,9 +408,6 @@ impl ReplaySink for Sink<'_, '_> {
         let pos = step.position;
         let size = pos.size();
         let n = usize::from(size.get());
-        if self.skip_game {
-            return;
-        }
         // The tree: parent and move of this node.
         let idx = step.node_index;
         if self.node_row.len() <= idx {
@@ -790,14 +783,7 @@ fn join(
     }
     // Zeroed pages come from the system untouched, so each worker faults in its own part.
     let mut boards = vec![0u8; total * pts];
-    let mut parts = Vec::with_capacity(chunks.len());
-    let mut rest = boards.as_mut_slice();
-    for keep in &kept {
-        let (part, tail) = std::mem::take(&mut rest).split_at_mut(keep.len() * pts);
-        parts.push(part);
-        rest = tail;
-    }
-    parts
+    split(&mut boards, kept.iter().map(|keep| keep.len() * pts))
         .into_par_iter()
         .zip(chunks.par_iter().zip(&kept))
         .for_each(|(part, (c, keep))| {
@@ -854,13 +840,7 @@ fn replay_in_place(
         .collect();
     drop(counted);
     let mut boards = vec![0u8; rows.iter().sum::<usize>() * pts];
-    let mut parts = Vec::with_capacity(runs.len());
-    let mut rest = boards.as_mut_slice();
-    for &r in &rows {
-        let (part, tail) = std::mem::take(&mut rest).split_at_mut(r * pts);
-        parts.push(part);
-        rest = tail;
-    }
+    let parts = split(&mut boards, rows.iter().map(|r| r * pts));
     let chunks: Vec<ChunkOut> = runs
         .par_iter()
         .zip(parts)
@@ -874,8 +854,21 @@ fn replay_in_place(
     joined
 }
 
-/// The chunks' columns one after the other (games numbered across chunks), the boards copied
-/// in parallel, each chunk to its place.
+/// `buf` cut into consecutive parts of the given lengths (for the workers to fill in
+/// parallel, each its own part).
+fn split(buf: &mut [u8], lens: impl Iterator<Item = usize>) -> Vec<&mut [u8]> {
+    let mut parts = Vec::new();
+    let mut rest = buf;
+    for len in lens {
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        parts.push(part);
+        rest = tail;
+    }
+    parts
+}
+
+/// The chunks' columns one after the other (games numbered across chunks). Runs written in
+/// place come here with no boards of their own (`replay_in_place`), so nothing large is copied.
 fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
     fn cat<T: Copy>(chunks: &[ChunkOut], col: impl Fn(&Cols) -> &Vec<T>) -> Vec<T> {
         let mut out = Vec::with_capacity(chunks.iter().map(|c| col(&c.cols).len()).sum());
@@ -890,18 +883,6 @@ fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
         game.extend(c.cols.game.iter().map(|g| g + base));
         base += c.games as i32;
     }
-    let total: usize = chunks.iter().map(|c| c.cols.boards.len()).sum();
-    let mut boards = vec![0u8; total];
-    let mut parts = Vec::with_capacity(chunks.len());
-    let mut rest = boards.as_mut_slice();
-    for c in chunks {
-        let (part, tail) = std::mem::take(&mut rest).split_at_mut(c.cols.boards.len());
-        parts.push((part, &c.cols.boards));
-        rest = tail;
-    }
-    parts
-        .into_par_iter()
-        .for_each(|(to, from)| to.copy_from_slice(from));
     debug_assert!(k == 0 || chunks.iter().all(|c| c.cols.last.len() == c.cols.len() * k));
     Cols {
         size: cat(chunks, |c| &c.size),
@@ -916,7 +897,7 @@ fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
         transform: cat(chunks, |c| &c.transform),
         result: cat(chunks, |c| &c.result),
         ko: cat(chunks, |c| &c.ko),
-        boards,
+        boards: cat(chunks, |c| &c.boards),
         last: cat(chunks, |c| &c.last),
     }
 }

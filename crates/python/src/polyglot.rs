@@ -72,16 +72,20 @@ impl PyEntry {
 
 /// An entry as Python sees it; with the position's legal moves, `None` when the move is not
 /// one of them.
-fn entry(e: &Entry, legal: Option<&[Move]>) -> Option<PyEntry> {
-    let raw = e.raw_move.to_raw_uci();
-    let mv = match legal {
+/// The entry's move in standard UCI given its position's legal moves (`None` when it is not
+/// one of them), or in the raw encoding for a key alone.
+fn uci(e: &Entry, legal: Option<&[Move]>) -> Option<String> {
+    Some(match legal {
         Some(l) => UciMove::from_move(e.raw_move.find_in(l)?, CastlingMode::Standard).to_string(),
-        None => raw.clone(),
-    };
+        None => e.raw_move.to_raw_uci(),
+    })
+}
+
+fn entry(e: &Entry, legal: Option<&[Move]>) -> Option<PyEntry> {
     Some(PyEntry {
         key: e.key,
-        r#move: mv,
-        raw_move: raw,
+        r#move: uci(e, legal)?,
+        raw_move: e.raw_move.to_raw_uci(),
         weight: e.weight,
         learn: e.learn,
     })
@@ -245,12 +249,8 @@ impl PyBook {
 type ArrayRow = (u64, u16, [u8; 5], u16, u32);
 
 fn array_row(e: &Entry, legal: Option<&[Move]>) -> Option<ArrayRow> {
-    let uci = match legal {
-        Some(l) => UciMove::from_move(e.raw_move.find_in(l)?, CastlingMode::Standard).to_string(),
-        None => e.raw_move.to_raw_uci(),
-    };
     let mut text = [0u8; 5];
-    for (t, b) in text.iter_mut().zip(uci.bytes()) {
+    for (t, b) in text.iter_mut().zip(uci(e, legal)?.bytes()) {
         *t = b;
     }
     Some((e.key, e.raw_move.0, text, e.weight, e.learn))

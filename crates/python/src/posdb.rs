@@ -503,6 +503,20 @@ pub struct PyIndex {
     path: String,
 }
 
+/// A kifu-search type given from Python as a dict (through `json.dumps`) or as JSON text;
+/// `what` names the argument in the error.
+fn json_arg<T: serde::de::DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let text: String = if obj.is_instance_of::<PyString>() {
+        obj.extract()?
+    } else {
+        obj.py()
+            .import("json")?
+            .call_method1("dumps", (obj,))?
+            .extract()?
+    };
+    serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
+}
+
 fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
@@ -769,9 +783,7 @@ impl PyIndex {
             }
         };
         if let Some(f) = filters {
-            let text: String = py.import("json")?.call_method1("dumps", (f,))?.extract()?;
-            q.filters = serde_json::from_str::<Filters>(&text)
-                .map_err(|e| PyValueError::new_err(format!("filters: {e}")))?;
+            q.filters = json_arg(f, "filters")?;
         }
         self.run(py, q, limit, offset, no_duplicates, threads)
     }
@@ -791,12 +803,7 @@ impl PyIndex {
         no_duplicates: bool,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let text: String = py
-            .import("json")?
-            .call_method1("dumps", (filters,))?
-            .extract()?;
-        let filters = serde_json::from_str::<Filters>(&text)
-            .map_err(|e| PyValueError::new_err(format!("filters: {e}")))?;
+        let filters: Filters = json_arg(filters, "filters")?;
         let page = Page { offset, limit };
         let answer = py.detach(|| {
             in_pool(threads, || {
@@ -821,15 +828,7 @@ impl PyIndex {
         no_duplicates: bool,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let text: String = if query.is_instance_of::<PyString>() {
-            query.extract()?
-        } else {
-            py.import("json")?
-                .call_method1("dumps", (query,))?
-                .extract()?
-        };
-        let q: Query = serde_json::from_str(&text)
-            .map_err(|e| PyValueError::new_err(format!("query: {e}")))?;
+        let q: Query = json_arg(query, "query")?;
         self.run(py, q, limit, offset, no_duplicates, threads)
     }
 

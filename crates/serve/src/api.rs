@@ -219,15 +219,21 @@ fn fifty() -> u64 {
     50
 }
 
+/// Refuses a page longer than [`MAX_PAGE`], naming the `limit` field.
+fn page_limit(limit: u64) -> Result<(), ApiError> {
+    if limit > MAX_PAGE {
+        return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
+    }
+    Ok(())
+}
+
 async fn lookup(
     State(app): State<Arc<App>>,
     Path(db): Path<String>,
     Body(b): Body<LookupBody>,
 ) -> Result<Response, ApiError> {
     let (i, d) = database(&app, &db)?;
-    if b.limit > MAX_PAGE {
-        return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
-    }
+    page_limit(b.limit)?;
     let req = BoardRequest {
         setup: b.setup,
         to_play: b.to_play,
@@ -271,9 +277,7 @@ struct SearchBody {
 }
 
 fn checked_query(b: &mut SearchBody, size: BoardSize) -> Result<(), ApiError> {
-    if b.limit > MAX_PAGE {
-        return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
-    }
+    page_limit(b.limit)?;
     let p = &b.query.pattern;
     let n = u32::from(size.get());
     if p.width() > n || p.height() > n {
@@ -382,9 +386,7 @@ async fn filter_games(
     Body(b): Body<GamesBody>,
 ) -> Result<Response, ApiError> {
     let (i, _) = database(&app, &db)?;
-    if b.limit > MAX_PAGE {
-        return Err(ApiError::bad("limit", format!("at most {MAX_PAGE}")));
-    }
+    page_limit(b.limit)?;
     let answer = blocking(&app, move |app, _cancel| {
         let page = Page {
             offset: b.offset,

@@ -174,6 +174,17 @@ impl<'q> Scan<'q> {
         self.query
     }
 
+    /// The games counted as searched so far.
+    pub(crate) fn games_searched(&self) -> u64 {
+        self.games_searched
+    }
+
+    /// Sets the games counted as searched (the indexed search counts the games it did not
+    /// need to walk).
+    pub(crate) fn set_games_searched(&mut self, n: u64) {
+        self.games_searched = n;
+    }
+
     /// Whether a match found now would still be kept (the page is not full yet).
     pub(crate) fn keeps_matches(&self) -> bool {
         self.match_count < self.page.offset.saturating_add(self.page.limit)

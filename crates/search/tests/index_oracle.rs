@@ -262,3 +262,41 @@ fn the_index_answers_as_the_plain_scan() {
     assert!(reopened.patterns() == db19.patterns());
     assert!(n19 > 150 && n9 > 100, "{n19} {n9} queries");
 }
+
+/// More games than one block of the index's columns (4,096), so the candidates of a later block
+/// map back to the right games: random 9x9 games in one file.
+#[test]
+fn the_index_answers_as_the_plain_scan_across_blocks() {
+    let mut rng = Rng(0x0b10_c4ed);
+    let mut sgf = String::new();
+    for g in 0..4_500 {
+        let mut taken = [false; 81];
+        sgf.push_str(&format!(
+            "(;GM[1]SZ[9]PB[p{}]PW[q{}]DT[{}]RE[{}]",
+            g % 17,
+            g % 13,
+            1990 + g % 30,
+            if g % 3 == 0 { "W+R" } else { "B+2.5" }
+        ));
+        for m in 0..10 + rng.below(40) {
+            let p = rng.below(81) as usize;
+            if taken[p] {
+                continue;
+            }
+            taken[p] = true;
+            let (c, r) = (
+                (b'a' + (p % 9) as u8) as char,
+                (b'a' + (p / 9) as u8) as char,
+            );
+            sgf.push_str(&format!(";{}[{c}{r}]", if m % 2 == 0 { 'B' } else { 'W' }));
+        }
+        sgf.push(')');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("many.sgf");
+    std::fs::write(&file, sgf).unwrap();
+    let db = build(dir.path(), &[file], 9);
+    assert_eq!(db.games(), 4_500);
+    let n = compare(&db, &mut rng, 150, "4,500 games");
+    assert!(n > 30, "{n} queries");
+}

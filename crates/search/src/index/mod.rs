@@ -18,6 +18,7 @@
 //! changed it (u16) and the main line's final board (bitmaps as above), varint node count,
 //! varint byte count, the nodes (`format.rs`).
 
+mod columns;
 mod entry;
 pub(crate) mod format;
 pub(crate) mod walk;
@@ -56,6 +57,35 @@ pub enum PatternIndexError {
     },
 }
 
+/// Games per board size of their information (derived data: always equal, a clone starts
+/// empty).
+#[derive(Default)]
+pub(crate) struct SizeCounts(std::sync::OnceLock<Vec<(u8, u64)>>);
+
+impl SizeCounts {
+    fn get_or_init(&self, f: impl FnOnce() -> Vec<(u8, u64)>) -> &[(u8, u64)] {
+        self.0.get_or_init(f)
+    }
+}
+
+impl Clone for SizeCounts {
+    fn clone(&self) -> Self {
+        SizeCounts::default()
+    }
+}
+
+impl PartialEq for SizeCounts {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for SizeCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SizeCounts")
+    }
+}
+
 /// The pattern index of a database: its games in the order of its files (the plain search's
 /// order), each with its nodes, information and bitmaps.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -66,6 +96,10 @@ pub struct PatternIndex {
     pub(crate) games: Vec<GameEntry>,
     /// The files that could not be read while building (their games are not in the index).
     pub(crate) failures: Vec<Failure>,
+    /// The games' bitmaps as columns, made at the first search.
+    pub(crate) columns: columns::ColumnCache,
+    /// How many games have each board size of their information, counted at the first search.
+    pub(crate) sizes: SizeCounts,
 }
 
 impl PatternIndex {
@@ -137,6 +171,8 @@ impl PatternIndex {
             self.games.extend(g);
             self.failures.extend(f);
         }
+        self.columns = Default::default();
+        self.sizes = Default::default();
         self.files.extend(
             files[old..]
                 .iter()
@@ -323,7 +359,7 @@ impl PatternIndex {
         Ok(Some(PatternIndex {
             files,
             games,
-            failures: Vec::new(),
+            ..PatternIndex::default()
         }))
     }
 
@@ -411,66 +447,139 @@ impl PatternIndex {
     ) -> Option<Vec<crate::SearchAnswer>> {
         use crate::scan::Scan;
         use std::sync::atomic::Ordering;
-        // Each query's variants and plan per board side, computed once for every part.
         let mut sides: Vec<u8> = self.games.iter().map(|g| g.side).collect();
         sides.sort_unstable();
         sides.dedup();
-        let prepared: Vec<Vec<(BoardSize, crate::scan::SizeVariants, walk::Plan)>> = queries
-            .iter()
-            .map(|q| {
-                sides
-                    .iter()
-                    .filter_map(|&s| BoardSize::new(u32::from(s)).ok())
-                    .map(|size| {
-                        let shared = crate::scan::size_variants(q, size);
-                        let plan = walk::Plan::new(&shared.0, usize::from(size.get()));
-                        (size, shared, plan)
-                    })
-                    .collect()
-            })
-            .collect();
-        let fresh = || -> Vec<Scan<'_>> {
-            queries
+        let mut answers = Vec::with_capacity(queries.len());
+        for q in queries {
+            // The variants and plan per board side, computed once for every part.
+            let prepared: Vec<(BoardSize, crate::scan::SizeVariants, walk::Plan)> = sides
                 .iter()
-                .zip(&prepared)
-                .map(|(q, p)| {
-                    let mut scan = Scan::new(q, page);
-                    for (size, shared, _) in p {
-                        scan.seed(*size, shared.clone());
+                .filter_map(|&s| BoardSize::new(u32::from(s)).ok())
+                .map(|size| {
+                    let shared = crate::scan::size_variants(q, size);
+                    let plan = walk::Plan::new(&shared.0, usize::from(size.get()));
+                    (size, shared, plan)
+                })
+                .collect();
+            let fresh = || {
+                let mut scan = Scan::new(q, page);
+                for (size, shared, _) in &prepared {
+                    scan.seed(*size, shared.clone());
+                }
+                scan
+            };
+            let visit = self.games_to_visit(q, &prepared, skip);
+            let searched = self.games_searched(&fresh, skip);
+            let parts: Vec<Scan<'_>> = visit
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut scan = fresh();
+                    if cancel.load(Ordering::Relaxed) {
+                        return scan;
+                    }
+                    let mut ws = walk::Workspace::default();
+                    for &gi in chunk {
+                        let g = &self.games[gi as usize];
+                        let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
+                        walk::search_game(&mut scan, &mut ws, &prepared, g, file);
                     }
                     scan
                 })
-                .collect()
-        };
-        let parts: Vec<Vec<Scan<'_>>> = self
-            .games
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut scans = fresh();
-                if cancel.load(Ordering::Relaxed) {
-                    return scans;
+                .collect();
+            if cancel.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut all = fresh();
+            for part in parts {
+                all = all.merge(part);
+            }
+            // Games left out by the columns are searched all the same: they count.
+            all.set_games_searched(searched);
+            answers.push(all.finish(size));
+        }
+        Some(answers)
+    }
+
+    /// The games a search of `q` must walk, ascending: those the columns cannot rule out
+    /// (every variant's stones held at one of its places), not in `skip`.
+    fn games_to_visit(
+        &self,
+        q: &crate::Query,
+        prepared: &[(BoardSize, crate::scan::SizeVariants, walk::Plan)],
+        skip: Option<&std::collections::HashSet<u64>>,
+    ) -> Vec<u32> {
+        let columns = self.columns.get(&self.games, q.variations);
+        let mut marked = vec![0u64; self.games.len().div_ceil(64)];
+        let mut every: Vec<u8> = Vec::new();
+        for (size, _, plan) in prepared {
+            if !columns.candidates(plan, size.get(), &mut marked) {
+                every.push(size.get());
+            }
+        }
+        let mut out = Vec::new();
+        for (w, &word) in marked.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                out.push((w * 64) as u32 + m.trailing_zeros());
+                m &= m - 1;
+            }
+        }
+        if !every.is_empty() {
+            out.extend(
+                (0..self.games.len() as u32)
+                    .filter(|&i| every.contains(&self.games[i as usize].side)),
+            );
+            out.sort_unstable();
+            out.dedup();
+        }
+        if let Some(skip) = skip {
+            out.retain(|&i| !skip.contains(&self.games[i as usize].id));
+        }
+        out
+    }
+
+    /// The number of games a search counts as searched (not in `skip`, passing the filters, on
+    /// a board where the pattern fits): what the scans `fresh` makes count, for every game.
+    fn games_searched<'q>(
+        &self,
+        fresh: &(dyn Fn() -> crate::scan::Scan<'q> + Sync),
+        skip: Option<&std::collections::HashSet<u64>>,
+    ) -> u64 {
+        let mut scan = fresh();
+        if skip.is_none() && scan.query().filters.is_empty() {
+            // Only the board size counts: one game of each size answers for all of them.
+            let sizes = self.sizes.get_or_init(|| {
+                let mut by: std::collections::BTreeMap<u8, u64> = Default::default();
+                for g in &self.games {
+                    *by.entry(g.info.size).or_default() += 1;
                 }
-                let mut ws = walk::Workspace::default();
-                for g in chunk {
-                    if skip.is_some_and(|s| s.contains(&g.id)) {
-                        continue;
-                    }
-                    let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
-                    for (scan, plans) in scans.iter_mut().zip(&prepared) {
-                        walk::search_game(scan, &mut ws, plans, g, file);
+                by.into_iter().collect()
+            });
+            return sizes
+                .iter()
+                .filter(|&&(size, _)| {
+                    let info = crate::filter::GameInfo {
+                        size,
+                        ..Default::default()
+                    };
+                    scan.begin_game(&info).is_some()
+                })
+                .map(|&(_, count)| count)
+                .sum();
+        }
+        self.games
+            .par_chunks(4096)
+            .map(|games| {
+                let mut scan = fresh();
+                for g in games {
+                    if !skip.is_some_and(|s| s.contains(&g.id)) {
+                        let _ = scan.begin_game(&g.info);
                     }
                 }
-                scans
+                scan.games_searched()
             })
-            .collect();
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let mut all = fresh();
-        for part in parts {
-            all = all.into_iter().zip(part).map(|(a, b)| a.merge(b)).collect();
-        }
-        Some(all.into_iter().map(|s| s.finish(size)).collect())
+            .sum()
     }
 }
 

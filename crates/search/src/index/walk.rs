@@ -99,6 +99,29 @@ impl Plan {
     }
 }
 
+/// A variant at one place: its black stones, its white stones (cells of the rectangle), and
+/// the place's column and row.
+pub(crate) type PlacedStones<'a> = (&'a [(u8, u8)], &'a [(u8, u8)], usize, usize);
+
+impl Plan {
+    /// Each variant at each of its places: its black stones, its white stones (cells of the
+    /// rectangle), and the place's column and row.
+    pub(crate) fn places(&self) -> impl Iterator<Item = PlacedStones<'_>> {
+        self.variants.iter().flat_map(|v| {
+            v.allowed.iter().flat_map(move |&(row, mask)| {
+                let bits = std::iter::successors((mask != 0).then_some(mask), |m| {
+                    let m = m & (m - 1);
+                    (m != 0).then_some(m)
+                });
+                bits.map(move |m| {
+                    let col = m.trailing_zeros() as usize;
+                    (&v.blacks[..], &v.whites[..], col, row)
+                })
+            })
+        })
+    }
+}
+
 /// Buffers reused from game to game.
 #[derive(Debug, Default)]
 pub(crate) struct Workspace {

@@ -1,0 +1,204 @@
+//! The games' bitmaps turned inside out: per board side, colour and point, one bit per game
+//! (that colour held that point at some node). A variant at a place can only stand in the
+//! games whose columns hold all its stones, so a search ANDs a few columns, 64 games a word,
+//! and walks only the games left: the per-game bitmap test of `walk`, asked of every game at
+//! once without reading any of them. Derived from the games at the first search that needs
+//! it (nothing on disk), so the answers cannot change: the games it leaves out are exactly
+//! those `walk`'s own candidate test refuses.
+
+use super::walk::Plan;
+use super::GameEntry;
+use rayon::prelude::*;
+
+/// Games per block: each block's columns are contiguous (64 words a column), so a query reads
+/// a block's few columns from cache and blocks are searched in parallel.
+const BLOCK: usize = 4096;
+const WORDS: usize = BLOCK / 64;
+
+/// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
+/// pattern of few stones, which most games hold anyway): every game is a candidate then.
+const MAX_PLACES: usize = 1024;
+
+/// The columns of the games of one board side.
+#[derive(Debug)]
+struct SideColumns {
+    side: u8,
+    /// The index's numbers of these games, ascending.
+    games: Vec<u32>,
+    /// Block after block: `2 * points` columns (Black's points, then White's) of `WORDS` words.
+    words: Vec<u64>,
+    /// Per block, the games whose bitmaps are there (a variant without stones may stand in
+    /// any of them).
+    valid: Vec<u64>,
+}
+
+/// The columns of an index's games, over the main line or over every variation.
+#[derive(Debug, Default)]
+pub(crate) struct Columns {
+    sides: Vec<SideColumns>,
+}
+
+impl Columns {
+    /// The columns of `games` (`variations`: the bitmaps over every variation).
+    pub(crate) fn new(games: &[GameEntry], variations: bool) -> Columns {
+        let mut sides: Vec<u8> = games.iter().map(|g| g.side).filter(|&s| s > 0).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        let sides = sides
+            .into_iter()
+            .map(|side| {
+                let ids: Vec<u32> = (0..games.len() as u32)
+                    .filter(|&i| games[i as usize].side == side)
+                    .collect();
+                let n = usize::from(side);
+                let points = n * n;
+                let block_words = 2 * points * WORDS;
+                let blocks = ids.len().div_ceil(BLOCK);
+                let mut words = vec![0u64; blocks * block_words];
+                let mut valid = vec![0u64; blocks * WORDS];
+                words
+                    .par_chunks_mut(block_words)
+                    .zip(valid.par_chunks_mut(WORDS))
+                    .zip(ids.par_chunks(BLOCK))
+                    .for_each(|((cols, valid), ids)| {
+                        for (j, &gi) in ids.iter().enumerate() {
+                            let (black, white) = games[gi as usize].bitmaps(variations);
+                            if black.len() != n || white.len() != n {
+                                continue;
+                            }
+                            let (word, bit) = (j / 64, 1u64 << (j % 64));
+                            valid[word] |= bit;
+                            for (colour, rows) in [black, white].into_iter().enumerate() {
+                                for (r, &row) in rows.iter().enumerate() {
+                                    let mut m = row;
+                                    while m != 0 {
+                                        let c = m.trailing_zeros() as usize;
+                                        m &= m - 1;
+                                        if c < n {
+                                            let col = colour * points + r * n + c;
+                                            cols[col * WORDS + word] |= bit;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    });
+                SideColumns {
+                    side,
+                    games: ids,
+                    words,
+                    valid,
+                }
+            })
+            .collect();
+        Columns { sides }
+    }
+
+    /// Marks in `out` (one bit per game of the index) the games of board side `side` where
+    /// some variant of `plan` may stand: all its stones held at one of its places. `false`
+    /// when the plan has too many places for columns to pay: then nothing is marked and every
+    /// game of that side is to be walked.
+    pub(crate) fn candidates(&self, plan: &Plan, side: u8, out: &mut [u64]) -> bool {
+        let Some(cols) = self.sides.iter().find(|c| c.side == side) else {
+            return true;
+        };
+        if plan.places().nth(MAX_PLACES).is_some() {
+            return false;
+        }
+        let n = usize::from(side);
+        let points = n * n;
+        let block_words = 2 * points * WORDS;
+        let found: Vec<[u64; WORDS]> = cols
+            .words
+            .par_chunks(block_words)
+            .zip(cols.valid.par_chunks(WORDS))
+            .map(|(block, valid)| {
+                let mut res = [0u64; WORDS];
+                let column = |colour: usize, x: usize, y: usize| {
+                    let at = (colour * points + y * n + x) * WORDS;
+                    &block[at..at + WORDS]
+                };
+                for (blacks, whites, col, row) in plan.places() {
+                    let mut stones = blacks
+                        .iter()
+                        .map(|&(x, y)| (0, x, y))
+                        .chain(whites.iter().map(|&(x, y)| (1, x, y)));
+                    let Some((colour, x, y)) = stones.next() else {
+                        // No stone to hold: it may stand in any game.
+                        res.copy_from_slice(valid);
+                        break;
+                    };
+                    let mut acc = [0u64; WORDS];
+                    let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
+                    let (x, y) = at(x, y);
+                    acc.copy_from_slice(column(colour, x, y));
+                    let mut any = acc.iter().any(|&w| w != 0);
+                    for (colour, x, y) in stones {
+                        if !any {
+                            break;
+                        }
+                        let (x, y) = at(x, y);
+                        let mut or = 0;
+                        for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
+                            *a &= c;
+                            or |= *a;
+                        }
+                        any = or != 0;
+                    }
+                    if any {
+                        for (r, a) in res.iter_mut().zip(&acc) {
+                            *r |= a;
+                        }
+                    }
+                }
+                res
+            })
+            .collect();
+        for (b, res) in found.iter().enumerate() {
+            for (w, &word) in res.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let gi = cols.games[b * BLOCK + w * 64 + j] as usize;
+                    out[gi / 64] |= 1 << (gi % 64);
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Columns built at first use, for the main line and for every variation; derived data, so
+/// two caches are always equal and a clone starts empty.
+#[derive(Default)]
+pub(crate) struct ColumnCache {
+    main: std::sync::OnceLock<Columns>,
+    all: std::sync::OnceLock<Columns>,
+}
+
+impl ColumnCache {
+    /// The columns over the main line or every variation of `games`.
+    pub(crate) fn get(&self, games: &[GameEntry], variations: bool) -> &Columns {
+        let cell = if variations { &self.all } else { &self.main };
+        cell.get_or_init(|| Columns::new(games, variations))
+    }
+}
+
+impl Clone for ColumnCache {
+    fn clone(&self) -> Self {
+        ColumnCache::default()
+    }
+}
+
+impl PartialEq for ColumnCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for ColumnCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ColumnCache")
+    }
+}

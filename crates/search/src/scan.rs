@@ -174,6 +174,11 @@ impl<'q> Scan<'q> {
         self.query
     }
 
+    /// Whether the filters accept a game.
+    pub(crate) fn accepts(&self, info: &GameInfo) -> bool {
+        self.unfiltered || self.query.filters.accepts(info)
+    }
+
     /// The games counted as searched so far.
     pub(crate) fn games_searched(&self) -> u64 {
         self.games_searched

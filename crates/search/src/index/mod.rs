@@ -57,14 +57,35 @@ pub enum PatternIndexError {
     },
 }
 
-/// Games per board size of their information (derived data: always equal, a clone starts
-/// empty).
+/// What every search asks of all the games, counted once: the board sides of their nodes,
+/// and how many games have each board size of their information.
+#[derive(Debug)]
+struct Sizes {
+    sides: Vec<u8>,
+    infos: Vec<(u8, u64)>,
+}
+
+/// [`Sizes`], at the first search (derived data: always equal, a clone starts empty).
 #[derive(Default)]
-pub(crate) struct SizeCounts(std::sync::OnceLock<Vec<(u8, u64)>>);
+pub(crate) struct SizeCounts(std::sync::OnceLock<Sizes>);
 
 impl SizeCounts {
-    fn get_or_init(&self, f: impl FnOnce() -> Vec<(u8, u64)>) -> &[(u8, u64)] {
-        self.0.get_or_init(f)
+    fn get(&self, games: &[GameEntry]) -> &Sizes {
+        self.0.get_or_init(|| {
+            let mut sides: Vec<u8> = Vec::new();
+            let mut infos: std::collections::BTreeMap<u8, u64> = Default::default();
+            for g in games {
+                if !sides.contains(&g.side) {
+                    sides.push(g.side);
+                }
+                *infos.entry(g.info.size).or_default() += 1;
+            }
+            sides.sort_unstable();
+            Sizes {
+                sides,
+                infos: infos.into_iter().collect(),
+            }
+        })
     }
 }
 
@@ -447,9 +468,7 @@ impl PatternIndex {
     ) -> Option<Vec<crate::SearchAnswer>> {
         use crate::scan::Scan;
         use std::sync::atomic::Ordering;
-        let mut sides: Vec<u8> = self.games.iter().map(|g| g.side).collect();
-        sides.sort_unstable();
-        sides.dedup();
+        let sides = &self.sizes.get(&self.games).sides;
         let mut answers = Vec::with_capacity(queries.len());
         for q in queries {
             // The variants and plan per board side, computed once for every part.
@@ -549,14 +568,10 @@ impl PatternIndex {
         let mut scan = fresh();
         if skip.is_none() && scan.query().filters.is_empty() {
             // Only the board size counts: one game of each size answers for all of them.
-            let sizes = self.sizes.get_or_init(|| {
-                let mut by: std::collections::BTreeMap<u8, u64> = Default::default();
-                for g in &self.games {
-                    *by.entry(g.info.size).or_default() += 1;
-                }
-                by.into_iter().collect()
-            });
-            return sizes
+            return self
+                .sizes
+                .get(&self.games)
+                .infos
                 .iter()
                 .filter(|&&(size, _)| {
                     let info = crate::filter::GameInfo {

@@ -368,16 +368,19 @@ pub(crate) fn search_game(
     g: &GameEntry,
     file: &str,
 ) {
-    let Some((size, shared)) = scan.begin_game(&g.info) else {
+    // The caller counts the games searched; the variants are the ones prepared for every game
+    // of this size (no lookup, no reference count touched per game).
+    if g.side != g.info.size || !scan.accepts(&g.info) {
+        return;
+    }
+    let Some((size, shared, plan)) = plans.iter().find(|p| p.0.get() == g.side) else {
         return;
     };
-    if g.side != size.get() {
+    let size = *size;
+    if shared.0.is_empty() {
         return;
     }
     let query = scan.query();
-    let Some((_, _, plan)) = plans.iter().find(|p| p.0 == size) else {
-        return;
-    };
     if !ws.candidates(plan, g, query.variations) {
         return;
     }
@@ -391,7 +394,7 @@ pub(crate) fn search_game(
         return;
     }
     ws.prepare(plan, g);
-    let mut events = walk(ws, plan, query, &shared, g, size, bound);
+    let mut events = walk(ws, plan, query, shared, g, size, bound);
     ws.finish();
     if events.is_empty() {
         ws.events = events;
@@ -407,7 +410,7 @@ pub(crate) fn search_game(
         },
         game_in_file: g.game_in_file,
     };
-    scan.end_game(&source, &g.info, size, &shared, &mut events);
+    scan.end_game(&source, &g.info, size, shared, &mut events);
     ws.events = events;
 }
 

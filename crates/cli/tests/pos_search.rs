@@ -289,6 +289,7 @@ fn a_batch_answers_as_single_runs_do() {
         r#"{"pattern": "...../...../...#./...../.....", "placement": {"kind": "at", "col": 0, "row": 0}}"#,
         r#"{"pattern": "*.*/.#./*.*", "swap_colors": true, "to_play": "B", "moves": [0, 30], "filters": {"player": "leela"}}"#,
         r#"{"pattern": "...#/....", "placement": {"kind": "edge", "side": "top"}, "symmetries": false}"#,
+        r#"{"filters": {"player": "leela", "date_from": "2016"}}"#,
     ];
     std::fs::write(db().join("batch.jsonl"), lines.join("\n") + "\n\n").unwrap();
     let out = ok(&kifu_in(
@@ -307,7 +308,7 @@ fn a_batch_answers_as_single_runs_do() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(answers.len(), 3);
+    assert_eq!(answers.len(), 4);
     let single = [
         vec!["--pattern", "...../...../...#./...../.....", "--corner"],
         vec![
@@ -322,13 +323,16 @@ fn a_batch_answers_as_single_runs_do() {
             "leela",
         ],
         vec!["--pattern", "...#/....", "--edge", "top", "--no-symmetries"],
+        vec!["--player", "leela", "--date-from", "2016"],
     ];
     for (args, batch) in single.iter().zip(&answers) {
         let mut all = vec!["pos", "search", "corpus.kpx", "--json", "--limit", "5"];
         all.extend_from_slice(args);
         assert_eq!(&json(&all), batch, "{args:?}");
-        assert!(batch["occurrences"].as_u64().unwrap() > 0, "{args:?}");
+        assert!(batch["games"].as_u64().unwrap() > 0, "{args:?}");
     }
+    // Filters alone answer with the games, not occurrences.
+    assert!(answers[3].get("occurrences").is_none(), "{}", answers[3]);
     // A bad line is a usage error naming it.
     std::fs::write(
         db().join("bad.jsonl"),
@@ -343,6 +347,23 @@ fn a_batch_answers_as_single_runs_do() {
         2,
     );
     assert!(err.contains("bad.jsonl: query 2:"), "{err}");
+    // A line without a pattern holds filters alone, and nothing else.
+    for (line, want) in [
+        (r#"{"filters": {"player": "x"}, "placement": {"kind": "anywhere"}}"#, "unknown field `placement`"),
+        (r#"{"filters": {"playr": "x"}}"#, "unknown field `playr`"),
+        (r#"{"filters": {}}"#, "the filters are empty"),
+        (r#"{"swap_colors": true}"#, "a query with a pattern, or filters alone"),
+    ] {
+        std::fs::write(db().join("bad2.jsonl"), format!("{line}\n")).unwrap();
+        let err = fails(
+            &kifu_in(
+                &["pos", "search", "corpus.kpx", "--batch", "bad2.jsonl"],
+                db(),
+            ),
+            2,
+        );
+        assert!(err.contains("bad2.jsonl: query 1:") && err.contains(want), "{line}: {err}");
+    }
 }
 
 #[test]

@@ -180,3 +180,6 @@ def test_games_by_filters_alone(index):
     assert [m["game"] for m in page["matches"]] == [m["game"] for m in some["matches"][3:5]]
     with pytest.raises(ValueError):
         index.find_games({"winner": "nobody"})
+    # A misspelt filter is refused, not ignored.
+    with pytest.raises(ValueError, match="playr"):
+        index.find_games({"playr": "Lee"})

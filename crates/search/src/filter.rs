@@ -122,7 +122,7 @@ impl GameInfo {
 
 /// Conditions on games; empty conditions take every game.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Filters {
     /// Either player's name contains this.
     pub player: Option<String>,

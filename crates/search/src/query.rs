@@ -103,8 +103,9 @@ impl Placement {
     }
 }
 
-/// A pattern search.
+/// A pattern search. Unknown fields are refused: a misspelt option must not be ignored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Query {
     /// The pattern, in the query's orientation and colours.
     pub pattern: Pattern,

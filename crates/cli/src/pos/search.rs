@@ -22,8 +22,8 @@ pub struct SearchArgs {
     /// Many queries in one run: a file (`-` for stdin) with one JSON query a line (kifu-search's
     /// `Query`: `{"pattern": "..O/.#.", "placement": {"kind": "at", "col": 0, "row": 0},
     /// "swap_colors": true, "to_play": "B", "moves": [0, 60], "filters": {"player": "Lee"}}`;
-    /// only `pattern` is required); one JSON answer a line, in order. The games are read once
-    /// for all of them.
+    /// only `pattern` is required), or filters alone (`{"filters": {"event": "Meijin"}}`, answered
+    /// as `--json` answers filters without a pattern); one JSON answer a line, in order.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["pattern", "pattern_file", "sgf", "svg"])]
     batch: Option<PathBuf>,
     /// The pattern as rows: `#`/`X` black, `O` white, `.` empty, `*`/`?` anything, `x` empty or
@@ -419,8 +419,24 @@ fn filter_games(a: &SearchArgs, db: &Database, page: Page) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The queries of a `--batch` file, one JSON query a line (blank lines skipped).
-fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
+/// A line of a `--batch` file.
+enum BatchLine {
+    /// A pattern search.
+    Query(Box<Query>),
+    /// Filters alone (`{"filters": {...}}`): the games they pass.
+    Filters(kifu_search::Filters),
+}
+
+/// A `--batch` line without a pattern: filters alone, nothing else.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FiltersLine {
+    filters: kifu_search::Filters,
+}
+
+/// The lines of a `--batch` file, one JSON query a line (blank lines skipped): a pattern
+/// query, or filters alone.
+fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
     let input = if path.as_os_str() == "-" {
         crate::inputs::Input::Stdin
     } else {
@@ -439,16 +455,75 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<Query>> {
         if line.trim().is_empty() {
             continue;
         }
-        let q: Query = match serde_json::from_str(line) {
+        let value: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => crate::usage!("{name}: query {}: {e}", i + 1),
+        };
+        if value.get("pattern").is_none() {
+            match serde_json::from_value::<FiltersLine>(value) {
+                Ok(f) if !f.filters.is_empty() => out.push(BatchLine::Filters(f.filters)),
+                Ok(_) => crate::usage!("{name}: query {}: the filters are empty", i + 1),
+                Err(e) => crate::usage!(
+                    "{name}: query {}: {e} (a line holds a query with a pattern, or filters alone: {{\"filters\": {{...}}}})",
+                    i + 1
+                ),
+            }
+            continue;
+        }
+        let q: Query = match serde_json::from_value(value) {
             Ok(q) => q,
             Err(e) => crate::usage!("{name}: query {}: {e}", i + 1),
         };
         if let Err(e) = q.validate() {
             crate::usage!("{name}:{}: {e}", i + 1);
         }
-        out.push(q);
+        out.push(BatchLine::Query(Box::new(q)));
     }
     Ok(out)
+}
+
+/// Answers the lines of a `--batch` file, one JSON answer a line in their order: the pattern
+/// queries all in one search, the filter lines each in a pass over the games' information.
+fn run_batch(a: &SearchArgs, db: &Database, page: Page, path: &std::path::Path) -> Result<Outcome> {
+    let lines = batch_queries(path)?;
+    let queries: Vec<Query> = lines
+        .iter()
+        .filter_map(|l| match l {
+            BatchLine::Query(q) => Some((**q).clone()),
+            BatchLine::Filters(_) => None,
+        })
+        .collect();
+    let (found, games) = a.threads.run(|| {
+        let found = db.search_many(&queries, page, a.no_duplicates);
+        let games: Vec<_> = lines
+            .iter()
+            .filter_map(|l| match l {
+                BatchLine::Filters(f) => Some(db.filter_games(f, page, a.no_duplicates)),
+                BatchLine::Query(_) => None,
+            })
+            .collect();
+        (found, games)
+    })?;
+    for f in &found.failures {
+        crate::output::message(format_args!("kifu: {}", f.message));
+    }
+    let mut out = crate::output::stdout();
+    let (mut answers, mut games) = (found.answers.iter(), games.iter());
+    for line in &lines {
+        let written = match line {
+            BatchLine::Query(_) => answers.next().map(|x| serde_json::to_writer(&mut out, x)),
+            BatchLine::Filters(_) => games.next().map(|x| serde_json::to_writer(&mut out, x)),
+        };
+        if let Some(w) = written {
+            w.map_err(std::io::Error::from)?;
+        }
+        std::io::Write::write_all(&mut out, b"\n")?;
+    }
+    Ok(if found.failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    })
 }
 
 /// `kifu pos duplicates` arguments.
@@ -536,23 +611,7 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         limit: a.limit,
     };
     if let Some(path) = &a.batch {
-        let queries = batch_queries(path)?;
-        let found = a
-            .threads
-            .run(|| db.search_many(&queries, page, a.no_duplicates))?;
-        for f in &found.failures {
-            crate::output::message(format_args!("kifu: {}", f.message));
-        }
-        let mut out = crate::output::stdout();
-        for answer in &found.answers {
-            serde_json::to_writer(&mut out, answer).map_err(std::io::Error::from)?;
-            std::io::Write::write_all(&mut out, b"\n")?;
-        }
-        return Ok(if found.failures.is_empty() {
-            Outcome::Ok
-        } else {
-            Outcome::Findings
-        });
+        return run_batch(&a, &db, page, path);
     }
     let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
     if no_pattern && !filters(&a).is_empty() {

@@ -197,6 +197,44 @@ test('a game opened from the list shows the matched move and steps with the keys
   assert.ok(await page.locator('#viewer').isHidden());
 });
 
+test('filters alone list the games kifu pos search gives for the same filters', async () => {
+  await page.fill('#f-date-from', '2017');
+  await page.fill('#f-date-to', '2017');
+  await page.click('#filter-games');
+  await settle();
+  await shot('05b-filters-alone');
+  const want = cliJson(['pos', 'search', db, '--date-from', '2017', '--date-to', '2017', '--json', '--limit', '50']);
+  assert.ok(want.games > 50, 'more than one page of games from 2017');
+  assert.equal(await page.textContent('#summary-title'), 'Filters alone · corpus.kpx');
+  assert.match(await page.textContent('#summary'), new RegExp(`^${want.games} of ${want.games_searched} games pass the filters · Black won ${want.results.black_wins} `));
+  assert.ok(await page.locator('#continuations').isHidden(), 'no continuations without a position');
+  assert.equal(await page.locator('#years rect.year').count(), want.by_year.length);
+  const games = await tableRows('#games');
+  assert.deepEqual(games.map((g) => [g[0], g[1], g[2], g[3], g[4], g[5]]), want.matches.map((m) => [String(m.game), m.black, m.white, m.date, m.result, '']));
+  // The next page is the command line's --offset 50.
+  await page.click('#next-page');
+  await settle();
+  const next = cliJson(['pos', 'search', db, '--date-from', '2017', '--date-to', '2017', '--json', '--limit', '50', '--offset', '50']);
+  assert.deepEqual((await tableRows('#games')).map((g) => g[0]), next.matches.map((m) => String(m.game)));
+  assert.match(await page.textContent('#page-info'), new RegExp(`^51–${50 + next.matches.length} of ${want.games}`));
+  // The URL holds the filters and the page.
+  const again = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  await again.goto(page.url());
+  await again.waitForFunction(() => !document.body.dataset.busy && document.querySelector('#summary').textContent !== '');
+  assert.equal(await again.textContent('#summary'), await page.textContent('#summary'));
+  assert.equal(await again.textContent('#page-info'), await page.textContent('#page-info'));
+  await again.close();
+  // Playing a move asks about the position again.
+  await page.fill('#f-date-from', '');
+  await page.fill('#f-date-to', '');
+  await page.check('input[name=mode][value=play]');
+  await clickPoint('K10');
+  assert.match(await page.textContent('#summary-title'), /^Full board/);
+  assert.match(await page.textContent('#summary'), /^\d+ games, \d+ occurrences/);
+  await page.click('#undo');
+  await settle();
+});
+
 test('following two moves in the books shows what kifu book dump prints', async () => {
   await page.click('#tab-book');
   await settle();

@@ -267,7 +267,7 @@ function writeHash() {
   if (go.sel) p.set('sel', [go.sel.c0, go.sel.r0, go.sel.c1, go.sel.r1].join(','));
   const wild = Object.entries(go.wild).map(([k, v]) => `${k.replace(',', ':')}:${v}`);
   if (wild.length) p.set('wild', wild.join(';'));
-  if (go.kind === 'pattern') p.set('search', 'pattern');
+  if (go.kind === 'pattern' || go.kind === 'games') p.set('search', go.kind);
   if (go.offset) p.set('offset', go.offset);
   const o = options();
   if (o.placement !== 'region') p.set('placement', o.placement);
@@ -295,7 +295,8 @@ function readHash(p) {
     const [c, r, v] = w.split(':');
     if ('*xo'.includes(v)) go.wild[`${c},${r}`] = v;
   }
-  go.kind = p.get('search') === 'pattern' && go.sel ? 'pattern' : 'board';
+  const kind = p.get('search');
+  go.kind = kind === 'pattern' && go.sel ? 'pattern' : kind === 'games' ? 'games' : 'board';
   go.offset = Number(p.get('offset') || 0);
   $('opt-placement').value = p.get('placement') === 'anywhere' ? 'anywhere' : 'region';
   $('opt-symmetries').checked = p.get('symmetries') !== '0';
@@ -335,7 +336,7 @@ function drawGo() {
 
 function marks() {
   const a = go.answer;
-  if (!a || !go.view) return [];
+  if (!a || !go.view || a.kind === 'games') return [];
   const n = go.view.size;
   const out = [];
   if (a.kind === 'lookup' || a.kind === 'board') {
@@ -365,7 +366,11 @@ async function runSearchNow() {
   const useLookup = go.kind === 'board' && Object.keys(f).length === 0 && !options().nodup;
   try {
     let a;
-    if (useLookup) {
+    if (go.kind === 'games') {
+      // Filters alone: the games they pass, no position asked of them.
+      a = await api('search', `/api/db/${go.db}/games`, { filters: f, offset: go.offset, limit: PAGE, no_duplicates: options().nodup });
+      a.kind = 'games';
+    } else if (useLookup) {
       a = await api('search', `/api/db/${go.db}/lookup`, {
         setup: go.setup ? go.setup.join('/') : undefined, to_play: go.toPlay, moves: go.moves,
         limit: Math.min(go.offset + PAGE, 1000),
@@ -398,8 +403,17 @@ function renderAnswer(db) {
     $('page-info').textContent = '';
     return;
   }
-  const what = a.kind === 'pattern' ? 'Pattern' : 'Full board';
+  const what = a.kind === 'pattern' ? 'Pattern' : a.kind === 'games' ? 'Filters alone' : 'Full board';
   $('summary-title').textContent = `${what} · ${db.name}`;
+  if (a.kind === 'games') {
+    const r = a.results;
+    $('summary').textContent = `${a.games} of ${a.games_searched} games pass the filters · Black won ${r.black_wins} (${pct(r.black_win_rate)}%), White won ${r.white_wins} (${pct(r.white_win_rate)}%)`;
+    $('continuations').hidden = true;
+    if (a.by_year.length) drawYears(a.by_year, 'Games per year');
+    renderGames();
+    return;
+  }
+  $('continuations').hidden = false;
   let text = `${a.games} games, ${a.occurrences} occurrences`;
   if (a.swapped) text += ` (${a.swapped} with colours swapped)`;
   if (a.games_searched !== undefined) text += ` · ${a.games_searched} games searched`;
@@ -437,7 +451,7 @@ function renderAnswer(db) {
   renderGames();
 }
 
-function drawYears(years) {
+function drawYears(years, heading = 'Hits per year') {
   const w = 420, h = 90;
   const svg = el('svg', { viewBox: `0 0 ${w} ${h + 16}`, width: w, height: h + 16, 'aria-label': 'hits per year' });
   const max = Math.max(...years.map((y) => y.hits));
@@ -451,7 +465,7 @@ function drawYears(years) {
   el('text', { ...lab, x: 5, y: h + 12 }, svg, String(years[0].year));
   el('text', { ...lab, x: w - 5, y: h + 12, 'text-anchor': 'end' }, svg, String(years[years.length - 1].year));
   const title = document.createElement('h3');
-  title.textContent = 'Hits per year';
+  title.textContent = heading;
   $('years').append(title, svg);
 }
 
@@ -468,15 +482,15 @@ function renderGames() {
   for (const m of list) {
     const tr = document.createElement('tr');
     tr.className = 'game';
-    for (const v of [m.game, m.black, m.white, m.date, m.result, m.move]) {
+    for (const v of [m.game, m.black, m.white, m.date, m.result, m.move ?? '']) {
       const td = document.createElement('td');
       td.textContent = v;
       tr.appendChild(td);
     }
-    tr.addEventListener('click', () => openGame(m.game, m.move));
+    tr.addEventListener('click', () => openGame(m.game, m.move ?? 0));
     tbody.appendChild(tr);
   }
-  const total = a.occurrences;
+  const total = a.kind === 'games' ? a.games : a.occurrences;
   const end = Math.min(go.offset + a.matches.length, total);
   $('page-info').textContent = total ? `${go.offset + 1}–${end} of ${total}` : 'no matches';
   $('prev-page').disabled = go.offset === 0;
@@ -484,6 +498,8 @@ function renderGames() {
 }
 
 function play(move) {
+  // A move asks about the position again: filters alone give way to the board search.
+  if (go.kind === 'games') go.kind = 'board';
   go.moves.push(move);
   go.offset = 0;
   refresh();
@@ -495,6 +511,7 @@ function editBoard(col, row, color) {
   const ch = color === 'B' ? '#' : 'O';
   rows[row][col] = rows[row][col] === ch ? '.' : ch;
   go.setup = rows.map((r) => r.join(''));
+  if (go.kind === 'games') go.kind = 'board';
   go.toPlay = go.view.to_play;
   go.moves = [];
   go.offset = 0;
@@ -782,6 +799,7 @@ function bind() {
   $('search-pattern').addEventListener('click', () => { go.kind = 'pattern'; go.offset = 0; writeHash(); runSearch(); });
   $('clear-selection').addEventListener('click', () => { go.sel = null; go.wild = {}; go.kind = 'board'; go.offset = 0; refresh(); });
   $('apply-filters').addEventListener('click', () => { go.offset = 0; writeHash(); runSearch(); });
+  $('filter-games').addEventListener('click', () => { go.kind = 'games'; go.offset = 0; writeHash(); runSearch(); });
   for (const [, id] of FILTERS) $(id).addEventListener('keydown', (ev) => { if (ev.key === 'Enter') $('apply-filters').click(); });
   $('prev-page').addEventListener('click', () => { go.offset = Math.max(0, go.offset - PAGE); writeHash(); runSearch(); });
   $('next-page').addEventListener('click', () => { go.offset += PAGE; writeHash(); runSearch(); });
@@ -810,7 +828,8 @@ function bind() {
   $('download-games').addEventListener('click', async () => {
     const a = go.answer;
     if (!a) return;
-    const body = a.kind === 'lookup' ? { games: [...new Set(a.matches.map((m) => m.game))] } : { search: searchBody() };
+    // A lookup's and the filters' pages name their games; a search is run again by the server.
+    const body = a.kind === 'lookup' || a.kind === 'games' ? { games: [...new Set(a.matches.map((m) => m.game))] } : { search: searchBody() };
     try {
       const res = await fetch(`/api/db/${go.db}/sgf`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
       if (!res.ok) { const e = await res.json(); throw Object.assign(new Error(e.error), { field: e.field }); }

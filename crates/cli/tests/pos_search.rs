@@ -349,10 +349,16 @@ fn a_batch_answers_as_single_runs_do() {
     assert!(err.contains("bad.jsonl: query 2:"), "{err}");
     // A line without a pattern holds filters alone, and nothing else.
     for (line, want) in [
-        (r#"{"filters": {"player": "x"}, "placement": {"kind": "anywhere"}}"#, "unknown field `placement`"),
+        (
+            r#"{"filters": {"player": "x"}, "placement": {"kind": "anywhere"}}"#,
+            "unknown field `placement`",
+        ),
         (r#"{"filters": {"playr": "x"}}"#, "unknown field `playr`"),
         (r#"{"filters": {}}"#, "the filters are empty"),
-        (r#"{"swap_colors": true}"#, "a query with a pattern, or filters alone"),
+        (
+            r#"{"swap_colors": true}"#,
+            "a query with a pattern, or filters alone",
+        ),
     ] {
         std::fs::write(db().join("bad2.jsonl"), format!("{line}\n")).unwrap();
         let err = fails(
@@ -362,7 +368,10 @@ fn a_batch_answers_as_single_runs_do() {
             ),
             2,
         );
-        assert!(err.contains("bad2.jsonl: query 1:") && err.contains(want), "{line}: {err}");
+        assert!(
+            err.contains("bad2.jsonl: query 1:") && err.contains(want),
+            "{line}: {err}"
+        );
     }
 }
 

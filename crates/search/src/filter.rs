@@ -176,19 +176,27 @@ impl Filters {
         *self == Filters::default()
     }
 
+    /// Whether a game of date `date` (trimmed; compared as bytes, as text is) passes the date
+    /// range.
+    pub(crate) fn date_ok(&self, date: &[u8]) -> bool {
+        let from_ok = self
+            .date_from
+            .as_deref()
+            .is_none_or(|f| date >= f.trim().as_bytes());
+        // A prefix bound takes its whole range: `1999` ends after `1999-12-31`.
+        let to_ok = self.date_to.as_deref().is_none_or(|t| {
+            let t = t.trim().as_bytes();
+            date <= t || date.starts_with(t)
+        });
+        from_ok && to_ok
+    }
+
     /// Whether `g` passes every condition.
     pub fn accepts(&self, g: &GameInfo) -> bool {
         let player_ok = match &self.player {
             None => true,
             Some(_) => contains(&g.black, &self.player) || contains(&g.white, &self.player),
         };
-        let date = g.date.trim();
-        let from_ok = self.date_from.as_deref().is_none_or(|f| date >= f.trim());
-        // A prefix bound takes its whole range: `1999` ends after `1999-12-31`.
-        let to_ok = self.date_to.as_deref().is_none_or(|t| {
-            let t = t.trim();
-            date <= t || date.starts_with(t)
-        });
         let text_ok = match &self.text {
             None => true,
             Some(_) => [&g.black, &g.white, &g.event, &g.date, &g.result]
@@ -203,8 +211,7 @@ impl Filters {
         player_ok
             && contains(&g.black, &self.black)
             && contains(&g.white, &self.white)
-            && from_ok
-            && to_ok
+            && self.date_ok(g.date.trim().as_bytes())
             && contains(&g.event, &self.event)
             && self.winner.is_none_or(|w| g.winner() == w)
             && contains(&g.result, &self.result)

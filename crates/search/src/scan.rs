@@ -179,11 +179,6 @@ impl<'q> Scan<'q> {
         self.unfiltered || self.query.filters.accepts(info)
     }
 
-    /// The games counted as searched so far.
-    pub(crate) fn games_searched(&self) -> u64 {
-        self.games_searched
-    }
-
     /// Sets the games counted as searched (the indexed search counts the games it did not
     /// need to walk).
     pub(crate) fn set_games_searched(&mut self, n: u64) {
@@ -204,21 +199,25 @@ impl<'q> Scan<'q> {
     /// The variants of a game the filters accept, on a board where the pattern fits, with the
     /// game counted as searched; `None` for a game left out. Shared with the indexed search.
     pub(crate) fn begin_game(&mut self, info: &GameInfo) -> Option<(BoardSize, SizeVariants)> {
-        if !self.unfiltered && !self.query.filters.accepts(info) {
+        if !self.accepts(info) {
             return None;
         }
-        let size = BoardSize::new(u32::from(info.size)).ok()?;
+        let (size, shared) = self.fits(info.size)?;
+        self.games_searched += 1;
+        Some((size, shared))
+    }
+
+    /// The board size of side `side` and the pattern's variants on it, when the pattern fits
+    /// such a board (a game of another side is not searched, nor counted).
+    pub(crate) fn fits(&mut self, side: u8) -> Option<(BoardSize, SizeVariants)> {
+        let size = BoardSize::new(u32::from(side)).ok()?;
         let query = self.query;
         let shared = self
             .variants
             .entry(size.get())
             .or_insert_with(|| size_variants(query, size))
             .clone();
-        if shared.0.is_empty() {
-            return None;
-        }
-        self.games_searched += 1;
-        Some((size, shared))
+        (!shared.0.is_empty()).then_some((size, shared))
     }
 
     /// Searches one game tree (skipped if the filters refuse `info`).

@@ -187,6 +187,17 @@ fn query(rng: &mut Rng, board: &Board, next: &[(Color, Move)]) -> Option<Query> 
     if rng.chance(5) {
         q.filters.winner = Some(kifu_search::filter::Winner::White);
     }
+    // Text conditions go through the information's columns in the index.
+    const NEEDLES: [&str; 8] = ["e", "A", "ko", "lee", "an", "cup", "19", "+r"];
+    if rng.chance(8) {
+        q.filters.player = Some(NEEDLES[rng.below(8) as usize].into());
+    }
+    if rng.chance(5) {
+        q.filters.text = Some(NEEDLES[rng.below(8) as usize].into());
+    }
+    if rng.chance(4) {
+        q.filters.date_to = Some(format!("{}", 1980 + rng.below(45)));
+    }
     Some(q)
 }
 

@@ -19,6 +19,17 @@ const WORDS: usize = BLOCK / 64;
 /// pattern of few stones, which most games hold anyway): every game is a candidate then.
 const MAX_PLACES: usize = 1024;
 
+/// The numbers of the bits set in `words` (bit `i % 64` of word `i / 64`), ascending.
+pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        std::iter::successors((word != 0).then_some(word), |m| {
+            let m = m & (m - 1);
+            (m != 0).then_some(m)
+        })
+        .map(move |m| w * 64 + m.trailing_zeros() as usize)
+    })
+}
+
 /// The columns of the games of one board side.
 #[derive(Debug)]
 struct SideColumns {
@@ -155,50 +166,11 @@ impl Columns {
             })
             .collect();
         for (b, res) in found.iter().enumerate() {
-            for (w, &word) in res.iter().enumerate() {
-                let mut m = word;
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let gi = cols.games[b * BLOCK + w * 64 + j] as usize;
-                    out[gi / 64] |= 1 << (gi % 64);
-                }
+            for j in ones(res) {
+                let gi = cols.games[b * BLOCK + j] as usize;
+                out[gi / 64] |= 1 << (gi % 64);
             }
         }
         true
-    }
-}
-
-/// Columns built at first use, for the main line and for every variation; derived data, so
-/// two caches are always equal and a clone starts empty.
-#[derive(Default)]
-pub(crate) struct ColumnCache {
-    main: std::sync::OnceLock<Columns>,
-    all: std::sync::OnceLock<Columns>,
-}
-
-impl ColumnCache {
-    /// The columns over the main line or every variation of `games`.
-    pub(crate) fn get(&self, games: &[GameEntry], variations: bool) -> &Columns {
-        let cell = if variations { &self.all } else { &self.main };
-        cell.get_or_init(|| Columns::new(games, variations))
-    }
-}
-
-impl Clone for ColumnCache {
-    fn clone(&self) -> Self {
-        ColumnCache::default()
-    }
-}
-
-impl PartialEq for ColumnCache {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for ColumnCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ColumnCache")
     }
 }

@@ -21,6 +21,7 @@
 mod columns;
 mod entry;
 pub(crate) mod format;
+mod infocols;
 pub(crate) mod walk;
 
 use crate::collection::{CollectionFile, Failure};
@@ -60,50 +61,60 @@ pub enum PatternIndexError {
 /// What every search asks of all the games, counted once: the board sides of their nodes,
 /// and how many games have each board size of their information.
 #[derive(Debug)]
-struct Sizes {
+pub(crate) struct Sizes {
     sides: Vec<u8>,
     infos: Vec<(u8, u64)>,
 }
 
-/// [`Sizes`], at the first search (derived data: always equal, a clone starts empty).
-#[derive(Default)]
-pub(crate) struct SizeCounts(std::sync::OnceLock<Sizes>);
-
-impl SizeCounts {
-    fn get(&self, games: &[GameEntry]) -> &Sizes {
-        self.0.get_or_init(|| {
-            let mut sides: Vec<u8> = Vec::new();
-            let mut infos: std::collections::BTreeMap<u8, u64> = Default::default();
-            for g in games {
-                if !sides.contains(&g.side) {
-                    sides.push(g.side);
-                }
-                *infos.entry(g.info.size).or_default() += 1;
+impl Sizes {
+    fn new(games: &[GameEntry]) -> Sizes {
+        let mut sides: Vec<u8> = Vec::new();
+        let mut infos: std::collections::BTreeMap<u8, u64> = Default::default();
+        for g in games {
+            if !sides.contains(&g.side) {
+                sides.push(g.side);
             }
-            sides.sort_unstable();
-            Sizes {
-                sides,
-                infos: infos.into_iter().collect(),
-            }
-        })
+            *infos.entry(g.info.size).or_default() += 1;
+        }
+        sides.sort_unstable();
+        Sizes {
+            sides,
+            infos: infos.into_iter().collect(),
+        }
     }
 }
 
-impl Clone for SizeCounts {
+/// Data derived from the games at its first use (columns, counts): not saved, so two indexes
+/// with the same games are equal whatever either has made, and a clone starts empty.
+pub(crate) struct Derived<T>(std::sync::OnceLock<T>);
+
+impl<T> Derived<T> {
+    fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
+        self.0.get_or_init(f)
+    }
+}
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived(std::sync::OnceLock::new())
+    }
+}
+
+impl<T> Clone for Derived<T> {
     fn clone(&self) -> Self {
-        SizeCounts::default()
+        Derived::default()
     }
 }
 
-impl PartialEq for SizeCounts {
+impl<T> PartialEq for Derived<T> {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl std::fmt::Debug for SizeCounts {
+impl<T> std::fmt::Debug for Derived<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SizeCounts")
+        f.write_str("Derived")
     }
 }
 
@@ -117,10 +128,14 @@ pub struct PatternIndex {
     pub(crate) games: Vec<GameEntry>,
     /// The files that could not be read while building (their games are not in the index).
     pub(crate) failures: Vec<Failure>,
-    /// The games' bitmaps as columns, made at the first search.
-    pub(crate) columns: columns::ColumnCache,
-    /// How many games have each board size of their information, counted at the first search.
-    pub(crate) sizes: SizeCounts,
+    /// The games' main-line bitmaps as columns, made at the first search that needs them.
+    pub(crate) columns: Derived<columns::Columns>,
+    /// The same over every variation.
+    pub(crate) columns_all: Derived<columns::Columns>,
+    /// The games' information as columns of text, for the filters.
+    pub(crate) info_columns: Derived<infocols::InfoColumns>,
+    /// Board sizes, counted at the first search.
+    pub(crate) sizes: Derived<Sizes>,
 }
 
 impl PatternIndex {
@@ -192,8 +207,11 @@ impl PatternIndex {
             self.games.extend(g);
             self.failures.extend(f);
         }
-        self.columns = Default::default();
-        self.sizes = Default::default();
+        // What was derived from the games before is for fewer games.
+        self.columns = Derived::default();
+        self.columns_all = Derived::default();
+        self.info_columns = Derived::default();
+        self.sizes = Derived::default();
         self.files.extend(
             files[old..]
                 .iter()
@@ -246,46 +264,35 @@ impl PatternIndex {
         };
         let mut years: std::collections::BTreeMap<i32, u64> = std::collections::BTreeMap::new();
         let end = page.offset.saturating_add(page.limit);
-        // The conditions are tested in parallel, part by part; the games that pass are then
-        // counted in order.
-        let parts: Vec<(u64, Vec<usize>)> = self
-            .games
-            .par_chunks(4096)
-            .enumerate()
-            .map(|(part, games)| {
-                let mut searched = 0u64;
-                let mut passed = Vec::new();
-                for (i, g) in games.iter().enumerate() {
-                    if skip.is_some_and(|s| s.contains(&g.id)) {
-                        continue;
-                    }
-                    searched += 1;
-                    if filters.accepts(&g.info) {
-                        passed.push(part * 4096 + i);
-                    }
-                }
-                (searched, passed)
-            })
-            .collect();
-        for (searched, passed) in parts {
-            answer.games_searched += searched;
-            for g in passed.into_iter().map(|i| &self.games[i]) {
-                let n = answer.games;
-                answer.games += 1;
-                let w = g.info.winner();
-                answer.results.add(w == Winner::Black, w == Winner::White);
-                match g.info.year() {
-                    Some(y) => *years.entry(y).or_default() += 1,
-                    None => answer.no_year += 1,
-                }
-                if n >= page.offset && n < end {
-                    answer.matches.push(GameRow {
-                        game: g.id,
-                        info: g.info.clone(),
-                        file: self.files.get(g.file as usize).cloned().unwrap_or_default(),
-                        game_in_file: g.game_in_file + 1,
-                    });
-                }
+        answer.games_searched = match skip {
+            None => self.games.len() as u64,
+            Some(skip) => self
+                .games
+                .par_iter()
+                .filter(|g| !skip.contains(&g.id))
+                .count() as u64,
+        };
+        let passing = self.passing(filters, skip);
+        let passed: Box<dyn Iterator<Item = usize>> = match &passing {
+            None => Box::new(0..self.games.len()),
+            Some(bits) => Box::new(columns::ones(bits)),
+        };
+        for g in passed.map(|i| &self.games[i]) {
+            let n = answer.games;
+            answer.games += 1;
+            let w = g.info.winner();
+            answer.results.add(w == Winner::Black, w == Winner::White);
+            match g.info.year() {
+                Some(y) => *years.entry(y).or_default() += 1,
+                None => answer.no_year += 1,
+            }
+            if n >= page.offset && n < end {
+                answer.matches.push(GameRow {
+                    game: g.id,
+                    info: g.info.clone(),
+                    file: self.files.get(g.file as usize).cloned().unwrap_or_default(),
+                    game_in_file: g.game_in_file + 1,
+                });
             }
         }
         answer.by_year = years
@@ -297,6 +304,55 @@ impl PatternIndex {
             })
             .collect();
         answer
+    }
+
+    /// The board sides and sizes of the games.
+    fn sizes(&self) -> &Sizes {
+        self.sizes.get_or_init(|| Sizes::new(&self.games))
+    }
+
+    /// A bitset of the games (in the index's order) that pass `filters`, leaving out those
+    /// `skip` holds; `None` when every game passes. The text conditions narrow the games
+    /// through the information's columns first; `Filters::accepts` decides each one left.
+    pub(crate) fn passing(
+        &self,
+        filters: &crate::Filters,
+        skip: Option<&std::collections::HashSet<u64>>,
+    ) -> Option<Vec<u64>> {
+        if filters.is_empty() && skip.is_none() {
+            return None;
+        }
+        let words = self.games.len().div_ceil(64);
+        let mut bits = self
+            .info_columns
+            .get_or_init(|| infocols::InfoColumns::new(&self.games))
+            .candidates(filters)
+            .unwrap_or_else(|| {
+                let mut all = vec![!0u64; words];
+                if !self.games.len().is_multiple_of(64) {
+                    all[words - 1] = (1 << (self.games.len() % 64)) - 1;
+                }
+                all
+            });
+        let unfiltered = filters.is_empty();
+        bits.par_chunks_mut(64)
+            .enumerate()
+            .for_each(|(part, words)| {
+                for (w, word) in words.iter_mut().enumerate() {
+                    let mut m = *word;
+                    while m != 0 {
+                        let j = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let g = &self.games[(part * 64 + w) * 64 + j];
+                        let out = skip.is_some_and(|s| s.contains(&g.id))
+                            || !(unfiltered || filters.accepts(&g.info));
+                        if out {
+                            *word &= !(1 << j);
+                        }
+                    }
+                }
+            });
+        Some(bits)
     }
 
     /// The number of games.
@@ -468,7 +524,7 @@ impl PatternIndex {
     ) -> Option<Vec<crate::SearchAnswer>> {
         use crate::scan::Scan;
         use std::sync::atomic::Ordering;
-        let sides = &self.sizes.get(&self.games).sides;
+        let sides = &self.sizes().sides;
         let mut answers = Vec::with_capacity(queries.len());
         for q in queries {
             // The variants and plan per board side, computed once for every part.
@@ -488,8 +544,9 @@ impl PatternIndex {
                 }
                 scan
             };
-            let visit = self.games_to_visit(q, &prepared, skip);
-            let searched = self.games_searched(&fresh, skip);
+            let passing = self.passing(&q.filters, skip);
+            let visit = self.games_to_visit(q, &prepared, passing.as_deref());
+            let searched = self.games_searched(&fresh, passing.as_deref());
             let parts: Vec<Scan<'_>> = visit
                 .par_chunks(CHUNK)
                 .map(|chunk| {
@@ -521,14 +578,20 @@ impl PatternIndex {
     }
 
     /// The games a search of `q` must walk, ascending: those the columns cannot rule out
-    /// (every variant's stones held at one of its places), not in `skip`.
+    /// (every variant's stones held at one of its places), of `passing` (all when `None`).
     fn games_to_visit(
         &self,
         q: &crate::Query,
         prepared: &[(BoardSize, crate::scan::SizeVariants, walk::Plan)],
-        skip: Option<&std::collections::HashSet<u64>>,
+        passing: Option<&[u64]>,
     ) -> Vec<u32> {
-        let columns = self.columns.get(&self.games, q.variations);
+        let columns = if q.variations {
+            self.columns_all
+                .get_or_init(|| columns::Columns::new(&self.games, true))
+        } else {
+            self.columns
+                .get_or_init(|| columns::Columns::new(&self.games, false))
+        };
         let mut marked = vec![0u64; self.games.len().div_ceil(64)];
         let mut every: Vec<u8> = Vec::new();
         for (size, _, plan) in prepared {
@@ -536,14 +599,7 @@ impl PatternIndex {
                 every.push(size.get());
             }
         }
-        let mut out = Vec::new();
-        for (w, &word) in marked.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                out.push((w * 64) as u32 + m.trailing_zeros());
-                m &= m - 1;
-            }
-        }
+        let mut out: Vec<u32> = columns::ones(&marked).map(|i| i as u32).collect();
         if !every.is_empty() {
             out.extend(
                 (0..self.games.len() as u32)
@@ -552,47 +608,40 @@ impl PatternIndex {
             out.sort_unstable();
             out.dedup();
         }
-        if let Some(skip) = skip {
-            out.retain(|&i| !skip.contains(&self.games[i as usize].id));
+        if let Some(passing) = passing {
+            out.retain(|&i| passing[i as usize / 64] & (1 << (i % 64)) != 0);
         }
         out
     }
 
-    /// The number of games a search counts as searched (not in `skip`, passing the filters, on
-    /// a board where the pattern fits): what the scans `fresh` makes count, for every game.
+    /// The number of games a search counts as searched: those of `passing` (every game when
+    /// `None`) on a board where the pattern fits, as the scans `fresh` makes count them.
     fn games_searched<'q>(
         &self,
         fresh: &(dyn Fn() -> crate::scan::Scan<'q> + Sync),
-        skip: Option<&std::collections::HashSet<u64>>,
+        passing: Option<&[u64]>,
     ) -> u64 {
         let mut scan = fresh();
-        if skip.is_none() && scan.query().filters.is_empty() {
-            // Only the board size counts: one game of each size answers for all of them.
-            return self
-                .sizes
-                .get(&self.games)
-                .infos
+        let infos = &self.sizes().infos;
+        let fits: Vec<u8> = infos
+            .iter()
+            .map(|&(size, _)| size)
+            .filter(|&size| scan.fits(size).is_some())
+            .collect();
+        let Some(passing) = passing else {
+            return infos
                 .iter()
-                .filter(|&&(size, _)| {
-                    let info = crate::filter::GameInfo {
-                        size,
-                        ..Default::default()
-                    };
-                    scan.begin_game(&info).is_some()
-                })
+                .filter(|(size, _)| fits.contains(size))
                 .map(|&(_, count)| count)
                 .sum();
-        }
-        self.games
-            .par_chunks(4096)
-            .map(|games| {
-                let mut scan = fresh();
-                for g in games {
-                    if !skip.is_some_and(|s| s.contains(&g.id)) {
-                        let _ = scan.begin_game(&g.info);
-                    }
-                }
-                scan.games_searched()
+        };
+        passing
+            .par_chunks(64)
+            .enumerate()
+            .map(|(part, words)| {
+                columns::ones(words)
+                    .filter(|&i| fits.contains(&self.games[part * 64 * 64 + i].info.size))
+                    .count() as u64
             })
             .sum()
     }
@@ -662,6 +711,110 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn filters_through_the_columns_pass_what_accepts_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("names.sgf");
+        let names = [
+            "Lee Sedol",
+            "LEE CHANGHO",
+            "\u{212A}ato Masao",
+            "\u{130}yama Yuta",
+            "李昌鎬 Lee",
+            "Cho\u{0}Chikun",
+            "",
+            "  Go Seigen ",
+            "ÉCOLE",
+        ];
+        let mut sgf = String::new();
+        for (i, b) in names.iter().enumerate() {
+            for (j, w) in names.iter().enumerate() {
+                sgf.push_str(&format!(
+                    "(;SZ[9]PB[{b}]PW[{w}]EV[Cup {i}]DT[{}]RE[{}];B[cc])",
+                    [" 1999-05-01", "2001", "1999", "", "2000-01-01T10:00"][(i + j) % 5],
+                    ["B+R", "W+0.5", "Draw", "?"][(i * j) % 4],
+                ));
+            }
+        }
+        std::fs::write(&path, sgf).unwrap();
+        let files = vec![CollectionFile {
+            source: Source::new(&path),
+            ids: (0..81).map(Some).collect(),
+        }];
+        let idx = PatternIndex::build(&files);
+        assert_eq!(idx.games(), 81);
+        let needles = [
+            "lee", "LEE", "kato", "i", "yama", "ee c", "é", "李", "cho", "o\u{0}c", "", " ",
+            "go s", "cup 1", "1999", "w+", "zzz",
+        ];
+        let mut cases: Vec<crate::Filters> = Vec::new();
+        for n in needles {
+            let n = Some(n.to_string());
+            for f in [
+                crate::Filters {
+                    player: n.clone(),
+                    ..Default::default()
+                },
+                crate::Filters {
+                    black: n.clone(),
+                    white: Some("e".into()),
+                    ..Default::default()
+                },
+                crate::Filters {
+                    event: n.clone(),
+                    ..Default::default()
+                },
+                crate::Filters {
+                    result: n.clone(),
+                    ..Default::default()
+                },
+                crate::Filters {
+                    text: n.clone(),
+                    ..Default::default()
+                },
+            ] {
+                cases.push(f);
+            }
+        }
+        for (from, to) in [
+            (Some("1999"), None),
+            (None, Some("1999")),
+            (Some("2000"), Some("2001")),
+        ] {
+            cases.push(crate::Filters {
+                date_from: from.map(String::from),
+                date_to: to.map(String::from),
+                player: Some("e".into()),
+                ..Default::default()
+            });
+        }
+        for f in &cases {
+            let want: Vec<u64> = idx
+                .games
+                .iter()
+                .filter(|g| f.accepts(&g.info))
+                .map(|g| g.id)
+                .collect();
+            let page = crate::scan::Page {
+                offset: 0,
+                limit: 1000,
+            };
+            let got: Vec<u64> = idx
+                .filter_games(f, page, None)
+                .matches
+                .iter()
+                .map(|m| m.game)
+                .collect();
+            assert_eq!(got, want, "{f:?}");
+        }
+        assert!(cases.iter().any(|f| {
+            let n = idx
+                .filter_games(f, crate::scan::Page::default(), None)
+                .games;
+            n > 0 && n < 81
+        }));
     }
 
     #[test]

@@ -4,7 +4,11 @@
 //! a line). Kombilo's manual benchmarks its corner search the same way; the corners and sides
 //! a user selects on a board are such cuts. Seeded, so a run can be repeated.
 //!
-//! usage: cargo run --release -p kifu-search --example cut_queries -- FOLDER COUNT [SEED] > Q.jsonl
+//! With KOMBILO_OUT, the same queries are also written there as `tools/kombilo_search.py`
+//! reads them (corner: fixed at the cut's place; side: sliding along its edge, corners
+//! included, as kifu's `Placement::Edge`).
+//!
+//! usage: cargo run --release -p kifu-search --example cut_queries -- FOLDER COUNT [SEED] [KOMBILO_OUT] > Q.jsonl
 
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::Board;
@@ -27,7 +31,7 @@ impl Rng {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        return Err("usage: cut_queries FOLDER COUNT [SEED]".into());
+        return Err("usage: cut_queries FOLDER COUNT [SEED] [KOMBILO_OUT]".into());
     }
     let count: usize = args[2].parse()?;
     let mut rng = Rng(args.get(3).map_or(Ok(7), |s| s.parse())?);
@@ -51,6 +55,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("{}: no SGF files", args[1]).into());
     }
     files.sort();
+    let mut kombilo = match args.get(4) {
+        Some(path) => Some(std::io::BufWriter::new(std::fs::File::create(path)?)),
+        None => None,
+    };
     let mut made = 0;
     let mut tries = 0;
     while made < count && tries < count * 50 {
@@ -102,6 +110,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // An empty area is not a query anyone asks.
         if stones == 0 {
             continue;
+        }
+        if let Some(out) = &mut kombilo {
+            use std::io::Write;
+            let rows = p.to_rows().trim_end().replace('#', "X");
+            let line = serde_json::json!({
+                "pattern": rows,
+                "kind": if corner { "corner" } else { "side" },
+                "anchor": [col, row],
+            });
+            writeln!(out, "{line}")?;
         }
         let q = Query::new(p, Placement::of_region(col, row, w, h, n));
         println!("{}", serde_json::to_string(&q)?);

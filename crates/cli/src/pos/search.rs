@@ -424,7 +424,7 @@ enum BatchLine {
     /// A pattern search.
     Query(Box<Query>),
     /// Filters alone (`{"filters": {...}}`): the games they pass.
-    Filters(kifu_search::Filters),
+    Filters(Box<kifu_search::Filters>),
 }
 
 /// A `--batch` line without a pattern: filters alone, nothing else.
@@ -461,7 +461,7 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
         };
         if value.get("pattern").is_none() {
             match serde_json::from_value::<FiltersLine>(value) {
-                Ok(f) if !f.filters.is_empty() => out.push(BatchLine::Filters(f.filters)),
+                Ok(f) if !f.filters.is_empty() => out.push(BatchLine::Filters(Box::new(f.filters))),
                 Ok(_) => crate::usage!("{name}: query {}: the filters are empty", i + 1),
                 Err(e) => crate::usage!(
                     "{name}: query {}: {e} (a line holds a query with a pattern, or filters alone: {{\"filters\": {{...}}}})",

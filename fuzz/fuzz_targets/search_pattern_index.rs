@@ -29,5 +29,16 @@ fuzz_target!(|data: &[u8]| {
             queries.push(q);
         }
     }
+    // Filters go through the information's columns: text, dates, and a search narrowed by them.
+    let filters = kifu_search::Filters {
+        player: Some("e".into()),
+        text: Some("1".into()),
+        date_from: Some("2000".into()),
+        ..Default::default()
+    };
+    if let Some(q) = queries.first_mut() {
+        q.filters = filters.clone();
+    }
     let _ = index.search_many(&queries, Page::default(), None, None);
+    let _ = index.filter_games(&filters, Page::default(), None);
 });

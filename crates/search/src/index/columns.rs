@@ -17,6 +17,7 @@ const WORDS: usize = BLOCK / 64;
 
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
 /// pattern of few stones, which most games hold anyway): every game is a candidate then.
+/// (A place is named by a `u16`.)
 const MAX_PLACES: usize = 1024;
 
 /// The numbers of the bits set in `words` (bit `i % 64` of word `i / 64`), ascending.
@@ -28,6 +29,15 @@ pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
         })
         .map(move |m| w * 64 + m.trailing_zeros() as usize)
     })
+}
+
+/// Games and, for each, the places where one of a plan's variants may stand: game `i` is
+/// `games[i]`, its places `places[ends[i - 1]..ends[i]]` (from 0 for the first).
+#[derive(Debug, Default)]
+pub(crate) struct Candidates {
+    pub(crate) games: Vec<u32>,
+    pub(crate) ends: Vec<u32>,
+    pub(crate) places: Vec<u16>,
 }
 
 /// The columns of the games of one board side.
@@ -105,72 +115,107 @@ impl Columns {
         Columns { sides }
     }
 
-    /// Marks in `out` (one bit per game of the index) the games of board side `side` where
-    /// some variant of `plan` may stand: all its stones held at one of its places. `false`
-    /// when the plan has too many places for columns to pay: then nothing is marked and every
-    /// game of that side is to be walked.
-    pub(crate) fn candidates(&self, plan: &Plan, side: u8, out: &mut [u64]) -> bool {
+    /// The games of board side `side` where some variant of `plan` may stand (all its stones
+    /// held at one of its places), each with those places (numbers in [`Plan::places`]'
+    /// order, ascending), in the index's order. `None` when the plan has too many places for
+    /// columns to pay: every game of that side is then to be walked, its places found by
+    /// `walk`.
+    pub(crate) fn candidates(&self, plan: &Plan, side: u8) -> Option<Candidates> {
         let Some(cols) = self.sides.iter().find(|c| c.side == side) else {
-            return true;
+            return Some(Candidates::default());
         };
         if plan.places().nth(MAX_PLACES).is_some() {
-            return false;
+            return None;
         }
         let n = usize::from(side);
         let points = n * n;
         let block_words = 2 * points * WORDS;
-        let found: Vec<[u64; WORDS]> = cols
+        let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)
             .zip(cols.valid.par_chunks(WORDS))
-            .map(|(block, valid)| {
-                let mut res = [0u64; WORDS];
+            .enumerate()
+            .map(|(b, (block, valid))| {
                 let column = |colour: usize, x: usize, y: usize| {
                     let at = (colour * points + y * n + x) * WORDS;
                     &block[at..at + WORDS]
                 };
-                for (blacks, whites, col, row) in plan.places() {
+                // Each place that some game of the block may hold, with those games.
+                let mut held: Vec<(u16, [u64; WORDS])> = Vec::new();
+                for (k, (blacks, whites, col, row)) in plan.places().enumerate() {
                     let mut stones = blacks
                         .iter()
                         .map(|&(x, y)| (0, x, y))
                         .chain(whites.iter().map(|&(x, y)| (1, x, y)));
-                    let Some((colour, x, y)) = stones.next() else {
-                        // No stone to hold: it may stand in any game.
-                        res.copy_from_slice(valid);
-                        break;
-                    };
-                    let mut acc = [0u64; WORDS];
                     let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
-                    let (x, y) = at(x, y);
-                    acc.copy_from_slice(column(colour, x, y));
-                    let mut any = acc.iter().any(|&w| w != 0);
-                    for (colour, x, y) in stones {
-                        if !any {
-                            break;
+                    let mut acc = [0u64; WORDS];
+                    let any = match stones.next() {
+                        // No stone to hold: it may stand in any game.
+                        None => {
+                            acc.copy_from_slice(valid);
+                            true
                         }
-                        let (x, y) = at(x, y);
-                        let mut or = 0;
-                        for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
-                            *a &= c;
-                            or |= *a;
+                        Some((colour, x, y)) => {
+                            let (x, y) = at(x, y);
+                            acc.copy_from_slice(column(colour, x, y));
+                            let mut any = acc.iter().any(|&w| w != 0);
+                            for (colour, x, y) in stones {
+                                if !any {
+                                    break;
+                                }
+                                let (x, y) = at(x, y);
+                                let mut or = 0;
+                                for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
+                                    *a &= c;
+                                    or |= *a;
+                                }
+                                any = or != 0;
+                            }
+                            any
                         }
-                        any = or != 0;
-                    }
+                    };
                     if any {
-                        for (r, a) in res.iter_mut().zip(&acc) {
-                            *r |= a;
-                        }
+                        held.push((k as u16, acc));
                     }
                 }
-                res
+                // Game by game (a counting sort: places stay in order within a game).
+                let mut count = vec![0u32; BLOCK + 1];
+                for (_, acc) in &held {
+                    for j in ones(acc) {
+                        count[j + 1] += 1;
+                    }
+                }
+                for j in 0..BLOCK {
+                    count[j + 1] += count[j];
+                }
+                let mut out = Candidates {
+                    games: Vec::new(),
+                    ends: Vec::new(),
+                    places: vec![0; count[BLOCK] as usize],
+                };
+                let mut next = count.clone();
+                for (k, acc) in &held {
+                    for j in ones(acc) {
+                        out.places[next[j] as usize] = *k;
+                        next[j] += 1;
+                    }
+                }
+                for j in 0..BLOCK {
+                    if count[j + 1] > count[j] {
+                        out.games.push(cols.games[b * BLOCK + j]);
+                        out.ends.push(count[j + 1]);
+                    }
+                }
+                out
             })
             .collect();
-        for (b, res) in found.iter().enumerate() {
-            for j in ones(res) {
-                let gi = cols.games[b * BLOCK + j] as usize;
-                out[gi / 64] |= 1 << (gi % 64);
-            }
+        let mut all = Candidates::default();
+        for part in found {
+            let base = all.places.len() as u32;
+            all.games.extend(part.games);
+            all.ends.extend(part.ends.iter().map(|e| base + e));
+            all.places.extend(part.places);
         }
-        true
+        Some(all)
     }
 }

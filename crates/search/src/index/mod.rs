@@ -492,6 +492,14 @@ pub fn fingerprint(files: &[CollectionFile]) -> u64 {
     fnv64(&bytes)
 }
 
+/// The games a search walks, in the index's order, each with the places of the query's plan
+/// the columns found for it (`None`: the walk finds them itself), as ranges of `places`.
+#[derive(Default)]
+struct Visit {
+    games: Vec<(u32, Option<(u32, u32)>)>,
+    places: Vec<u16>,
+}
+
 /// Games searched per task: enough to keep a task's fixed costs small, few enough to share
 /// the work between threads.
 const CHUNK: usize = 512;
@@ -548,6 +556,7 @@ impl PatternIndex {
             let visit = self.games_to_visit(q, &prepared, passing.as_deref());
             let searched = self.games_searched(&fresh, passing.as_deref());
             let parts: Vec<Scan<'_>> = visit
+                .games
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let mut scan = fresh();
@@ -555,10 +564,11 @@ impl PatternIndex {
                         return scan;
                     }
                     let mut ws = walk::Workspace::default();
-                    for &gi in chunk {
+                    for &(gi, places) in chunk {
                         let g = &self.games[gi as usize];
                         let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
-                        walk::search_game(&mut scan, &mut ws, &prepared, g, file);
+                        let places = places.map(|(a, b)| &visit.places[a as usize..b as usize]);
+                        walk::search_game(&mut scan, &mut ws, &prepared, g, file, places);
                     }
                     scan
                 })
@@ -584,7 +594,7 @@ impl PatternIndex {
         q: &crate::Query,
         prepared: &[(BoardSize, crate::scan::SizeVariants, walk::Plan)],
         passing: Option<&[u64]>,
-    ) -> Vec<u32> {
+    ) -> Visit {
         let columns = if q.variations {
             self.columns_all
                 .get_or_init(|| columns::Columns::new(&self.games, true))
@@ -592,26 +602,35 @@ impl PatternIndex {
             self.columns
                 .get_or_init(|| columns::Columns::new(&self.games, false))
         };
-        let mut marked = vec![0u64; self.games.len().div_ceil(64)];
-        let mut every: Vec<u8> = Vec::new();
+        let mut visit = Visit::default();
         for (size, _, plan) in prepared {
-            if !columns.candidates(plan, size.get(), &mut marked) {
-                every.push(size.get());
+            match columns.candidates(plan, size.get()) {
+                Some(found) => {
+                    let base = visit.places.len() as u32;
+                    let mut start = base;
+                    for (&g, &end) in found.games.iter().zip(&found.ends) {
+                        visit.games.push((g, Some((start, base + end))));
+                        start = base + end;
+                    }
+                    visit.places.extend(found.places);
+                }
+                None => visit.games.extend(
+                    (0..self.games.len() as u32)
+                        .filter(|&i| self.games[i as usize].side == size.get())
+                        .map(|i| (i, None)),
+                ),
             }
         }
-        let mut out: Vec<u32> = columns::ones(&marked).map(|i| i as u32).collect();
-        if !every.is_empty() {
-            out.extend(
-                (0..self.games.len() as u32)
-                    .filter(|&i| every.contains(&self.games[i as usize].side)),
-            );
-            out.sort_unstable();
-            out.dedup();
+        // Games of several board sides: back in the index's order.
+        if prepared.len() > 1 {
+            visit.games.sort_unstable_by_key(|v| v.0);
         }
         if let Some(passing) = passing {
-            out.retain(|&i| passing[i as usize / 64] & (1 << (i % 64)) != 0);
+            visit
+                .games
+                .retain(|&(i, _)| passing[i as usize / 64] & (1 << (i % 64)) != 0);
         }
-        out
+        visit
     }
 
     /// The number of games a search counts as searched: those of `passing` (every game when

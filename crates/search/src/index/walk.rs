@@ -33,6 +33,9 @@ struct VariantPlan {
 #[derive(Debug)]
 pub(crate) struct Plan {
     variants: Vec<VariantPlan>,
+    /// Every variant at each of its places, as candidates (variant, (column, row)), in
+    /// [`Plan::places`]' order.
+    placed: Vec<(u32, (u32, u32))>,
 }
 
 impl Plan {
@@ -95,7 +98,23 @@ impl Plan {
                 }
             })
             .collect();
-        Plan { variants }
+        let mut plan = Plan {
+            variants,
+            placed: Vec::new(),
+        };
+        plan.placed = plan
+            .variants
+            .iter()
+            .enumerate()
+            .flat_map(|(vi, v)| {
+                v.allowed.iter().flat_map(move |&(row, mask)| {
+                    super::columns::ones(&[u64::from(mask)])
+                        .map(move |col| (vi as u32, (col as u32, row as u32)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        plan
     }
 }
 
@@ -175,6 +194,21 @@ impl Workspace {
                 }
             }
         }
+        !self.cands.is_empty()
+    }
+
+    /// The candidates of `g` at `places` (numbers in [`Plan::places`]' order, which the
+    /// columns found: the same as [`Workspace::candidates`] would, without reading the game).
+    fn candidates_at(&mut self, plan: &Plan, g: &GameEntry, places: &[u16]) -> bool {
+        self.cands.clear();
+        if g.bitmaps(false).0.len() != usize::from(g.side) {
+            return false;
+        }
+        self.cands.extend(
+            places
+                .iter()
+                .filter_map(|&k| plan.placed.get(usize::from(k))),
+        );
         !self.cands.is_empty()
     }
 
@@ -367,6 +401,7 @@ pub(crate) fn search_game(
     plans: &[(BoardSize, SizeVariants, Plan)],
     g: &GameEntry,
     file: &str,
+    places: Option<&[u16]>,
 ) {
     // The caller counts the games searched; the variants are the ones prepared for every game
     // of this size (no lookup, no reference count touched per game).
@@ -381,7 +416,11 @@ pub(crate) fn search_game(
         return;
     }
     let query = scan.query();
-    if !ws.candidates(plan, g, query.variations) {
+    let found = match places {
+        Some(places) => ws.candidates_at(plan, g, places),
+        None => ws.candidates(plan, g, query.variations),
+    };
+    if !found {
         return;
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.

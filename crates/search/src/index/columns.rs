@@ -18,7 +18,7 @@ const WORDS: usize = BLOCK / 64;
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
 /// pattern of few stones, which most games hold anyway): every game is a candidate then.
 /// (A place is named by a `u16`.)
-const MAX_PLACES: usize = 1024;
+const MAX_PLACES: usize = 8192;
 
 /// The numbers of the bits set in `words` (bit `i % 64` of word `i / 64`), ascending.
 pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {

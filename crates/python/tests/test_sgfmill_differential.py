@@ -95,11 +95,10 @@ def test_boards_and_moves_after_every_move(sgf_files):
                     board.play(move[0], move[1], colour)
                 except (ValueError, IndexError):
                     break  # sgfmill stops on a move onto a stone; kifu goes on
+            # Every point sgfmill holds a stone on (all others empty).
             expect = np.zeros((size, size), np.uint8)
-            for (row, col) in [(rr, cc) for rr in range(size) for cc in range(size)]:
-                v = board.get(row, col)
-                if v is not None:
-                    expect[size - 1 - row, col] = 1 if v == "b" else 2
+            for v, (row, col) in board.list_occupied_points():
+                expect[size - 1 - row, col] = 1 if v == "b" else 2
             assert np.array_equal(boards[last_row[k]], expect), (path, k)
             checked_moves += 1
         checked_games += 1

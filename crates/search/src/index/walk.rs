@@ -126,17 +126,10 @@ impl Plan {
     /// Each variant at each of its places: its black stones, its white stones (cells of the
     /// rectangle), and the place's column and row.
     pub(crate) fn places(&self) -> impl Iterator<Item = PlacedStones<'_>> {
-        self.variants.iter().flat_map(|v| {
-            v.allowed.iter().flat_map(move |&(row, mask)| {
-                let bits = std::iter::successors((mask != 0).then_some(mask), |m| {
-                    let m = m & (m - 1);
-                    (m != 0).then_some(m)
-                });
-                bits.map(move |m| {
-                    let col = m.trailing_zeros() as usize;
-                    (&v.blacks[..], &v.whites[..], col, row)
-                })
-            })
+        // `placed` lists them in this order: the numbers the columns give are its indices.
+        self.placed.iter().map(|&(vi, (col, row))| {
+            let v = &self.variants[vi as usize];
+            (&v.blacks[..], &v.whites[..], col as usize, row as usize)
         })
     }
 }

@@ -9,7 +9,11 @@
 //! kifu as the first cell by row then column among their images (Kombilo picks its own image;
 //! the test maps Kombilo's cells to kifu's names through the pattern's own symmetries); Kombilo
 //! flags continuations that came late as "tenuki", kifu's `tenuki` counts next moves outside
-//! the pattern in the default counting.
+//! the pattern in the default counting; a node without a move (setup) stands for its parent in
+//! kifu, as in the full-board index, so a position set up over several nodes (`AW` in one, `AB`
+//! in the next: `gnugo-regression/.../seki_exotics/onadare_ko2.sgf`) is one position, while
+//! Kombilo also tests the half-built board after each setup node (a lone white stone on a side
+//! cut from a real game hits that file once in Kombilo and never in kifu).
 
 #![allow(clippy::disallowed_macros)] // the skip message
 

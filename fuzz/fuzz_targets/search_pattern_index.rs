@@ -1,6 +1,8 @@
 //! Pattern index sidecars: any bytes read as one (the fingerprint taken from the bytes
 //! themselves, so mutations of a real sidecar get past it), then searches over what was
-//! accepted; errors only, never a panic or an allocation beyond the input's size.
+//! accepted; errors only, never a panic or an allocation beyond the input's size. The same
+//! bytes opened as a file (read in small windows, cold parts left in the file) give the same
+//! verdict and the same index.
 #![no_main]
 use kifu_search::index::PatternIndex;
 use kifu_search::scan::Page;
@@ -11,9 +13,16 @@ fuzz_target!(|data: &[u8]| {
     let fingerprint = data
         .get(12..20)
         .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
-    let Ok(Some(index)) = PatternIndex::from_bytes(data, fingerprint) else {
+    let read = PatternIndex::from_bytes(data, fingerprint);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.kpp");
+    std::fs::write(&path, data).unwrap();
+    let opened = PatternIndex::load(&path, fingerprint);
+    assert_eq!(read.is_ok(), opened.is_ok(), "{read:?} {opened:?}");
+    let (Ok(Some(index)), Ok(Some(opened))) = (read, opened) else {
         return;
     };
+    assert!(index == opened);
     let mut queries = Vec::new();
     for (rows, placement) in [
         ("..\n.#", Placement::At { col: 0, row: 0 }),
@@ -39,6 +48,8 @@ fuzz_target!(|data: &[u8]| {
     if let Some(q) = queries.first_mut() {
         q.filters = filters.clone();
     }
-    let _ = index.search_many(&queries, Page::default(), None, None);
+    let answers = index.search_many(&queries, Page::default(), None, None);
+    opened.set_cache_limit(4096);
+    assert_eq!(answers, opened.search_many(&queries, Page::default(), None, None));
     let _ = index.filter_games(&filters, Page::default(), None);
 });

@@ -1,5 +1,6 @@
 //! `kifu pos search` over an index of the shared corpus: the whole-board case equals
-//! `kifu pos lookup`, filters give the same answers before or after, threads change nothing,
+//! `kifu pos lookup`, filters give the same answers before or after, threads and the cache's
+//! size change nothing,
 //! and bad patterns are usage errors naming the row and column.
 
 mod common;
@@ -175,6 +176,8 @@ fn threads_and_pages_change_nothing() {
     let one = run(&["-j", "1", "--limit", "300"]);
     let two = run(&["-j", "2", "--limit", "300"]);
     assert_eq!(one, two);
+    // Nor does the memory for the games read from the sidecar (1 MiB: most are read again).
+    assert_eq!(run(&["--cache-mb", "1", "--limit", "300"]), one);
     let page = run(&["--offset", "100", "--limit", "50"]);
     assert_eq!(
         page["matches"].as_array().unwrap()[..],
@@ -209,6 +212,7 @@ fn bad_patterns_and_options_are_usage_errors() {
             "black, white, draw or unknown",
         ),
         (vec!["--pattern", "#", "--limit", "100000"], "100000"),
+        (vec!["--pattern", "#", "--cache-mb", "0"], "--cache-mb"),
         (vec![], "give --pattern"),
         (
             vec!["--pattern", "..../..#.", "--corner", "--sequence", "W"],

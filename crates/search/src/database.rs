@@ -85,11 +85,13 @@ impl Database {
             Some(p) => p,
             None => {
                 let p = PatternIndex::build(&files);
-                if p.failures().is_empty() {
-                    // A folder that cannot be written to only costs the next open a build.
-                    let _ = p.save(&sidecar, fingerprint);
+                // A folder that cannot be written to only costs the next open a build; a saved
+                // index is opened from its file, so its cold parts leave memory.
+                let saved = p.failures().is_empty() && p.save(&sidecar, fingerprint).is_ok();
+                match saved.then(|| PatternIndex::load(&sidecar, fingerprint)) {
+                    Some(Ok(Some(opened))) => opened,
+                    _ => p,
                 }
-                p
             }
         };
         Ok(Database {
@@ -148,10 +150,7 @@ impl Database {
     fn deduplicated(&self) -> &(Duplicates, Vec<CollectionFile>) {
         self.duplicates.get_or_init(|| {
             // The signatures were taken when the pattern index was built.
-            let (groups, failures) = (
-                self.patterns.duplicate_groups(),
-                self.patterns.failures().to_vec(),
-            );
+            let (groups, failures) = (self.patterns.duplicate_groups(), self.patterns.failures());
             let mut files = self.files.clone();
             crate::collection::drop_duplicates(&mut files, &groups);
             (Duplicates { groups, failures }, files)
@@ -188,7 +187,7 @@ impl Database {
         )?;
         Some(Searched {
             answer: answers.pop().expect("one answer per query"),
-            failures: self.patterns.failures().to_vec(),
+            failures: self.patterns.failures(),
         })
     }
 
@@ -222,7 +221,7 @@ impl Database {
             answers: self
                 .patterns
                 .search_many(queries, page, Some(self.size()), skip.as_ref()),
-            failures: self.patterns.failures().to_vec(),
+            failures: self.patterns.failures(),
         }
     }
 

@@ -310,4 +310,8 @@ fn the_index_answers_as_the_plain_scan_across_blocks() {
     assert_eq!(db.games(), 4_500);
     let n = compare(&db, &mut rng, 150, "4,500 games");
     assert!(n > 30, "{n} queries");
+    // Through a cache of a few groups of games: read from the sidecar again and again.
+    db.patterns().set_cache_limit(64 << 10);
+    let n = compare(&db, &mut rng, 60, "4,500 games, 64 KB of cache");
+    assert!(n > 10, "{n} queries");
 }

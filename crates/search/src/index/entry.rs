@@ -6,7 +6,8 @@ use crate::filter::GameInfo;
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Move};
 
-/// One game as the index holds it.
+/// One game as the index holds it: what every search may read stays in memory, what only the
+/// walk of the game reads ([`Cold`]) may stay in the sidecar file.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct GameEntry {
     /// Its number in the database.
@@ -21,27 +22,104 @@ pub(crate) struct GameEntry {
     pub dyer: Option<String>,
     /// The board side of its nodes and bitmaps (0: not replayable, no nodes).
     pub side: u8,
-    /// One allocation for the tables a search reads first, so a game costs few cache misses:
-    /// the main line's bitmaps (Black rows, White rows: bit `c` of row `r` is point (c, r)
-    /// held at some node), with `all` the same over every variation, with `times` the main
-    /// line's final board (bitmaps), then bytes packed four to a word: per point the node of
-    /// its first stone, then per point the node of its last change, both in units of
-    /// `1 << shift` nodes (first rounded down, 255: never; last rounded up), so one byte each.
-    /// After its last change a point keeps its final state, before its first stone it is
-    /// empty: a place stands only between its stones' first nodes and the first last change
-    /// that the final board contradicts.
-    pub tables: Vec<u32>,
-    /// See `tables`.
+    /// The main line's bitmaps (Black rows, White rows: bit `c` of row `r` is point (c, r)
+    /// held at some node), with `all` the same over every variation after them.
+    pub bitmaps: Vec<u32>,
+    /// Units of the first and last nodes in [`ColdView::times`]: `1 << shift` nodes.
     pub shift: u8,
-    /// Whether `tables` holds bitmaps over every variation (the game has variations).
+    /// Whether `bitmaps` holds bitmaps over every variation (the game has variations).
     pub all: bool,
-    /// Whether `tables` holds the final board and the first and last nodes (not for games of
-    /// millions of main-line nodes).
+    /// Whether the cold part holds the final board and the first and last nodes (not for
+    /// games of millions of main-line nodes).
     pub times: bool,
+    /// The rest of the record, read by [`ColdView::parse`].
+    pub cold: Cold,
+}
+
+/// Where the part of a game only its walk reads is: the record's bytes from the final board
+/// on (see [`ColdView`]), the same bytes in memory or in the sidecar.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cold {
+    /// In memory (built in this process, or read from bytes).
+    Bytes(Vec<u8>),
+    /// In the sidecar the index was opened from, `len` bytes at `offset`.
+    File {
+        /// From the start of the file.
+        offset: u64,
+        /// Its length.
+        len: u32,
+    },
+}
+
+/// A game's cold part, read: what the walk of one game needs beyond the bitmaps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ColdView<'a> {
+    /// The main line's final board (Black rows then White rows, u32 little-endian each) and
+    /// bytes: per point the node of its first stone, then per point the node of its last
+    /// change, both in units of `1 << shift` nodes (first rounded down, 255: never; last
+    /// rounded up). After its last change a point keeps its final state, before its first
+    /// stone it is empty: a place stands only between its stones' first nodes and the first
+    /// last change that the final board contradicts. `None` for games without them.
+    pub times: Option<(&'a [u8], &'a [u8])>,
     /// The number of nodes.
     pub node_count: u32,
     /// The nodes ([`super::format`]).
-    pub nodes: Vec<u8>,
+    pub nodes: &'a [u8],
+}
+
+impl<'a> ColdView<'a> {
+    /// Reads a cold part of a game of board side `side` (`times`: it has the final board and
+    /// first and last nodes); every byte of `bytes` must be used.
+    pub(crate) fn parse(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
+        let n = usize::from(side);
+        let mut b = Bytes::new(bytes);
+        let view = Self::read(&mut b, n, times)?;
+        if !b.is_empty() {
+            return Err(FormatError::Bad("bytes after the nodes"));
+        }
+        if side == 0 && view.node_count > 0 {
+            return Err(FormatError::Bad("nodes without a board"));
+        }
+        Ok(view)
+    }
+
+    fn read(b: &mut Bytes<'a>, n: usize, times: bool) -> Result<Self, FormatError> {
+        let times = if times && n > 0 {
+            Some((b.take(8 * n)?, b.take(4 * time_words(n))?))
+        } else {
+            None
+        };
+        let node_count = b.varint_u32()?;
+        let len = usize::try_from(b.varint()?).map_err(|_| FormatError::Truncated)?;
+        let nodes = b.take(len)?;
+        Ok(ColdView {
+            times,
+            node_count,
+            nodes,
+        })
+    }
+
+    /// Reads every node once, as a search would, so that a damaged record is found when the
+    /// index is opened rather than halfway through a search.
+    pub(crate) fn check(&self, side: u8) -> Result<(), FormatError> {
+        let points = u16::from(side) * u16::from(side);
+        let mut numbers = Vec::new();
+        let mut r = NodeReader::new(self.nodes, self.node_count, points, &mut numbers);
+        let mut changes = Vec::new();
+        let mut path: Vec<u32> = Vec::new();
+        let mut index = 0u32;
+        while let Some(node) = r.next(&mut changes)? {
+            while path.last().is_some_and(|&i| Some(i) != node.parent) {
+                path.pop();
+            }
+            if node.parent.is_some() && path.is_empty() {
+                return Err(FormatError::Bad("a parent off the path"));
+            }
+            path.push(index);
+            index += 1;
+        }
+        Ok(())
+    }
 }
 
 impl GameEntry {
@@ -49,28 +127,10 @@ impl GameEntry {
     pub(crate) fn bitmaps(&self, variations: bool) -> (&[u32], &[u32]) {
         let n = usize::from(self.side);
         let at = if variations && self.all { 2 * n } else { 0 };
-        match self.tables.get(at..at + 2 * n) {
+        match self.bitmaps.get(at..at + 2 * n) {
             Some(b) => b.split_at(n),
             None => (&[], &[]),
         }
-    }
-
-    /// The main line's final board (Black rows then White rows) and the packed first and last
-    /// nodes (see [`time_byte`]), if the game has them.
-    pub(crate) fn times(&self) -> Option<(&[u32], &[u32])> {
-        let n = usize::from(self.side);
-        if !self.times {
-            return None;
-        }
-        let at = if self.all { 4 * n } else { 2 * n };
-        let t = self.tables.get(at..)?;
-        (t.len() == 2 * n + time_words(n)).then(|| t.split_at(2 * n))
-    }
-
-    /// The length of `tables` for a board side and flags.
-    fn tables_len(side: u8, all: bool, times: bool) -> usize {
-        let n = usize::from(side);
-        2 * n + if all { 2 * n } else { 0 } + if times { 2 * n + time_words(n) } else { 0 }
     }
 
     /// Reads a game's tree into an entry (what the replay makes of it, every variation).
@@ -87,14 +147,15 @@ impl GameEntry {
             game_in_file,
             dyer: crate::dyer::signature(&tree).map(|s| s.as_str().to_string()),
             side: 0,
-            tables: Vec::new(),
+            bitmaps: Vec::new(),
             all: false,
             times: false,
             shift: 0,
-            node_count: 0,
-            nodes: Vec::new(),
+            // No board: no nodes.
+            cold: Cold::Bytes(vec![0, 0]),
             info,
         };
+        let mut node_count = 0u32;
         let Ok(size) = BoardSize::new(u32::from(entry.info.size)) else {
             return entry;
         };
@@ -124,7 +185,7 @@ impl GameEntry {
             if broken {
                 return;
             }
-            if step.position.size() != size || step.node_index != entry.node_count as usize {
+            if step.position.size() != size || step.node_index != node_count as usize {
                 broken = true;
                 return;
             }
@@ -197,7 +258,7 @@ impl GameEntry {
                 in_variation: step.variation > 0,
             };
             writer.push(step.node_index as u32, &node, &changes);
-            entry.node_count += 1;
+            node_count += 1;
             path.push((step.node_index, undo.len()));
             for &(q, _) in &changes {
                 undo.push((q, cur[usize::from(q)]));
@@ -207,16 +268,16 @@ impl GameEntry {
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is
             // better left without nodes than searched wrong.
-            entry.node_count = 0;
+            entry.cold = Cold::Bytes(vec![0, 0]);
             return entry;
         }
         entry.side = size.get();
-        entry.tables = main;
+        entry.bitmaps = main;
         if variations {
             entry.all = true;
-            entry.tables.extend_from_slice(&all);
+            entry.bitmaps.extend_from_slice(&all);
         }
-        entry.nodes = writer.bytes;
+        let mut cold = Vec::new();
         let longest = last.iter().copied().max().unwrap_or(0);
         let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
         if let Some(shift) = shift {
@@ -228,28 +289,38 @@ impl GameEntry {
                     board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
                 }
             }
-            entry.tables.extend_from_slice(&board);
-            let bytes: Vec<u8> = first
-                .iter()
-                .map(|&f| {
-                    if f == u32::MAX {
-                        255
-                    } else {
-                        (f >> shift) as u8
-                    }
-                })
-                .chain(last.iter().map(|&l| l.div_ceil(1 << shift) as u8))
-                .collect();
-            entry.tables.extend(bytes.chunks(4).map(|c| {
-                c.iter()
-                    .enumerate()
-                    .fold(0u32, |w, (i, &b)| w | (u32::from(b) << (8 * i)))
+            for w in board {
+                cold.extend_from_slice(&w.to_le_bytes());
+            }
+            cold.extend(first.iter().map(|&f| {
+                if f == u32::MAX {
+                    255
+                } else {
+                    (f >> shift) as u8
+                }
             }));
+            cold.extend(last.iter().map(|&l| l.div_ceil(1 << shift) as u8));
+            cold.resize(8 * n + 4 * time_words(n), 0);
         }
+        put_varint(&mut cold, u64::from(node_count));
+        put_varint(&mut cold, writer.bytes.len() as u64);
+        cold.extend_from_slice(&writer.bytes);
+        entry.cold = Cold::Bytes(cold);
         entry
     }
 
-    pub(crate) fn encode(&self, out: &mut Vec<u8>) {
+    /// The number of bitmap words the record holds.
+    fn bitmap_words(&self) -> usize {
+        let n = usize::from(self.side);
+        if self.all {
+            4 * n
+        } else {
+            2 * n
+        }
+    }
+
+    /// Appends the record's part that stays in memory; its cold bytes follow it in the file.
+    pub(crate) fn encode_hot(&self, out: &mut Vec<u8>) {
         put_varint(out, self.id);
         put_varint(out, u64::from(self.file));
         put_varint(out, u64::from(self.game_in_file));
@@ -282,19 +353,34 @@ impl GameEntry {
             (self.all, self.times)
         };
         out.push(u8::from(all) | (u8::from(times) << 1) | (self.shift.min(15) << 2));
-        for b in self
-            .tables
-            .iter()
-            .take(Self::tables_len(self.side, all, times))
-        {
+        for b in self.bitmaps.iter().take(self.bitmap_words()) {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        put_varint(out, u64::from(self.node_count));
-        put_varint(out, self.nodes.len() as u64);
-        out.extend_from_slice(&self.nodes);
     }
 
-    pub(crate) fn decode(b: &mut Bytes<'_>, files: u32) -> Result<GameEntry, FormatError> {
+    /// Reads a game's record. Its cold part is copied when `base` is `None`, else left where
+    /// it is: at `base` plus its place in `b` (`b` reads a file from `base` on).
+    pub(crate) fn decode(
+        b: &mut Bytes<'_>,
+        files: u32,
+        base: Option<u64>,
+    ) -> Result<GameEntry, FormatError> {
+        let mut g = Self::decode_hot(b, files)?;
+        let start = b.position();
+        let mut bytes = b.clone();
+        ColdView::read(b, usize::from(g.side), g.times)?;
+        let len = b.position() - start;
+        g.cold = match base {
+            None => Cold::Bytes(bytes.take(len)?.to_vec()),
+            Some(base) => Cold::File {
+                offset: base + start as u64,
+                len: u32::try_from(len).map_err(|_| FormatError::Bad("record too long"))?,
+            },
+        };
+        Ok(g)
+    }
+
+    fn decode_hot(b: &mut Bytes<'_>, files: u32) -> Result<GameEntry, FormatError> {
         let id = b.varint()?;
         let file = b.varint_u32()?;
         if file >= files {
@@ -329,18 +415,7 @@ impl GameEntry {
             return Err(FormatError::Bad("bitmap flags"));
         }
         let (all, times, shift) = (flags & 1 != 0, flags & 2 != 0, (flags >> 2) & 15);
-        let len = Self::tables_len(side, all, times);
-        let mut tables = Vec::with_capacity(len);
-        for _ in 0..len {
-            tables.push(b.u32_le()?);
-        }
-        let node_count = b.varint_u32()?;
-        if side == 0 && node_count > 0 {
-            return Err(FormatError::Bad("nodes without a board"));
-        }
-        let len = usize::try_from(b.varint()?).map_err(|_| FormatError::Truncated)?;
-        let nodes = b.take(len)?.to_vec();
-        Ok(GameEntry {
+        let mut g = GameEntry {
             id,
             file,
             game_in_file,
@@ -356,35 +431,16 @@ impl GameEntry {
                 size,
             },
             side,
-            tables,
+            bitmaps: Vec::new(),
             all,
             times,
             shift,
-            node_count,
-            nodes,
-        })
-    }
-
-    /// Reads every node once, as a search would, so that a damaged record is found when the
-    /// index is opened rather than halfway through a search.
-    pub(crate) fn check(&self) -> Result<(), FormatError> {
-        let points = u16::from(self.side) * u16::from(self.side);
-        let mut numbers = Vec::new();
-        let mut r = NodeReader::new(&self.nodes, self.node_count, points, &mut numbers);
-        let mut changes = Vec::new();
-        let mut path: Vec<u32> = Vec::new();
-        let mut index = 0u32;
-        while let Some(node) = r.next(&mut changes)? {
-            while path.last().is_some_and(|&i| Some(i) != node.parent) {
-                path.pop();
-            }
-            if node.parent.is_some() && path.is_empty() {
-                return Err(FormatError::Bad("a parent off the path"));
-            }
-            path.push(index);
-            index += 1;
+            cold: Cold::Bytes(Vec::new()),
+        };
+        for _ in 0..g.bitmap_words() {
+            g.bitmaps.push(b.u32_le()?);
         }
-        Ok(())
+        Ok(g)
     }
 }
 
@@ -395,6 +451,15 @@ fn time_words(n: usize) -> usize {
 
 /// Byte `i` of the packed first (`i < n * n`) and last nodes.
 #[inline]
-pub(crate) fn time_byte(words: &[u32], i: usize) -> u32 {
-    words.get(i / 4).map_or(0, |w| (w >> (8 * (i % 4))) & 0xff)
+pub(crate) fn time_byte(bytes: &[u8], i: usize) -> u32 {
+    bytes.get(i).map_or(0, |&b| u32::from(b))
+}
+
+/// Row `i` of bitmaps stored as little-endian u32 words.
+#[inline]
+pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {
+    match bytes.get(4 * i..4 * i + 4) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
 }

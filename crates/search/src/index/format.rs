@@ -62,6 +62,11 @@ impl<'a> Bytes<'a> {
         Bytes { bytes, pos: 0 }
     }
 
+    /// How many bytes have been read.
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.pos >= self.bytes.len()
     }
@@ -372,6 +377,13 @@ impl<'a> NodeReader<'a> {
 
 /// FNV-1a 64 of bytes: the pattern index's checksum, the one kifu-posdb's parts use.
 pub(crate) use kifu_posdb::parts::checksum as fnv64;
+
+/// FNV-1a 64 of bytes read in pieces: `fnv64_more(fnv64(a), b) == fnv64(a ++ b)`.
+pub(crate) fn fnv64_more(h: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(h, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
 
 #[cfg(test)]
 mod tests {

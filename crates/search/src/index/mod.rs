@@ -11,25 +11,31 @@
 //!   game (`GameEntry::encode`, in `entry.rs`); then the FNV-1a 64 of the body (u64).
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
-//! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64 bits when 1), board side (u8), flags (u8, bit 0:
-//! a second set of bitmaps for all variations follows the main line's; bit 1: the last changes
-//! follow), bitmaps (`n` rows of u32 for Black then `n` for White, bit `c` of row `r` = point
-//! (c, r)), then with bit 1 for each point (`row * n + col`) the last main-line node that
-//! changed it (u16) and the main line's final board (bitmaps as above), varint node count,
-//! varint byte count, the nodes (`format.rs`).
+//! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64
+//! bits when 1), size (u8), board side (u8: 0 when the game has no board to replay), flags (u8,
+//! bit 0: a second set of bitmaps for all variations follows the main line's; bit 1: the final
+//! board and first and last nodes follow; bits 2-5: their shift), the bitmaps (`n` rows of u32
+//! for Black then `n` for White, bit `c` of row `r` = point (c, r)). That much is the game's
+//! hot part, kept in memory while the index is open. Its cold part follows (`entry::ColdView`,
+//! read from the file when a search walks the game, `store.rs`): with bit 1 the main line's
+//! final board (bitmaps as above) and per point (`row * n + col`) the node of its first stone,
+//! then per point its last change (a byte each, in units of `1 << shift` nodes, padded to a
+//! multiple of 4 bytes), then varint node count, varint byte count, the nodes (`format.rs`).
 
 mod columns;
 mod entry;
 pub(crate) mod format;
 mod infocols;
+mod store;
 pub(crate) mod walk;
 
 use crate::collection::{CollectionFile, Failure};
-pub(crate) use entry::{time_byte, GameEntry};
-use format::{fnv64, put_varint, Bytes, FormatError};
+pub(crate) use entry::{row_word, time_byte, GameEntry};
+use format::{Bytes, FormatError};
 use kifu_go::BoardSize;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+pub use store::DEFAULT_CACHE_BYTES;
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
 const VERSION: u32 = 6;
@@ -120,7 +126,7 @@ impl<T> std::fmt::Debug for Derived<T> {
 
 /// The pattern index of a database: its games in the order of its files (the plain search's
 /// order), each with its nodes, information and bitmaps.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct PatternIndex {
     /// The games' files.
     pub(crate) files: Vec<String>,
@@ -136,6 +142,29 @@ pub struct PatternIndex {
     pub(crate) info_columns: Derived<infocols::InfoColumns>,
     /// Board sizes, counted at the first search.
     pub(crate) sizes: Derived<Sizes>,
+    /// The file the games' cold parts are read from (an index opened from its sidecar).
+    pub(crate) sidecar: Option<std::sync::Arc<store::Sidecar>>,
+}
+
+/// Equal indexes hold the same files, failures and games, wherever their cold parts are.
+impl PartialEq for PatternIndex {
+    fn eq(&self, other: &Self) -> bool {
+        let hot = |g: &GameEntry| GameEntry {
+            cold: entry::Cold::Bytes(Vec::new()),
+            ..g.clone()
+        };
+        let (mut a, mut b) = (
+            store::ColdReader::new(self, false),
+            store::ColdReader::new(other, false),
+        );
+        self.files == other.files
+            && self.failures == other.failures
+            && self.games.len() == other.games.len()
+            && (0..self.games.len()).all(|i| {
+                hot(&self.games[i]) == hot(&other.games[i])
+                    && matches!((a.bytes(i), b.bytes(i)), (Ok(x), Ok(y)) if x == y)
+            })
+    }
 }
 
 impl PatternIndex {
@@ -360,57 +389,53 @@ impl PatternIndex {
         self.games.len()
     }
 
-    /// The files that could not be read when the index was built.
-    pub fn failures(&self) -> &[Failure] {
-        &self.failures
+    /// The files that could not be read when the index was built, and the sidecar if its
+    /// games could not be read during a search (changed in place since it was opened).
+    pub fn failures(&self) -> Vec<Failure> {
+        let mut all = self.failures.clone();
+        if let Some((path, why)) = self.sidecar.as_ref().and_then(|s| s.broken()) {
+            all.push(Failure {
+                path: path.to_path_buf(),
+                message: format!("{}: {why}", path.display()),
+            });
+        }
+        all
     }
 
-    /// The index as the bytes of a sidecar file for a database of `fingerprint`.
-    pub fn to_bytes(&self, fingerprint: u64) -> Vec<u8> {
-        let mut body = Vec::new();
-        put_varint(&mut body, self.files.len() as u64);
-        for f in &self.files {
-            put_varint(&mut body, f.len() as u64);
-            body.extend_from_slice(f.as_bytes());
+    /// Keeps at most `bytes` of the games' cold parts (nodes, final boards) in memory
+    /// ([`DEFAULT_CACHE_BYTES`] unless set) for an index opened from its sidecar; an index
+    /// built in this process holds them all.
+    pub fn set_cache_limit(&self, bytes: usize) {
+        if let Some(s) = &self.sidecar {
+            s.set_limit(bytes);
         }
-        put_varint(&mut body, self.games.len() as u64);
-        for g in &self.games {
-            g.encode(&mut body);
-        }
-        let mut out = Vec::with_capacity(body.len() + 40);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&fingerprint.to_le_bytes());
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        out.extend_from_slice(&body);
-        out.extend_from_slice(&fnv64(&body).to_le_bytes());
-        out
+    }
+
+    /// The index as the bytes of a sidecar file for a database of `fingerprint` (an error if
+    /// the cold parts of an index opened from its sidecar cannot be read again).
+    pub fn to_bytes(&self, fingerprint: u64) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        store::write(self, fingerprint, &mut out)?;
+        Ok(out)
     }
 
     /// Reads a sidecar file's bytes: `Ok(None)` if it was made for another database (another
     /// fingerprint, or an older format), an error if it is damaged.
     pub fn from_bytes(bytes: &[u8], fingerprint: u64) -> Result<Option<PatternIndex>, String> {
-        let mut b = Bytes::new(bytes);
         let err = |e: FormatError| e.to_string();
-        if b.take(8).map_err(err)? != MAGIC {
-            return Err("not a pattern index".into());
-        }
-        match b.u32_le().map_err(err)? {
-            VERSION => {}
-            // An older kifu's sidecar is rebuilt; a newer one's is not this kifu's to replace.
-            v if v < VERSION => return Ok(None),
-            v => return Err(format!("format {v}, newer than this kifu's {VERSION}")),
-        }
-        if b.u64_le().map_err(err)? != fingerprint {
+        let head = bytes.get(..28).unwrap_or(bytes);
+        let Some(len) = store::header(head, fingerprint)? else {
             return Ok(None);
-        }
-        let len = usize::try_from(b.u64_le().map_err(err)?).map_err(|_| "body length")?;
+        };
+        let mut b = Bytes::new(bytes);
+        b.take(28).map_err(err)?;
+        let len = usize::try_from(len).map_err(|_| "body length")?;
         let body = b.take(len).map_err(err)?;
         let sum = b.u64_le().map_err(err)?;
         if !b.is_empty() {
             return Err("bytes after the checksum".into());
         }
-        if fnv64(body) != sum {
+        if format::fnv64(body) != sum {
             return Err("checksum mismatch".into());
         }
         let mut b = Bytes::new(body);
@@ -422,51 +447,44 @@ impl PatternIndex {
         let ngames = b.varint().map_err(err)?;
         let mut games = Vec::new();
         for _ in 0..ngames {
-            games.push(GameEntry::decode(&mut b, nfiles).map_err(err)?);
+            games.push(GameEntry::decode(&mut b, nfiles, None).map_err(err)?);
         }
         if !b.is_empty() {
             return Err("bytes after the last game".into());
         }
-        if let Some((id, e)) = games
-            .par_iter()
-            .find_map_first(|g| g.check().err().map(|e| (g.id, e)))
-        {
-            return Err(format!("game {id}: {e}"));
-        }
-        Ok(Some(PatternIndex {
+        let index = PatternIndex {
             files,
             games,
             ..PatternIndex::default()
-        }))
+        };
+        if let Some(e) = (0..index.games.len()).into_par_iter().find_map_first(|i| {
+            let g = &index.games[i];
+            let mut cold = store::ColdReader::new(&index, false);
+            let checked = cold.view(i).and_then(|v| v.check(g.side).map_err(err));
+            checked.err().map(|e| format!("game {}: {e}", g.id))
+        }) {
+            return Err(e);
+        }
+        Ok(Some(index))
     }
 
-    /// Reads the sidecar at `path`: `Ok(None)` if there is none or it belongs to another
-    /// database.
+    /// Opens the sidecar at `path` for searching: `Ok(None)` if there is none or it belongs to
+    /// another database. Only the games' hot parts stay in memory; their cold parts are read
+    /// from the file when a search walks them, through a bounded cache.
     pub fn load(path: &Path, fingerprint: u64) -> Result<Option<PatternIndex>, PatternIndexError> {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(PatternIndexError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
-        };
-        PatternIndex::from_bytes(&bytes, fingerprint).map_err(|why| PatternIndexError::Damaged {
-            path: path.to_path_buf(),
-            why,
-        })
+        store::open(path, fingerprint)
     }
 
     /// Writes the sidecar at `path` (atomically: a reader sees the old file or the new one).
     pub fn save(&self, path: &Path, fingerprint: u64) -> Result<(), PatternIndexError> {
         let mut f = kifu_fs::atomic::AtomicFile::create(path)?;
-        std::io::Write::write_all(&mut f, &self.to_bytes(fingerprint)).map_err(|source| {
-            PatternIndexError::Io {
-                path: path.to_path_buf(),
-                source,
-            }
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut f);
+        let written = store::write(self, fingerprint, &mut w)
+            .and_then(|()| std::io::Write::flush(&mut w).map_err(|e| e.to_string()));
+        drop(w);
+        written.map_err(|why| PatternIndexError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::other(why),
         })?;
         f.commit()?;
         Ok(())
@@ -489,7 +507,7 @@ pub fn fingerprint(files: &[CollectionFile]) -> u64 {
             bytes.extend_from_slice(&id.map_or(u64::MAX, |i| i).to_le_bytes());
         }
     }
-    fnv64(&bytes)
+    format::fnv64(&bytes)
 }
 
 /// The games a search walks, in the index's order, each with the places of the query's plan
@@ -564,11 +582,16 @@ impl PatternIndex {
                         return scan;
                     }
                     let mut ws = walk::Workspace::default();
+                    let mut cold = store::ColdReader::new(self, true);
                     for &(gi, places) in chunk {
                         let g = &self.games[gi as usize];
+                        // A sidecar that cannot be read is in the answer's failures.
+                        let Ok(view) = cold.view(gi as usize) else {
+                            continue;
+                        };
                         let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
                         let places = places.map(|(a, b)| &visit.places[a as usize..b as usize]);
-                        walk::search_game(&mut scan, &mut ws, &prepared, g, file, places);
+                        walk::search_game(&mut scan, &mut ws, &prepared, g, view, file, places);
                     }
                     scan
                 })
@@ -700,7 +723,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let idx = index(dir.path());
         assert_eq!(idx.games(), 2);
-        let bytes = idx.to_bytes(7);
+        let bytes = idx.to_bytes(7).unwrap();
         assert_eq!(PatternIndex::from_bytes(&bytes, 7), Ok(Some(idx.clone())));
         assert_eq!(
             PatternIndex::from_bytes(&bytes, 8),

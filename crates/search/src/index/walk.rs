@@ -5,8 +5,9 @@
 //! (continuation, tenuki, sequence, placements) is the plain scan's own walk, kept step for step
 //! as in [`crate::scan`] so both give the same answer.
 
+use super::entry::ColdView;
 use super::format::NodeReader;
-use super::GameEntry;
+use super::{row_word, time_byte, GameEntry};
 use crate::query::{Counting, Variant};
 use crate::scan::{Event, EventKey, GameSource, Pending, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
@@ -244,9 +245,9 @@ impl Workspace {
     /// Along the main line, leaves out the candidates that cannot stand at any node: those
     /// whose last stone comes (`first`) no earlier than the final board contradicts one of
     /// their cells for good (`last`); returns the last node at which one may stand.
-    fn prune(&mut self, plan: &Plan, g: &GameEntry) -> u32 {
+    fn prune(&mut self, plan: &Plan, g: &GameEntry, cold: ColdView<'_>) -> u32 {
         let n = usize::from(g.side);
-        let Some((fin, times)) = g.times() else {
+        let Some((fin, times)) = cold.times else {
             return u32::MAX;
         };
         let mut bound = 0u32;
@@ -256,12 +257,12 @@ impl Workspace {
             let mut born = 0u32;
             for &(x, y) in v.blacks.iter().chain(&v.whites) {
                 let p = (r + usize::from(y)) * n + c + usize::from(x);
-                born = born.max(super::time_byte(times, p));
+                born = born.max(time_byte(times, p));
             }
             let mut dead = u32::MAX;
             for (y, masks) in v.rows.iter().enumerate() {
                 let row = r + y;
-                let (b, w) = (fin[row] >> c, fin[n + row] >> c);
+                let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
                 let mut wrong = ((b | w) & masks[0])
                     | (!b & masks[1])
                     | (!w & masks[2])
@@ -270,7 +271,7 @@ impl Workspace {
                 while wrong != 0 && dead > born {
                     let x = wrong.trailing_zeros() as usize;
                     wrong &= wrong - 1;
-                    dead = dead.min(super::time_byte(times, n * n + row * n + c + x));
+                    dead = dead.min(time_byte(times, n * n + row * n + c + x));
                 }
                 if dead <= born {
                     return false;
@@ -393,6 +394,7 @@ pub(crate) fn search_game(
     ws: &mut Workspace,
     plans: &[(BoardSize, SizeVariants, Plan)],
     g: &GameEntry,
+    cold: ColdView<'_>,
     file: &str,
     places: Option<&[u16]>,
 ) {
@@ -420,13 +422,13 @@ pub(crate) fn search_game(
     let bound = if query.variations && g.all {
         u32::MAX
     } else {
-        ws.prune(plan, g)
+        ws.prune(plan, g, cold)
     };
     if ws.cands.is_empty() {
         return;
     }
     ws.prepare(plan, g);
-    let mut events = walk(ws, plan, query, shared, g, size, bound);
+    let mut events = walk(ws, plan, query, shared, cold, size, bound);
     ws.finish();
     if events.is_empty() {
         ws.events = events;
@@ -479,12 +481,12 @@ fn walk(
     plan: &Plan,
     query: &crate::query::Query,
     shared: &SizeVariants,
-    g: &GameEntry,
+    cold: ColdView<'_>,
     size: BoardSize,
     bound: u32,
 ) -> Vec<(EventKey, Event)> {
     let (variants, stabilizer) = (&shared.0, &shared.1);
-    let n = usize::from(g.side);
+    let n = usize::from(size.get());
     let sequence = &query.sequence;
     let placements = query.counting == Counting::Placements;
     // Counting placements, each place counts once: when all have, only waiting hits matter.
@@ -495,7 +497,7 @@ fn walk(
     let mut events = std::mem::take(&mut ws.events);
     events.clear();
     let mut numbers = std::mem::take(&mut ws.numbers);
-    let mut reader = NodeReader::new(&g.nodes, g.node_count, (n * n) as u16, &mut numbers);
+    let mut reader = NodeReader::new(cold.nodes, cold.node_count, (n * n) as u16, &mut numbers);
     let mut changes = std::mem::take(&mut ws.changes);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.

@@ -1,0 +1,629 @@
+//! Where the games' cold parts are while an index is open, so that searching does not hold the
+//! whole index in memory.
+//!
+//! A game's record is a hot part (information, signature, bitmaps: what filters, columns and
+//! duplicates read for every game) and a cold part (final board, first and last nodes, nodes:
+//! what only the walk of that game reads), at the end of the record. Opening a sidecar reads it
+//! once, in windows of a few megabytes (the checksum, every node checked as before), and keeps
+//! the hot parts and each cold part's place in the file. A search reads the cold parts of the
+//! games it walks with positioned reads, [`GROUP`] consecutive games at a time, through a cache
+//! of at most [`DEFAULT_CACHE_BYTES`] (or what [`super::PatternIndex::set_cache_limit`] says),
+//! least recently used first out. So memory is the hot parts (about 300 bytes a 19x19 game)
+//! plus the cache, whatever the index's size; an index that fits in the cache is read from
+//! disk once.
+//!
+//! The file is read, never mapped: a map of a file another process truncates is a signal, not
+//! an error. The sidecar is replaced by rename, never written in place, so the open file keeps
+//! its bytes; a file changed in place anyway (its length or time differ from the opening's) is
+//! reported as a failure of the search, and its games are not searched.
+
+use super::entry::{Cold, ColdView, GameEntry};
+use super::format::{fnv64, fnv64_more, put_varint, Bytes, FormatError};
+use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+/// Consecutive games whose cold parts are read and cached together (about 25 KB at 19x19).
+pub(crate) const GROUP: usize = 16;
+
+/// How many bytes of cold parts an opened index keeps by default: 256 MiB (100,000 19x19
+/// games' cold parts are about 140 MB).
+pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
+
+/// The bytes a window of the sidecar holds at least while it is opened.
+const WINDOW: usize = 8 << 20;
+
+/// The length of the header: magic, format, fingerprint, body length.
+const HEADER: usize = 28;
+
+/// A sidecar opened for searching.
+pub(crate) struct Sidecar {
+    file: File,
+    path: PathBuf,
+    stamp: Stamp,
+    cache: Mutex<Cache>,
+    /// Why its cold parts can no longer be read (set once, reported with every search).
+    broken: OnceLock<String>,
+}
+
+impl std::fmt::Debug for Sidecar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sidecar").field("path", &self.path).finish()
+    }
+}
+
+/// What tells a file changed in place.
+#[derive(Debug, Clone, PartialEq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Stamp {
+    fn of(file: &File) -> std::io::Result<Stamp> {
+        let m = file.metadata()?;
+        Ok(Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
+}
+
+/// Cold parts of groups of games, least recently used out first.
+#[derive(Default)]
+struct Cache {
+    limit: usize,
+    used: usize,
+    tick: u64,
+    groups: HashMap<u32, (Arc<Group>, u64)>,
+    order: BTreeMap<u64, u32>,
+}
+
+/// The bytes of a group's cold parts, read at `base` of the file.
+struct Group {
+    base: u64,
+    bytes: Vec<u8>,
+}
+
+impl Cache {
+    fn get(&mut self, key: u32) -> Option<Arc<Group>> {
+        self.tick += 1;
+        let tick = self.tick;
+        let (group, at) = self.groups.get_mut(&key)?;
+        self.order.remove(at);
+        *at = tick;
+        self.order.insert(tick, key);
+        Some(group.clone())
+    }
+
+    fn put(&mut self, key: u32, group: Arc<Group>) {
+        let len = group.bytes.len();
+        if len > self.limit || self.groups.contains_key(&key) {
+            return;
+        }
+        self.shrink(self.limit - len);
+        self.tick += 1;
+        self.used += len;
+        self.order.insert(self.tick, key);
+        self.groups.insert(key, (group, self.tick));
+    }
+
+    /// Drops the least recently used groups until at most `to` bytes are kept.
+    fn shrink(&mut self, to: usize) {
+        while self.used > to {
+            let Some((_, key)) = self.order.pop_first() else {
+                break;
+            };
+            if let Some((g, _)) = self.groups.remove(&key) {
+                self.used -= g.bytes.len();
+            }
+        }
+    }
+}
+
+impl Sidecar {
+    /// Why the cold parts could not be read during a search, if they could not.
+    pub(crate) fn broken(&self) -> Option<(&Path, &str)> {
+        self.broken
+            .get()
+            .map(|why| (self.path.as_path(), why.as_str()))
+    }
+
+    /// Keeps at most `bytes` of cold parts from now on.
+    pub(crate) fn set_limit(&self, bytes: usize) {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        c.limit = bytes;
+        c.shrink(bytes);
+    }
+
+    /// The cold parts of `games` (a group), from the cache or the file (kept in the cache
+    /// when `keep`).
+    fn group(&self, key: u32, games: &[GameEntry], keep: bool) -> Result<Arc<Group>, String> {
+        if keep {
+            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(g) = c.get(key) {
+                return Ok(g);
+            }
+        }
+        let mut spans = games.iter().filter_map(|g| match g.cold {
+            Cold::File { offset, len } => Some((offset, u64::from(len))),
+            Cold::Bytes(_) => None,
+        });
+        let Some((base, first)) = spans.next() else {
+            return Err("no game of the group is in the file".into());
+        };
+        let end = spans.next_back().map_or(base + first, |(o, l)| o + l);
+        if self.broken.get().is_some() {
+            return Err("unreadable".into());
+        }
+        let fail = |why: String| {
+            let why = format!("{why}; games were left out of the search: open it again");
+            self.broken.get_or_init(|| why).clone()
+        };
+        match Stamp::of(&self.file) {
+            Ok(now) if now == self.stamp => {}
+            Ok(_) => return Err(fail("changed since it was opened".into())),
+            Err(e) => return Err(fail(e.to_string())),
+        }
+        let len = usize::try_from(end - base).map_err(|e| fail(e.to_string()))?;
+        let mut bytes = vec![0u8; len];
+        self.file
+            .read_exact_at(&mut bytes, base)
+            .map_err(|e| fail(e.to_string()))?;
+        let group = Arc::new(Group { base, bytes });
+        if keep {
+            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            c.put(key, group.clone());
+        }
+        Ok(group)
+    }
+}
+
+/// Reads games' cold parts, keeping the last group read (games are read in ascending order).
+pub(crate) struct ColdReader<'a> {
+    games: &'a [GameEntry],
+    sidecar: Option<&'a Sidecar>,
+    keep: bool,
+    group: Option<(u32, Arc<Group>)>,
+}
+
+impl<'a> ColdReader<'a> {
+    /// A reader of `index`'s cold parts; `keep`: groups read from the file go to the cache.
+    pub(crate) fn new(index: &'a PatternIndex, keep: bool) -> ColdReader<'a> {
+        ColdReader {
+            games: &index.games,
+            sidecar: index.sidecar.as_deref(),
+            keep,
+            group: None,
+        }
+    }
+
+    /// The cold bytes of game `gi`.
+    pub(crate) fn bytes(&mut self, gi: usize) -> Result<&[u8], String> {
+        let g = self.games.get(gi).ok_or("no such game")?;
+        let (offset, len) = match &g.cold {
+            Cold::Bytes(b) => return Ok(b),
+            Cold::File { offset, len } => (*offset, *len as usize),
+        };
+        let key = (gi / GROUP) as u32;
+        if self.group.as_ref().is_none_or(|(k, _)| *k != key) {
+            let sidecar = self.sidecar.ok_or("the index has no file")?;
+            let lo = gi - gi % GROUP;
+            let hi = (lo + GROUP).min(self.games.len());
+            self.group = Some((key, sidecar.group(key, &self.games[lo..hi], self.keep)?));
+        }
+        let Some((_, group)) = &self.group else {
+            return Err("no group read".into());
+        };
+        usize::try_from(offset - group.base)
+            .ok()
+            .and_then(|at| group.bytes.get(at..at + len))
+            .ok_or_else(|| "a record outside its group".into())
+    }
+
+    /// Game `gi`'s cold part, read.
+    pub(crate) fn view(&mut self, gi: usize) -> Result<ColdView<'_>, String> {
+        let (side, times) = match self.games.get(gi) {
+            Some(g) => (g.side, g.times),
+            None => return Err("no such game".into()),
+        };
+        let bytes = self.bytes(gi)?;
+        ColdView::parse(bytes, side, times).map_err(|e| e.to_string())
+    }
+}
+
+/// The body of a sidecar read in windows, hashed as it is read.
+struct Window<'f> {
+    file: &'f File,
+    /// How many bytes to read at least.
+    size: usize,
+    /// The file's offset of `buf[0]`.
+    base: u64,
+    /// Bytes of `buf` already parsed.
+    start: usize,
+    buf: Vec<u8>,
+    /// The file's offset of the body's end.
+    end: u64,
+    hash: u64,
+}
+
+impl Window<'_> {
+    fn more(&self) -> bool {
+        self.base + (self.buf.len() as u64) < self.end
+    }
+
+    /// Drops the parsed bytes and reads more (at least as many as are left, so a record
+    /// larger than the window fits after a few reads).
+    fn fill(&mut self) -> std::io::Result<()> {
+        self.buf.drain(..self.start);
+        self.base += self.start as u64;
+        self.start = 0;
+        let next = self.base + self.buf.len() as u64;
+        let want = self.size.max(self.buf.len()) as u64;
+        let n = usize::try_from(want.min(self.end - next)).unwrap_or(self.size);
+        let old = self.buf.len();
+        self.buf.resize(old + n, 0);
+        self.file.read_exact_at(&mut self.buf[old..], next)?;
+        self.hash = fnv64_more(self.hash, &self.buf[old..]);
+        Ok(())
+    }
+
+    /// Parses one value with `f`, reading more of the file while it is cut by the window.
+    fn parse<T>(
+        &mut self,
+        mut f: impl FnMut(&mut Bytes<'_>, u64) -> Result<T, FormatError>,
+        mut before_fill: impl FnMut(&Self) -> Result<(), String>,
+    ) -> Result<T, String> {
+        loop {
+            let mut b = Bytes::new(&self.buf[self.start..]);
+            match f(&mut b, self.base + self.start as u64) {
+                Ok(v) => {
+                    self.start += b.position();
+                    return Ok(v);
+                }
+                Err(FormatError::Truncated) if self.more() => {
+                    before_fill(self)?;
+                    self.fill().map_err(|e| e.to_string())?;
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+    }
+
+    /// The cold bytes of a game parsed from this window.
+    fn cold(&self, g: &GameEntry) -> Option<&[u8]> {
+        match g.cold {
+            Cold::File { offset, len } => {
+                let at = usize::try_from(offset.checked_sub(self.base)?).ok()?;
+                self.buf.get(at..at + len as usize)
+            }
+            Cold::Bytes(_) => None,
+        }
+    }
+}
+
+/// The first damaged game of `games` (parsed from `w`), with what is wrong.
+fn first_damaged(games: &[GameEntry], w: &Window<'_>) -> Option<String> {
+    games.par_iter().find_map_first(|g| {
+        let checked = match w.cold(g) {
+            Some(bytes) => ColdView::parse(bytes, g.side, g.times).and_then(|v| v.check(g.side)),
+            None => Err(FormatError::Truncated),
+        };
+        checked.err().map(|e| format!("game {}: {e}", g.id))
+    })
+}
+
+/// Opens the sidecar at `path` for searching: `Ok(None)` if there is none, or it is for another
+/// database or an older format.
+pub(crate) fn open(
+    path: &Path,
+    fingerprint: u64,
+) -> Result<Option<PatternIndex>, PatternIndexError> {
+    open_windowed(path, fingerprint, WINDOW)
+}
+
+/// [`open`], reading `window` bytes at a time.
+fn open_windowed(
+    path: &Path,
+    fingerprint: u64,
+    window: usize,
+) -> Result<Option<PatternIndex>, PatternIndexError> {
+    let io = |source| PatternIndexError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let damaged = |why: String| PatternIndexError::Damaged {
+        path: path.to_path_buf(),
+        why,
+    };
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io(e)),
+    };
+    let stamp = Stamp::of(&file).map_err(io)?;
+    let mut head = vec![0u8; HEADER.min(usize::try_from(stamp.len).unwrap_or(HEADER))];
+    file.read_exact_at(&mut head, 0).map_err(io)?;
+    let body_len = match header(&head, fingerprint).map_err(damaged)? {
+        Some(len) => len,
+        None => return Ok(None),
+    };
+    let end = (HEADER as u64).saturating_add(body_len);
+    match stamp.len.checked_sub(end) {
+        Some(8) => {}
+        Some(0..8) | None => return Err(damaged("truncated".into())),
+        Some(_) => return Err(damaged("bytes after the checksum".into())),
+    }
+    let mut w = Window {
+        file: &file,
+        size: window.max(1),
+        base: HEADER as u64,
+        start: 0,
+        buf: Vec::new(),
+        end,
+        hash: fnv64(&[]),
+    };
+    let no_check = |_: &Window<'_>| Ok(());
+    let nfiles = w.parse(|b, _| b.varint_u32(), no_check).map_err(damaged)?;
+    let mut files = Vec::new();
+    for _ in 0..nfiles {
+        files.push(w.parse(|b, _| b.string(), no_check).map_err(damaged)?);
+    }
+    let ngames = w.parse(|b, _| b.varint(), no_check).map_err(damaged)?;
+    let mut games: Vec<GameEntry> = Vec::new();
+    // Games parsed from the window as it is, checked before it moves on.
+    let mut unchecked = 0usize;
+    let mut problem: Option<String> = None;
+    for _ in 0..ngames {
+        let g = w
+            .parse(
+                |b, base| GameEntry::decode(b, nfiles, Some(base)),
+                |w| {
+                    if problem.is_none() {
+                        problem = first_damaged(&games[unchecked..], w);
+                    }
+                    unchecked = games.len();
+                    Ok(())
+                },
+            )
+            .map_err(damaged)?;
+        games.push(g);
+    }
+    if problem.is_none() {
+        problem = first_damaged(&games[unchecked..], &w);
+    }
+    if w.start < w.buf.len() || w.more() {
+        return Err(damaged("bytes after the last game".into()));
+    }
+    let mut sum = [0u8; 8];
+    file.read_exact_at(&mut sum, end).map_err(io)?;
+    if u64::from_le_bytes(sum) != w.hash {
+        return Err(damaged("checksum mismatch".into()));
+    }
+    if let Some(why) = problem {
+        return Err(damaged(why));
+    }
+    let sidecar = Sidecar {
+        file,
+        path: path.to_path_buf(),
+        stamp,
+        cache: Mutex::new(Cache {
+            limit: DEFAULT_CACHE_BYTES,
+            ..Cache::default()
+        }),
+        broken: OnceLock::new(),
+    };
+    Ok(Some(PatternIndex {
+        files,
+        games,
+        sidecar: Some(Arc::new(sidecar)),
+        ..PatternIndex::default()
+    }))
+}
+
+/// Reads a sidecar's header: the body's length, `None` for another database or an older
+/// format.
+pub(crate) fn header(head: &[u8], fingerprint: u64) -> Result<Option<u64>, String> {
+    let mut b = Bytes::new(head);
+    let err = |e: FormatError| e.to_string();
+    if b.take(8).map_err(err)? != MAGIC {
+        return Err("not a pattern index".into());
+    }
+    match b.u32_le().map_err(err)? {
+        VERSION => {}
+        // An older kifu's sidecar is rebuilt; a newer one's is not this kifu's to replace.
+        v if v < VERSION => return Ok(None),
+        v => return Err(format!("format {v}, newer than this kifu's {VERSION}")),
+    }
+    if b.u64_le().map_err(err)? != fingerprint {
+        return Ok(None);
+    }
+    Ok(Some(b.u64_le().map_err(err)?))
+}
+
+/// Writes `index` as a sidecar for a database of `fingerprint` (its cold parts read from its
+/// file as they are written, not through the cache).
+pub(crate) fn write(
+    index: &PatternIndex,
+    fingerprint: u64,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let mut head = Vec::new();
+    put_varint(&mut head, index.files.len() as u64);
+    for f in &index.files {
+        put_varint(&mut head, f.len() as u64);
+        head.extend_from_slice(f.as_bytes());
+    }
+    put_varint(&mut head, index.games.len() as u64);
+    let mut hot = Vec::new();
+    let mut len = head.len() as u64;
+    for g in &index.games {
+        hot.clear();
+        g.encode_hot(&mut hot);
+        len += hot.len() as u64
+            + match &g.cold {
+                Cold::Bytes(b) => b.len() as u64,
+                Cold::File { len, .. } => u64::from(*len),
+            };
+    }
+    let e = |e: std::io::Error| e.to_string();
+    out.write_all(MAGIC).map_err(e)?;
+    out.write_all(&VERSION.to_le_bytes()).map_err(e)?;
+    out.write_all(&fingerprint.to_le_bytes()).map_err(e)?;
+    out.write_all(&len.to_le_bytes()).map_err(e)?;
+    out.write_all(&head).map_err(e)?;
+    let mut hash = fnv64(&head);
+    let mut cold = ColdReader::new(index, false);
+    for (gi, g) in index.games.iter().enumerate() {
+        hot.clear();
+        g.encode_hot(&mut hot);
+        hot.extend_from_slice(cold.bytes(gi)?);
+        hash = fnv64_more(hash, &hot);
+        out.write_all(&hot).map_err(e)?;
+    }
+    out.write_all(&hash.to_le_bytes()).map_err(e)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Pattern, Placement, Query};
+
+    /// Games enough for several groups, with variations, setup and passes.
+    fn games() -> String {
+        let mut sgf = String::new();
+        for g in 0..40u32 {
+            sgf.push_str(&format!("(;SZ[9]PB[b{g}]RE[B+{g}]"));
+            if g % 5 == 0 {
+                sgf.push_str("AB[ee]");
+            }
+            let mut taken = [false; 81];
+            for m in 0..(g % 23) {
+                let p = (g.wrapping_mul(2_654_435_761) ^ m.wrapping_mul(40_503)) % 81;
+                if std::mem::replace(&mut taken[p as usize], true) {
+                    continue;
+                }
+                let (c, r) = (
+                    (b'a' + (p % 9) as u8) as char,
+                    (b'a' + (p / 9) as u8) as char,
+                );
+                sgf.push_str(&format!(";{}[{c}{r}]", if m % 2 == 0 { 'B' } else { 'W' }));
+            }
+            if g % 4 == 0 {
+                sgf.push_str("(;B[aa];W[])(;B[ii])");
+            }
+            sgf.push(')');
+        }
+        sgf
+    }
+
+    fn built(dir: &Path) -> PatternIndex {
+        let path = dir.join("games.sgf");
+        std::fs::write(&path, games()).unwrap();
+        let files = vec![crate::collection::CollectionFile {
+            source: kifu_posdb::extract::Source::new(&path),
+            ids: (0..40).map(Some).collect(),
+        }];
+        PatternIndex::build(&files)
+    }
+
+    fn queries() -> Vec<Query> {
+        ["#", "#.\n.O", "..\n.#", "O.\n.#"]
+            .iter()
+            .flat_map(|rows| {
+                let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+                let mut all = q.clone();
+                all.variations = true;
+                q.swap_colors = true;
+                [q, all]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn opened_in_small_windows_and_searched_through_a_small_cache() {
+        let dir = tempfile::tempdir().unwrap();
+        let idx = built(dir.path());
+        assert!(idx.games.len() > 2 * GROUP);
+        let path = dir.path().join("db.kpp");
+        idx.save(&path, 9).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(idx.to_bytes(9).unwrap(), bytes);
+        let want = idx.search_many(&queries(), crate::scan::Page::default(), None, None);
+        assert!(want.iter().all(|a| a.games > 0), "{want:?}");
+        // Windows smaller than a record: each game is read over several windows.
+        for window in [1, 7, 100, 1 << 20] {
+            let opened = open_windowed(&path, 9, window).unwrap().unwrap();
+            assert!(opened == idx, "window {window}");
+            assert!(opened
+                .games
+                .iter()
+                .all(|g| matches!(g.cold, Cold::File { .. })));
+            // No cache, caches of one and two groups, the default.
+            for limit in [0, 5_000, 12_000, DEFAULT_CACHE_BYTES] {
+                opened.set_cache_limit(limit);
+                let got = opened.search_many(&queries(), crate::scan::Page::default(), None, None);
+                assert_eq!(got, want, "window {window}, cache {limit}");
+                let sidecar = opened.sidecar.as_ref().unwrap();
+                let cache = sidecar.cache.lock().unwrap();
+                assert!(cache.used <= limit, "{} > {limit}", cache.used);
+                assert_eq!(
+                    cache.used,
+                    cache
+                        .groups
+                        .values()
+                        .map(|g| g.0.bytes.len())
+                        .sum::<usize>()
+                );
+                assert_eq!(cache.order.len(), cache.groups.len());
+            }
+            assert!(opened.failures().is_empty());
+            // Saved again from its file: the same bytes.
+            assert_eq!(opened.to_bytes(9).unwrap(), bytes);
+        }
+        // A damaged byte anywhere is refused, whatever the window.
+        for at in [0, 20, 30, bytes.len() / 2, bytes.len() - 9, bytes.len() - 1] {
+            let mut b = bytes.clone();
+            b[at] ^= 0x40;
+            std::fs::write(&path, &b).unwrap();
+            assert!(open_windowed(&path, 9, 5).is_err(), "byte {at}");
+        }
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        let e = open_windowed(&path, 9, 5).unwrap_err().to_string();
+        assert!(e.contains("truncated"), "{e}");
+    }
+
+    #[test]
+    fn a_sidecar_changed_in_place_is_a_failure_of_the_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let idx = built(dir.path());
+        let path = dir.path().join("db.kpp");
+        idx.save(&path, 9).unwrap();
+        let opened = open(&path, 9).unwrap().unwrap();
+        // Written in place (never by kifu): another length.
+        let f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.set_len(40).unwrap();
+        drop(f);
+        let got = opened.search_many(&queries(), crate::scan::Page::default(), None, None);
+        assert_eq!(got.len(), queries().len());
+        let failures = opened.failures();
+        assert_eq!(failures.len(), 1);
+        assert_eq!(failures[0].path, path);
+        assert!(
+            failures[0].message.contains("changed since it was opened"),
+            "{}",
+            failures[0].message
+        );
+        assert!(opened.to_bytes(9).is_err());
+    }
+}

@@ -61,42 +61,52 @@ pub(crate) struct ColdView<'a> {
     /// stone it is empty: a place stands only between its stones' first nodes and the first
     /// last change that the final board contradicts. `None` for games without them.
     pub times: Option<(&'a [u8], &'a [u8])>,
-    /// The number of nodes.
-    pub node_count: u32,
-    /// The nodes ([`super::format`]).
-    pub nodes: &'a [u8],
+    /// The node count and nodes, read by [`ColdView::nodes`] (only when the game is walked:
+    /// most games a search looks at are left after `times`).
+    rest: &'a [u8],
 }
 
 impl<'a> ColdView<'a> {
-    /// Reads a cold part of a game of board side `side` (`times`: it has the final board and
-    /// first and last nodes); every byte of `bytes` must be used.
-    pub(crate) fn parse(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
+    /// Splits a cold part of a game of board side `side` (`times`: it has the final board and
+    /// first and last nodes) without reading its nodes.
+    pub(crate) fn split(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
         let n = usize::from(side);
         let mut b = Bytes::new(bytes);
-        let view = Self::read(&mut b, n, times)?;
-        if !b.is_empty() {
-            return Err(FormatError::Bad("bytes after the nodes"));
-        }
-        if side == 0 && view.node_count > 0 {
-            return Err(FormatError::Bad("nodes without a board"));
-        }
-        Ok(view)
-    }
-
-    fn read(b: &mut Bytes<'a>, n: usize, times: bool) -> Result<Self, FormatError> {
         let times = if times && n > 0 {
             Some((b.take(8 * n)?, b.take(4 * time_words(n))?))
         } else {
             None
         };
-        let node_count = b.varint_u32()?;
-        let len = usize::try_from(b.varint()?).map_err(|_| FormatError::Truncated)?;
-        let nodes = b.take(len)?;
         Ok(ColdView {
             times,
-            node_count,
-            nodes,
+            rest: &bytes[b.position()..],
         })
+    }
+
+    /// Reads a cold part as [`ColdView::split`] does, checking that its nodes' length is
+    /// right and every byte of `bytes` is used.
+    pub(crate) fn parse(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
+        let view = Self::split(bytes, side, times)?;
+        let mut b = Bytes::new(view.rest);
+        let (count, _) = Self::read_nodes(&mut b)?;
+        if !b.is_empty() {
+            return Err(FormatError::Bad("bytes after the nodes"));
+        }
+        if side == 0 && count > 0 {
+            return Err(FormatError::Bad("nodes without a board"));
+        }
+        Ok(view)
+    }
+
+    /// The number of nodes and their bytes.
+    pub(crate) fn nodes(&self) -> Result<(u32, &'a [u8]), FormatError> {
+        Self::read_nodes(&mut Bytes::new(self.rest))
+    }
+
+    fn read_nodes(b: &mut Bytes<'a>) -> Result<(u32, &'a [u8]), FormatError> {
+        let count = b.varint_u32()?;
+        let len = usize::try_from(b.varint()?).map_err(|_| FormatError::Truncated)?;
+        Ok((count, b.take(len)?))
     }
 
     /// Reads every node once, as a search would, so that a damaged record is found when the
@@ -104,7 +114,8 @@ impl<'a> ColdView<'a> {
     pub(crate) fn check(&self, side: u8) -> Result<(), FormatError> {
         let points = u16::from(side) * u16::from(side);
         let mut numbers = Vec::new();
-        let mut r = NodeReader::new(self.nodes, self.node_count, points, &mut numbers);
+        let (count, nodes) = self.nodes()?;
+        let mut r = NodeReader::new(nodes, count, points, &mut numbers);
         let mut changes = Vec::new();
         let mut path: Vec<u32> = Vec::new();
         let mut index = 0u32;
@@ -123,6 +134,12 @@ impl<'a> ColdView<'a> {
 }
 
 impl GameEntry {
+    /// Checks the game's cold part (`bytes`): its layout and every node, as a search reads
+    /// them.
+    pub(crate) fn check_cold(&self, bytes: &[u8]) -> Result<(), FormatError> {
+        ColdView::parse(bytes, self.side, self.times)?.check(self.side)
+    }
+
     /// The bitmaps of Black and White over the main line or every variation.
     pub(crate) fn bitmaps(&self, variations: bool) -> (&[u32], &[u32]) {
         let n = usize::from(self.side);
@@ -368,7 +385,11 @@ impl GameEntry {
         let mut g = Self::decode_hot(b, files)?;
         let start = b.position();
         let mut bytes = b.clone();
-        ColdView::read(b, usize::from(g.side), g.times)?;
+        let n = usize::from(g.side);
+        if g.times && n > 0 {
+            b.take(8 * n + 4 * time_words(n))?;
+        }
+        ColdView::read_nodes(b)?;
         let len = b.position() - start;
         g.cold = match base {
             None => Cold::Bytes(bytes.take(len)?.to_vec()),

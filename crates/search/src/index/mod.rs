@@ -460,7 +460,7 @@ impl PatternIndex {
         if let Some(e) = (0..index.games.len()).into_par_iter().find_map_first(|i| {
             let g = &index.games[i];
             let mut cold = store::ColdReader::new(&index, false);
-            let checked = cold.view(i).and_then(|v| v.check(g.side).map_err(err));
+            let checked = cold.bytes(i).and_then(|b| g.check_cold(b).map_err(err));
             checked.err().map(|e| format!("game {}: {e}", g.id))
         }) {
             return Err(e);
@@ -570,6 +570,9 @@ impl PatternIndex {
                 }
                 scan
             };
+            if let Some(s) = &self.sidecar {
+                s.next_search();
+            }
             let passing = self.passing(&q.filters, skip);
             let visit = self.games_to_visit(q, &prepared, passing.as_deref());
             let searched = self.games_searched(&fresh, passing.as_deref());

@@ -21,16 +21,16 @@ use super::entry::{Cold, ColdView, GameEntry};
 use super::format::{fnv64, fnv64_more, put_varint, Bytes, FormatError};
 use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::SystemTime;
 
-/// Consecutive games whose cold parts are read and cached together (about 25 KB at 19x19).
-pub(crate) const GROUP: usize = 16;
+/// Consecutive games whose cold parts are read and cached together (about 50 KB at 19x19).
+pub(crate) const GROUP: usize = 32;
 
 /// How many bytes of cold parts an opened index keeps by default: 256 MiB (100,000 19x19
 /// games' cold parts are about 140 MB).
@@ -47,7 +47,7 @@ pub(crate) struct Sidecar {
     file: File,
     path: PathBuf,
     stamp: Stamp,
-    cache: Mutex<Cache>,
+    cache: Cache,
     /// Why its cold parts can no longer be read (set once, reported with every search).
     broken: OnceLock<String>,
 }
@@ -75,14 +75,22 @@ impl Stamp {
     }
 }
 
-/// Cold parts of groups of games, least recently used out first.
-#[derive(Default)]
+/// Cold parts of groups of games: a slot per group, so a hit takes no lock but its slot's;
+/// when more than `limit` bytes are kept, the groups the fewest recent searches used go first.
 struct Cache {
-    limit: usize,
-    used: usize,
-    tick: u64,
-    groups: HashMap<u32, (Arc<Group>, u64)>,
-    order: BTreeMap<u64, u32>,
+    limit: AtomicUsize,
+    used: AtomicUsize,
+    /// The number of the current search (each slot remembers the last that used it).
+    epoch: AtomicU64,
+    slots: Vec<Slot>,
+    /// Held while groups are dropped.
+    evicting: Mutex<()>,
+}
+
+#[derive(Default)]
+struct Slot {
+    group: RwLock<Option<Arc<Group>>>,
+    used: AtomicU64,
 }
 
 /// The bytes of a group's cold parts, read at `base` of the file.
@@ -92,36 +100,75 @@ struct Group {
 }
 
 impl Cache {
-    fn get(&mut self, key: u32) -> Option<Arc<Group>> {
-        self.tick += 1;
-        let tick = self.tick;
-        let (group, at) = self.groups.get_mut(&key)?;
-        self.order.remove(at);
-        *at = tick;
-        self.order.insert(tick, key);
-        Some(group.clone())
+    fn new(groups: usize, limit: usize) -> Cache {
+        Cache {
+            limit: AtomicUsize::new(limit),
+            used: AtomicUsize::new(0),
+            epoch: AtomicU64::new(0),
+            slots: (0..groups).map(|_| Slot::default()).collect(),
+            evicting: Mutex::new(()),
+        }
     }
 
-    fn put(&mut self, key: u32, group: Arc<Group>) {
+    fn get(&self, key: usize) -> Option<Arc<Group>> {
+        let slot = self.slots.get(key)?;
+        let group = slot
+            .group
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()?;
+        slot.used
+            .store(self.epoch.load(Ordering::Relaxed), Ordering::Relaxed);
+        Some(group)
+    }
+
+    fn put(&self, key: usize, group: &Arc<Group>) {
         let len = group.bytes.len();
-        if len > self.limit || self.groups.contains_key(&key) {
+        let Some(slot) = self.slots.get(key) else {
+            return;
+        };
+        if len > self.limit.load(Ordering::Relaxed) {
             return;
         }
-        self.shrink(self.limit - len);
-        self.tick += 1;
-        self.used += len;
-        self.order.insert(self.tick, key);
-        self.groups.insert(key, (group, self.tick));
+        {
+            let mut g = slot.group.write().unwrap_or_else(|e| e.into_inner());
+            if g.is_some() {
+                return;
+            }
+            *g = Some(group.clone());
+            self.used.fetch_add(len, Ordering::Relaxed);
+        }
+        slot.used
+            .store(self.epoch.load(Ordering::Relaxed), Ordering::Relaxed);
+        let limit = self.limit.load(Ordering::Relaxed);
+        if self.used.load(Ordering::Relaxed) > limit {
+            // Down to seven eighths, so that the scan of the slots is not paid per group.
+            self.shrink(limit - limit / 8);
+        }
     }
 
     /// Drops the least recently used groups until at most `to` bytes are kept.
-    fn shrink(&mut self, to: usize) {
-        while self.used > to {
-            let Some((_, key)) = self.order.pop_first() else {
+    fn shrink(&self, to: usize) {
+        let _guard = self.evicting.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept: Vec<(u64, usize)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.group.read().is_ok_and(|g| g.is_some()))
+            .map(|(i, s)| (s.used.load(Ordering::Relaxed), i))
+            .collect();
+        kept.sort_unstable();
+        for (_, i) in kept {
+            if self.used.load(Ordering::Relaxed) <= to {
                 break;
-            };
-            if let Some((g, _)) = self.groups.remove(&key) {
-                self.used -= g.bytes.len();
+            }
+            let taken = self.slots[i]
+                .group
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            if let Some(g) = taken {
+                self.used.fetch_sub(g.bytes.len(), Ordering::Relaxed);
             }
         }
     }
@@ -137,17 +184,20 @@ impl Sidecar {
 
     /// Keeps at most `bytes` of cold parts from now on.
     pub(crate) fn set_limit(&self, bytes: usize) {
-        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        c.limit = bytes;
-        c.shrink(bytes);
+        self.cache.limit.store(bytes, Ordering::Relaxed);
+        self.cache.shrink(bytes);
+    }
+
+    /// A search begins: the groups it reads are its epoch's.
+    pub(crate) fn next_search(&self) {
+        self.cache.epoch.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The cold parts of `games` (a group), from the cache or the file (kept in the cache
     /// when `keep`).
-    fn group(&self, key: u32, games: &[GameEntry], keep: bool) -> Result<Arc<Group>, String> {
+    fn group(&self, key: usize, games: &[GameEntry], keep: bool) -> Result<Arc<Group>, String> {
         if keep {
-            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(g) = c.get(key) {
+            if let Some(g) = self.cache.get(key) {
                 return Ok(g);
             }
         }
@@ -178,8 +228,7 @@ impl Sidecar {
             .map_err(|e| fail(e.to_string()))?;
         let group = Arc::new(Group { base, bytes });
         if keep {
-            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            c.put(key, group.clone());
+            self.cache.put(key, &group);
         }
         Ok(group)
     }
@@ -190,7 +239,7 @@ pub(crate) struct ColdReader<'a> {
     games: &'a [GameEntry],
     sidecar: Option<&'a Sidecar>,
     keep: bool,
-    group: Option<(u32, Arc<Group>)>,
+    group: Option<(usize, Arc<Group>)>,
 }
 
 impl<'a> ColdReader<'a> {
@@ -211,7 +260,7 @@ impl<'a> ColdReader<'a> {
             Cold::Bytes(b) => return Ok(b),
             Cold::File { offset, len } => (*offset, *len as usize),
         };
-        let key = (gi / GROUP) as u32;
+        let key = gi / GROUP;
         if self.group.as_ref().is_none_or(|(k, _)| *k != key) {
             let sidecar = self.sidecar.ok_or("the index has no file")?;
             let lo = gi - gi % GROUP;
@@ -234,7 +283,7 @@ impl<'a> ColdReader<'a> {
             None => return Err("no such game".into()),
         };
         let bytes = self.bytes(gi)?;
-        ColdView::parse(bytes, side, times).map_err(|e| e.to_string())
+        ColdView::split(bytes, side, times).map_err(|e| e.to_string())
     }
 }
 
@@ -312,7 +361,7 @@ impl Window<'_> {
 fn first_damaged(games: &[GameEntry], w: &Window<'_>) -> Option<String> {
     games.par_iter().find_map_first(|g| {
         let checked = match w.cold(g) {
-            Some(bytes) => ColdView::parse(bytes, g.side, g.times).and_then(|v| v.check(g.side)),
+            Some(bytes) => g.check_cold(bytes),
             None => Err(FormatError::Truncated),
         };
         checked.err().map(|e| format!("game {}: {e}", g.id))
@@ -413,10 +462,7 @@ fn open_windowed(
         file,
         path: path.to_path_buf(),
         stamp,
-        cache: Mutex::new(Cache {
-            limit: DEFAULT_CACHE_BYTES,
-            ..Cache::default()
-        }),
+        cache: Cache::new(games.len().div_ceil(GROUP), DEFAULT_CACHE_BYTES),
         broken: OnceLock::new(),
     };
     Ok(Some(PatternIndex {
@@ -499,7 +545,7 @@ mod tests {
     /// Games enough for several groups, with variations, setup and passes.
     fn games() -> String {
         let mut sgf = String::new();
-        for g in 0..40u32 {
+        for g in 0..100u32 {
             sgf.push_str(&format!("(;SZ[9]PB[b{g}]RE[B+{g}]"));
             if g % 5 == 0 {
                 sgf.push_str("AB[ee]");
@@ -529,7 +575,7 @@ mod tests {
         std::fs::write(&path, games()).unwrap();
         let files = vec![crate::collection::CollectionFile {
             source: kifu_posdb::extract::Source::new(&path),
-            ids: (0..40).map(Some).collect(),
+            ids: (0..100).map(Some).collect(),
         }];
         PatternIndex::build(&files)
     }
@@ -566,23 +612,20 @@ mod tests {
                 .games
                 .iter()
                 .all(|g| matches!(g.cold, Cold::File { .. })));
-            // No cache, caches of one and two groups, the default.
-            for limit in [0, 5_000, 12_000, DEFAULT_CACHE_BYTES] {
+            // No cache, caches of about one and two groups, the default.
+            for limit in [0, bytes.len() / 3, bytes.len() / 2, DEFAULT_CACHE_BYTES] {
                 opened.set_cache_limit(limit);
                 let got = opened.search_many(&queries(), crate::scan::Page::default(), None, None);
                 assert_eq!(got, want, "window {window}, cache {limit}");
-                let sidecar = opened.sidecar.as_ref().unwrap();
-                let cache = sidecar.cache.lock().unwrap();
-                assert!(cache.used <= limit, "{} > {limit}", cache.used);
-                assert_eq!(
-                    cache.used,
-                    cache
-                        .groups
-                        .values()
-                        .map(|g| g.0.bytes.len())
-                        .sum::<usize>()
-                );
-                assert_eq!(cache.order.len(), cache.groups.len());
+                let cache = &opened.sidecar.as_ref().unwrap().cache;
+                let used = cache.used.load(Ordering::Relaxed);
+                assert!(used <= limit, "{used} > {limit}");
+                let held: usize = cache
+                    .slots
+                    .iter()
+                    .filter_map(|s| s.group.read().unwrap().as_ref().map(|g| g.bytes.len()))
+                    .sum();
+                assert_eq!(used, held);
             }
             assert!(opened.failures().is_empty());
             // Saved again from its file: the same bytes.

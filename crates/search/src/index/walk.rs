@@ -497,7 +497,8 @@ fn walk(
     let mut events = std::mem::take(&mut ws.events);
     events.clear();
     let mut numbers = std::mem::take(&mut ws.numbers);
-    let mut reader = NodeReader::new(cold.nodes, cold.node_count, (n * n) as u16, &mut numbers);
+    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
+    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
     let mut changes = std::mem::take(&mut ws.changes);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.

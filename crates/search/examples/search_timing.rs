@@ -3,9 +3,10 @@
 //! `Query`) `runs` times and prints, per query, the games, hits and the fastest and median wall
 //! time in milliseconds as one JSON line (a line without a pattern, `{"filters": {...}}`, times
 //! the filters alone). With `--scan`, the plain search of the games' files
-//! instead (the oracle; every file read, parsed and replayed).
+//! instead (the oracle; every file read, parsed and replayed). `--cache-mb N`: the memory for
+//! the games' cold parts (`kifu pos search --cache-mb`).
 //!
-//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan]
+//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan] [--cache-mb N]
 
 use kifu_search::scan::Page;
 use kifu_search::{Database, Query};
@@ -15,12 +16,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().collect();
     let scan = args.iter().any(|a| a == "--scan");
     args.retain(|a| a != "--scan");
+    let cache = match args.iter().position(|a| a == "--cache-mb") {
+        Some(i) if i + 1 < args.len() => {
+            let mb: usize = args[i + 1].parse()?;
+            args.drain(i..i + 2);
+            Some(mb << 20)
+        }
+        Some(_) => return Err("--cache-mb needs a number".into()),
+        None => None,
+    };
     if args.len() < 3 {
         return Err("usage: search_timing DB QUERIES.jsonl [RUNS] [--scan]".into());
     }
     let runs: usize = args.get(3).map_or(Ok(5), |r| r.parse())?;
     let start = Instant::now();
     let db = Database::open(std::path::Path::new(&args[1]))?;
+    if let Some(bytes) = cache {
+        db.patterns().set_cache_limit(bytes);
+    }
     eprintln!("opened in {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
     let text = std::fs::read_to_string(&args[2])?;
     let page = Page {

@@ -84,13 +84,13 @@ impl Database {
         {
             Some(p) => p,
             None => {
-                let p = PatternIndex::build(&files);
-                // A folder that cannot be written to only costs the next open a build; a saved
-                // index is opened from its file, so its cold parts leave memory.
-                let saved = p.failures().is_empty() && p.save(&sidecar, fingerprint).is_ok();
-                match saved.then(|| PatternIndex::load(&sidecar, fingerprint)) {
-                    Some(Ok(Some(opened))) => opened,
-                    _ => p,
+                // Built into the sidecar and opened from it, so the games' cold parts stay on
+                // disk. A file that cannot be read (then nothing is saved, and the failure is
+                // reported with every search) or a folder that cannot be written to (it only
+                // costs the next open a build): built in memory.
+                match PatternIndex::build_to(&files, &sidecar, fingerprint) {
+                    Ok(Some(p)) => p,
+                    _ => PatternIndex::build(&files),
                 }
             }
         };

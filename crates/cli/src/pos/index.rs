@@ -227,14 +227,24 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
 /// `.kpp` sidecar `kifu pos search` reads); its path and size. Nothing for an output that is
 /// not a regular file (`-o /dev/null`, a FIFO). Also the number of groups of duplicate games.
 fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize)>> {
+    use kifu_search::index::PatternIndex;
     if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
     let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
     let files = kifu_search::collection::index_files(&reader)?;
-    let patterns = kifu_search::index::PatternIndex::build(&files);
     let sidecar = kifu_search::index::sidecar_path(output);
-    patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
+    let fingerprint = kifu_search::index::fingerprint(&files);
+    // Built straight into the sidecar; with a file that cannot be read, in memory (its
+    // failures are reported with every search) and saved as it is.
+    let patterns = match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
+        Some(p) => p,
+        None => {
+            let p = PatternIndex::build(&files);
+            p.save(&sidecar, fingerprint)?;
+            p
+        }
+    };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
 }

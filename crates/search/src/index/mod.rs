@@ -22,6 +22,7 @@
 //! then per point its last change (a byte each, in units of `1 << shift` nodes, padded to a
 //! multiple of 4 bytes), then varint node count, varint byte count, the nodes (`format.rs`).
 
+mod build;
 mod columns;
 mod entry;
 pub(crate) mod format;

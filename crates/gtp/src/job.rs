@@ -144,13 +144,21 @@ pub enum JobError {
     #[error("no engine could be started: {0}")]
     NoEngine(String),
     /// The engine could not be asked its name and version.
-    #[error("cannot start the engine {command}: {source}")]
+    #[error("cannot start the engine {command}: {}", engine_failure(source))]
     Engine {
         /// The command line.
         command: String,
         /// Why.
         source: GtpError,
     },
+}
+
+/// Why an engine did not start, without its command line a second time.
+fn engine_failure(e: &GtpError) -> String {
+    match e {
+        GtpError::Spawn { source, .. } => source.to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// The engine's name and version: GTP `name` and `version` of a short-lived instance, or the
@@ -452,4 +460,27 @@ pub enum Progress<'a> {
         /// Why.
         error: &'a str,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_that_does_not_start_is_named_once() {
+        let e = JobError::Engine {
+            command: "gnugo --mode gtp".into(),
+            source: GtpError::Spawn {
+                command: "gnugo --mode gtp".into(),
+                source: std::io::Error::from(std::io::ErrorKind::NotFound),
+            },
+        };
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot start the engine gnugo --mode gtp: {}",
+                std::io::Error::from(std::io::ErrorKind::NotFound)
+            )
+        );
+    }
 }

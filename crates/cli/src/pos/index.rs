@@ -262,11 +262,13 @@ fn extend_pattern_index(
     };
     let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
     let files = kifu_search::collection::index_files(&reader)?;
-    let Some(patterns) = old.extended(&files) else {
+    let sidecar = kifu_search::index::sidecar_path(output);
+    // The old games copied from the old sidecar, the new ones built; a new file that cannot
+    // be read: built whole (its failure reported).
+    let fingerprint = kifu_search::index::fingerprint(&files);
+    let Some(patterns) = old.extend_to(&files, &sidecar, fingerprint)? else {
         return Ok((pattern_index(output)?, false));
     };
-    let sidecar = kifu_search::index::sidecar_path(output);
-    patterns.save(&sidecar, kifu_search::index::fingerprint(&files))?;
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok((
         Some((sidecar, bytes, patterns.duplicate_groups().len())),

@@ -23,65 +23,114 @@ impl PatternIndex {
         path: &Path,
         fingerprint: u64,
     ) -> Result<Option<PatternIndex>, PatternIndexError> {
-        let io = |source| PatternIndexError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let spool = kifu_fs::atomic::locked_temp_in(kifu_fs::atomic::folder_of(path))?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, spool.as_file());
-        let mut games = 0u64;
-        let mut record = Vec::new();
-        for (b, batch) in files.chunks(BATCH).enumerate() {
-            for (entries, failures) in Self::build_files(batch, b * BATCH) {
-                if !failures.is_empty() {
-                    return Ok(None);
-                }
-                for g in entries {
-                    record.clear();
-                    g.encode_hot(&mut record);
-                    // A game just built holds its cold part in memory.
-                    if let super::entry::Cold::Bytes(bytes) = &g.cold {
-                        record.extend_from_slice(bytes);
-                    }
-                    w.write_all(&record).map_err(io)?;
-                    games += 1;
-                }
-            }
-        }
-        w.flush().map_err(io)?;
-        drop(w);
-        let mut head = Vec::new();
-        put_varint(&mut head, files.len() as u64);
-        for f in files {
-            let name = f.source.path.display().to_string();
-            put_varint(&mut head, name.len() as u64);
-            head.extend_from_slice(name.as_bytes());
-        }
-        put_varint(&mut head, games);
-        let mut spooled = spool.as_file();
-        let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-        spooled.rewind().map_err(io)?;
-        let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
-        out.write_all(MAGIC).map_err(io)?;
-        out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
-        out.write_all(&fingerprint.to_le_bytes()).map_err(io)?;
-        out.write_all(&(head.len() as u64 + len).to_le_bytes())
-            .map_err(io)?;
-        out.write_all(&head).map_err(io)?;
-        let mut hash = fnv64(&head);
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = spooled.read(&mut buf).map_err(io)?;
-            if n == 0 {
-                break;
-            }
-            hash = fnv64_more(hash, &buf[..n]);
-            out.write_all(&buf[..n]).map_err(io)?;
-        }
-        out.write_all(&hash.to_le_bytes()).map_err(io)?;
-        out.commit()?;
-        store::open(path, fingerprint)
+        write_sidecar(None, files, path, fingerprint)
     }
+
+    /// The index of `files` when its first files are those of `self` (an index with games
+    /// added after its files), written into a sidecar at `path` (which may be the one `self`
+    /// was opened from: it is replaced by rename) and opened from there: the old games'
+    /// records are copied, only the new files are read; the same bytes as
+    /// [`PatternIndex::build_to`] of all `files`. `Ok(None)`, with nothing written, when
+    /// `self` is not a beginning of `files` or a new file could not be read.
+    pub fn extend_to(
+        &self,
+        files: &[CollectionFile],
+        path: &Path,
+        fingerprint: u64,
+    ) -> Result<Option<PatternIndex>, PatternIndexError> {
+        let old = self.files.len();
+        if files.len() < old
+            || files[..old]
+                .iter()
+                .zip(&self.files)
+                .any(|(f, name)| f.source.path.display().to_string() != *name)
+        {
+            return Ok(None);
+        }
+        write_sidecar(Some(self), files, path, fingerprint)
+    }
+}
+
+/// Writes the sidecar of `files` at `path`: the games of `old` (an index of the first of
+/// them) copied, those of the other files built in batches; then opens it.
+fn write_sidecar(
+    old: Option<&PatternIndex>,
+    files: &[CollectionFile],
+    path: &Path,
+    fingerprint: u64,
+) -> Result<Option<PatternIndex>, PatternIndexError> {
+    let io = |source| PatternIndexError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let spool = kifu_fs::atomic::locked_temp_in(kifu_fs::atomic::folder_of(path))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, spool.as_file());
+    let mut games = 0u64;
+    let mut record = Vec::new();
+    let known = old.map_or(0, |o| o.files.len());
+    if let Some(old) = old {
+        let mut cold = store::ColdReader::new(old, false);
+        for (gi, g) in old.games.iter().enumerate() {
+            record.clear();
+            g.encode_hot(&mut record);
+            let bytes = cold
+                .bytes(gi)
+                .map_err(|why| io(std::io::Error::other(why)))?;
+            record.extend_from_slice(bytes);
+            w.write_all(&record).map_err(io)?;
+            games += 1;
+        }
+    }
+    for (b, batch) in files[known..].chunks(BATCH).enumerate() {
+        for (entries, failures) in PatternIndex::build_files(batch, known + b * BATCH) {
+            if !failures.is_empty() {
+                return Ok(None);
+            }
+            for g in entries {
+                record.clear();
+                g.encode_hot(&mut record);
+                // A game just built holds its cold part in memory.
+                if let super::entry::Cold::Bytes(bytes) = &g.cold {
+                    record.extend_from_slice(bytes);
+                }
+                w.write_all(&record).map_err(io)?;
+                games += 1;
+            }
+        }
+    }
+    w.flush().map_err(io)?;
+    drop(w);
+    let mut head = Vec::new();
+    put_varint(&mut head, files.len() as u64);
+    for f in files {
+        let name = f.source.path.display().to_string();
+        put_varint(&mut head, name.len() as u64);
+        head.extend_from_slice(name.as_bytes());
+    }
+    put_varint(&mut head, games);
+    let mut spooled = spool.as_file();
+    let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+    spooled.rewind().map_err(io)?;
+    let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
+    out.write_all(MAGIC).map_err(io)?;
+    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
+    out.write_all(&fingerprint.to_le_bytes()).map_err(io)?;
+    out.write_all(&(head.len() as u64 + len).to_le_bytes())
+        .map_err(io)?;
+    out.write_all(&head).map_err(io)?;
+    let mut hash = fnv64(&head);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = spooled.read(&mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        hash = fnv64_more(hash, &buf[..n]);
+        out.write_all(&buf[..n]).map_err(io)?;
+    }
+    out.write_all(&hash.to_le_bytes()).map_err(io)?;
+    out.commit()?;
+    store::open(path, fingerprint)
 }
 
 #[cfg(test)]
@@ -137,5 +186,17 @@ mod tests {
         assert_eq!(std::fs::read(&sidecar).unwrap(), before);
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, BATCH + 7 + 1, "temporary files left behind");
+        files.pop();
+        // Extended over its own file: the first files' games copied, the others built.
+        let (first, _) = files.split_at(100);
+        let part = PatternIndex::build_to(first, &sidecar, 7).unwrap().unwrap();
+        let whole = part.extend_to(&files, &sidecar, 5).unwrap().unwrap();
+        assert!(whole == built);
+        assert_eq!(std::fs::read(&sidecar).unwrap(), before);
+        // Not a beginning of the files: nothing written.
+        let other = PatternIndex::build_to(&files[1..50], &dir.path().join("o.kpp"), 8)
+            .unwrap()
+            .unwrap();
+        assert!(other.extend_to(&files, &sidecar, 5).unwrap().is_none());
     }
 }

@@ -219,37 +219,6 @@ impl PatternIndex {
             .collect()
     }
 
-    /// The index of `files` when its first files are those of `self` (an index with games
-    /// added after its files): only the new files are read; the result is what
-    /// [`PatternIndex::build`] of all `files` gives. `None` when `self` is not a beginning of
-    /// `files` (then build it whole).
-    pub fn extended(mut self, files: &[CollectionFile]) -> Option<PatternIndex> {
-        let old = self.files.len();
-        if files.len() < old
-            || files[..old]
-                .iter()
-                .zip(&self.files)
-                .any(|(f, name)| f.source.path.display().to_string() != *name)
-        {
-            return None;
-        }
-        for (g, f) in Self::build_files(&files[old..], old) {
-            self.games.extend(g);
-            self.failures.extend(f);
-        }
-        // What was derived from the games before is for fewer games.
-        self.columns = Derived::default();
-        self.columns_all = Derived::default();
-        self.info_columns = Derived::default();
-        self.sizes = Derived::default();
-        self.files.extend(
-            files[old..]
-                .iter()
-                .map(|f| f.source.path.display().to_string()),
-        );
-        Some(self)
-    }
-
     /// Groups of duplicate games (equal Dyer signatures: the same game in any orientation),
     /// each group's numbers in order, groups in the order of their first game.
     pub fn duplicate_groups(&self) -> Vec<Vec<u64>> {

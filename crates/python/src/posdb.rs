@@ -575,14 +575,35 @@ fn color_arg(s: &str) -> PyResult<Color> {
 
 #[pymethods]
 impl PyIndex {
-    /// Opens the database at `path` (a `kifu pos index` output).
+    /// Opens the database at `path` (a `kifu pos index` output). `cache_mb`: the memory for
+    /// the games' moves read from the pattern index while searching, in MiB (1 to 1,048,576;
+    /// 256 by default; the rest stays on disk).
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<PyIndex> {
+    #[pyo3(signature = (path, *, cache_mb = None))]
+    fn new(py: Python<'_>, path: PathBuf, cache_mb: Option<u64>) -> PyResult<PyIndex> {
+        let cache = match cache_mb {
+            None => None,
+            Some(mb @ 1..=1_048_576) => Some(usize::try_from(mb << 20).unwrap_or(usize::MAX)),
+            Some(mb) => {
+                return Err(PyValueError::new_err(format!(
+                    "cache_mb={mb}: from 1 to 1048576"
+                )))
+            }
+        };
         let name = path.display().to_string();
         let db = py
             .detach(|| Database::open(&path))
             .map_err(|e| posdb_error(Some(name.clone()), e))?;
+        if let Some(bytes) = cache {
+            db.patterns().set_cache_limit(bytes);
+        }
         Ok(PyIndex { db, path: name })
+    }
+
+    /// The path it was opened from.
+    #[getter]
+    fn path(&self) -> &str {
+        &self.path
     }
 
     /// The board size of the database.

@@ -164,6 +164,11 @@ def test_search(index):
     assert filtered["games"] <= a["games"]
     with pytest.raises(kifu.PosdbError):
         posdb.Index(__file__)
+    # Through 1 MiB of cache (the games read from the sidecar again and again): the same.
+    small = posdb.Index(index.path, cache_mb=1)
+    assert small.search("..../..#./..../....", corner=True, limit=2) == a
+    with pytest.raises(ValueError, match="cache_mb"):
+        posdb.Index(index.path, cache_mb=0)
 
 
 def test_games_by_filters_alone(index):

@@ -556,7 +556,10 @@ impl PatternIndex {
                     }
                     let mut ws = walk::Workspace::default();
                     let mut cold = store::ColdReader::new(self, true);
-                    for &(gi, places) in chunk {
+                    for (k, &(gi, places)) in chunk.iter().enumerate() {
+                        if let Some(&(next, _)) = chunk.get(k + 2) {
+                            cold.prefetch(next as usize);
+                        }
                         let g = &self.games[gi as usize];
                         // A sidecar that cannot be read is in the answer's failures.
                         let Ok(view) = cold.view(gi as usize) else {

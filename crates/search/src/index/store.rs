@@ -276,6 +276,27 @@ impl<'a> ColdReader<'a> {
             .ok_or_else(|| "a record outside its group".into())
     }
 
+    /// Asks the processor to start loading game `gi`'s final board and first and last nodes
+    /// (what the prune reads first, and mostly waits for) if its group is the one read last;
+    /// a hint only: nothing is read or checked.
+    pub(crate) fn prefetch(&self, gi: usize) {
+        let (Some(g), Some((key, group))) = (self.games.get(gi), &self.group) else {
+            return;
+        };
+        let (Cold::File { offset, len }, true) = (&g.cold, *key == gi / GROUP) else {
+            return;
+        };
+        let start = usize::try_from(offset - group.base).unwrap_or(usize::MAX);
+        let Some(bytes) = group.bytes.get(start..start.saturating_add(*len as usize)) else {
+            return;
+        };
+        let n = usize::from(g.side);
+        let wanted = (8 * n + 2 * n * n).min(bytes.len());
+        for line in bytes[..wanted].chunks(64) {
+            prefetch(line);
+        }
+    }
+
     /// Game `gi`'s cold part, read.
     pub(crate) fn view(&mut self, gi: usize) -> Result<ColdView<'_>, String> {
         let (side, times) = match self.games.get(gi) {
@@ -535,6 +556,24 @@ pub(crate) fn write(
     }
     out.write_all(&hash.to_le_bytes()).map_err(e)?;
     Ok(())
+}
+
+/// A hint to load the cache line of `bytes` into the processor's caches.
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs the `sse` target feature, which every x86_64 processor
+    // has (it is in the x86_64 baseline, so `target_feature = "sse"` always holds there);
+    // PREFETCHh is a hint with no architectural effect that never faults, whatever the
+    // address, and here the address is in a live slice anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            bytes.as_ptr().cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 #[cfg(test)]

@@ -45,6 +45,7 @@ fn fixture() -> &'static Fixture {
             books: vec![book],
             access_log: false,
             concurrent_searches: 1,
+            cache_bytes: None,
         })
         .unwrap();
         let rt = tokio::runtime::Builder::new_current_thread()

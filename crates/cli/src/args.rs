@@ -48,6 +48,26 @@ impl Threads {
     }
 }
 
+/// `--cache-mb N`: the memory for the games' moves read from a pattern index while searching
+/// (`kifu pos search`, `kifu serve`).
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Cache {
+    /// Memory for the games' moves and final boards read from the pattern index while
+    /// searching, in MiB (1 to 1,048,576): the rest stays on disk and is read when a search
+    /// needs it.
+    #[arg(long = "cache-mb", value_name = "MB",
+          default_value_t = (kifu_search::index::DEFAULT_CACHE_BYTES >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub cache_mb: u64,
+}
+
+impl Cache {
+    /// The limit in bytes.
+    pub fn bytes(self) -> usize {
+        usize::try_from(self.cache_mb << 20).unwrap_or(usize::MAX)
+    }
+}
+
 /// `--shard I/N`: the one shard option of every heavy job (kifu-fs's [`kifu_fs::shard`] says
 /// what a share is and how parts are merged).
 #[derive(clap::Args, Debug, Clone, Copy)]

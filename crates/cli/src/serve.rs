@@ -26,6 +26,8 @@ pub struct ServeArgs {
     /// Searches run at once at most (0: one per core); more wait their turn.
     #[arg(long, default_value_t = 0, value_parser = crate::args::jobs)]
     searches: usize,
+    #[command(flatten)]
+    cache: crate::args::Cache,
 }
 
 /// Runs `kifu serve` until Ctrl-C or SIGTERM.
@@ -38,6 +40,7 @@ pub fn run(a: ServeArgs) -> Result<Outcome> {
         books: a.books.clone(),
         access_log: a.access_log,
         concurrent_searches: a.searches,
+        cache_bytes: Some(a.cache.bytes()),
     };
     let app = kifu_serve::App::open(&config)?;
     if !a.bind.ip().is_loopback() {

@@ -17,6 +17,9 @@ pub struct Config {
     pub access_log: bool,
     /// Searches run at once at most (0: one per core); more wait their turn.
     pub concurrent_searches: usize,
+    /// The memory for each database's games read from its pattern index while searching
+    /// (`None`: [`kifu_search::index::DEFAULT_CACHE_BYTES`]).
+    pub cache_bytes: Option<usize>,
 }
 
 /// Why the server could not open what it was given.
@@ -83,6 +86,9 @@ impl App {
                 path: path.clone(),
                 source,
             })?;
+            if let Some(bytes) = config.cache_bytes {
+                value.patterns().set_cache_limit(bytes);
+            }
             databases.push(Served {
                 name: name_of(path),
                 value,

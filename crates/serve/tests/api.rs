@@ -61,6 +61,8 @@ fn fixture() -> Fixture {
         books: vec![book],
         access_log: false,
         concurrent_searches: 2,
+        // A small cache: the searches read the games from the sidecar again and again.
+        cache_bytes: Some(64 << 10),
     })
     .unwrap();
     Fixture { _dir: dir, app, db }

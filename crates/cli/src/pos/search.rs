@@ -138,12 +138,8 @@ pub struct SearchArgs {
     offset: u64,
     #[command(flatten)]
     threads: crate::args::Threads,
-    /// Memory for the games' moves and final boards read from the pattern index while
-    /// searching, in MiB (1 to 1,048,576): the rest stays on disk and is read when a search
-    /// needs it.
-    #[arg(long, value_name = "MB", default_value_t = (kifu_search::index::DEFAULT_CACHE_BYTES >> 20) as u64,
-          value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
-    cache_mb: u64,
+    #[command(flatten)]
+    cache: crate::args::Cache,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -611,8 +607,7 @@ fn str_of(v: &serde_json::Value) -> &str {
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
     let db = Database::open(&a.db).with_context(|| a.db.display().to_string())?;
-    db.patterns()
-        .set_cache_limit(usize::try_from(a.cache_mb << 20).unwrap_or(usize::MAX));
+    db.patterns().set_cache_limit(a.cache.bytes());
     let size = db.size();
     let page = Page {
         offset: a.offset,

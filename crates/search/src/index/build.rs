@@ -3,8 +3,8 @@
 //! then the sidecar is written (header, files, game count, the spooled records, checksum) and
 //! opened as any other. Memory is a batch's games, not the collection's.
 
-use super::format::{fnv64, fnv64_more, put_varint};
-use super::{store, PatternIndex, PatternIndexError, MAGIC, VERSION};
+use super::format::fnv64_more;
+use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
 use std::io::{Read, Seek, Write};
 use std::path::Path;
@@ -72,11 +72,10 @@ fn write_sidecar(
         let mut cold = store::ColdReader::new(old, false);
         for (gi, g) in old.games.iter().enumerate() {
             record.clear();
-            g.encode_hot(&mut record);
             let bytes = cold
                 .bytes(gi)
                 .map_err(|why| io(std::io::Error::other(why)))?;
-            record.extend_from_slice(bytes);
+            g.encode_record(bytes, &mut record);
             w.write_all(&record).map_err(io)?;
             games += 1;
         }
@@ -88,10 +87,9 @@ fn write_sidecar(
             }
             for g in entries {
                 record.clear();
-                g.encode_hot(&mut record);
                 // A game just built holds its cold part in memory.
                 if let super::entry::Cold::Bytes(bytes) = &g.cold {
-                    record.extend_from_slice(bytes);
+                    g.encode_record(bytes, &mut record);
                 }
                 w.write_all(&record).map_err(io)?;
                 games += 1;
@@ -100,25 +98,16 @@ fn write_sidecar(
     }
     w.flush().map_err(io)?;
     drop(w);
-    let mut head = Vec::new();
-    put_varint(&mut head, files.len() as u64);
-    for f in files {
-        let name = f.source.path.display().to_string();
-        put_varint(&mut head, name.len() as u64);
-        head.extend_from_slice(name.as_bytes());
-    }
-    put_varint(&mut head, games);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.source.path.display().to_string())
+        .collect();
+    let head = store::body_head(names.iter().map(String::as_str), games);
     let mut spooled = spool.as_file();
     let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
     spooled.rewind().map_err(io)?;
     let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
-    out.write_all(MAGIC).map_err(io)?;
-    out.write_all(&VERSION.to_le_bytes()).map_err(io)?;
-    out.write_all(&fingerprint.to_le_bytes()).map_err(io)?;
-    out.write_all(&(head.len() as u64 + len).to_le_bytes())
-        .map_err(io)?;
-    out.write_all(&head).map_err(io)?;
-    let mut hash = fnv64(&head);
+    let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = spooled.read(&mut buf).map_err(io)?;

@@ -336,6 +336,12 @@ impl GameEntry {
         }
     }
 
+    /// Appends the whole record: the hot part, then `cold` (the game's cold bytes).
+    pub(crate) fn encode_record(&self, cold: &[u8], out: &mut Vec<u8>) {
+        self.encode_hot(out);
+        out.extend_from_slice(cold);
+    }
+
     /// Appends the record's part that stays in memory; its cold bytes follow it in the file.
     pub(crate) fn encode_hot(&self, out: &mut Vec<u8>) {
         put_varint(out, self.id);

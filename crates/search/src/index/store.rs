@@ -521,41 +521,60 @@ pub(crate) fn write(
     fingerprint: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let mut head = Vec::new();
-    put_varint(&mut head, index.files.len() as u64);
-    for f in &index.files {
-        put_varint(&mut head, f.len() as u64);
-        head.extend_from_slice(f.as_bytes());
-    }
-    put_varint(&mut head, index.games.len() as u64);
-    let mut hot = Vec::new();
-    let mut len = head.len() as u64;
+    let head = body_head(
+        index.files.iter().map(String::as_str),
+        index.games.len() as u64,
+    );
+    let mut record = Vec::new();
+    let mut len = 0u64;
     for g in &index.games {
-        hot.clear();
-        g.encode_hot(&mut hot);
-        len += hot.len() as u64
+        record.clear();
+        g.encode_hot(&mut record);
+        len += record.len() as u64
             + match &g.cold {
                 Cold::Bytes(b) => b.len() as u64,
                 Cold::File { len, .. } => u64::from(*len),
             };
     }
     let e = |e: std::io::Error| e.to_string();
-    out.write_all(MAGIC).map_err(e)?;
-    out.write_all(&VERSION.to_le_bytes()).map_err(e)?;
-    out.write_all(&fingerprint.to_le_bytes()).map_err(e)?;
-    out.write_all(&len.to_le_bytes()).map_err(e)?;
-    out.write_all(&head).map_err(e)?;
-    let mut hash = fnv64(&head);
+    let mut hash = write_header(out, fingerprint, &head, len).map_err(e)?;
     let mut cold = ColdReader::new(index, false);
     for (gi, g) in index.games.iter().enumerate() {
-        hot.clear();
-        g.encode_hot(&mut hot);
-        hot.extend_from_slice(cold.bytes(gi)?);
-        hash = fnv64_more(hash, &hot);
-        out.write_all(&hot).map_err(e)?;
+        record.clear();
+        g.encode_record(cold.bytes(gi)?, &mut record);
+        hash = fnv64_more(hash, &record);
+        out.write_all(&record).map_err(e)?;
     }
     out.write_all(&hash.to_le_bytes()).map_err(e)?;
     Ok(())
+}
+
+/// The body's first bytes: the file names and the game count.
+pub(crate) fn body_head<'a>(files: impl ExactSizeIterator<Item = &'a str>, games: u64) -> Vec<u8> {
+    let mut head = Vec::new();
+    put_varint(&mut head, files.len() as u64);
+    for f in files {
+        put_varint(&mut head, f.len() as u64);
+        head.extend_from_slice(f.as_bytes());
+    }
+    put_varint(&mut head, games);
+    head
+}
+
+/// Writes the header of a body of `head` and `records` bytes of game records, then `head`;
+/// returns the body's checksum so far.
+pub(crate) fn write_header(
+    out: &mut dyn Write,
+    fingerprint: u64,
+    head: &[u8],
+    records: u64,
+) -> std::io::Result<u64> {
+    out.write_all(MAGIC)?;
+    out.write_all(&VERSION.to_le_bytes())?;
+    out.write_all(&fingerprint.to_le_bytes())?;
+    out.write_all(&(head.len() as u64 + records).to_le_bytes())?;
+    out.write_all(head)?;
+    Ok(fnv64(head))
 }
 
 /// A hint to load the cache line of `bytes` into the processor's caches.

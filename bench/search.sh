@@ -7,6 +7,9 @@
 # times and the ratio Kombilo / kifu fastest (above 1: kifu is faster), and the sums.
 # Both count as Kombilo does (kifu's --count placements), and the hit counts are printed side by
 # side so a ratio is only read where they agree.
+# Building is compared in the same run too: `kifu pos index` (the whole command: the full-board
+# .kpx and the pattern .kpp, wall time) against Kombilo's GameList build (processing and
+# finalize, timed inside tools/kombilo_search.py), as games per second of each.
 #
 # usage: bench/search.sh [FOLDER]   (default: ../shared/corpus/sgf/games; 19x19 games are used)
 set -euo pipefail
@@ -18,7 +21,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build --release -q -p kifu
 cargo build --release -q -p kifu-search --example search_timing
-target/release/kifu pos index "$corpus" -o "$work/db.kpx" >/dev/null
+t0=$(date +%s.%N)
+target/release/kifu pos index "$corpus" -o "$work/db.kpx" --json > "$work/index.json"
+t1=$(date +%s.%N)
+echo "$t0 $t1" > "$work/index.time"
 # name | kifu query | Kombilo query
 queries=(
   "sparse 7x7 corner (3-4)|{\"pattern\":\".......\n.......\n...#...\n.......\n.......\n.......\n.......\",\"placement\":{\"kind\":\"at\",\"col\":0,\"row\":0},\"counting\":\"placements\"}|{\"pattern\":\".......\n.......\n...X...\n.......\n.......\n.......\n.......\",\"kind\":\"corner\",\"anchor\":[0,0]}"
@@ -48,4 +54,10 @@ for i, n in enumerate(names):
     ks += kt; ms += mt
     print(f"{n:28} {kifu[i]['hits']:>10} {komb[i]['hits']:>12} {kt:>9.1f} {km:>9.1f} {mt:>10.1f} {mt / kt:>7.2f}")
 print(f"{'sum':28} {'':>10} {'':>12} {ks:>9.1f} {'':>9} {ms:>10.1f} {ms / ks:>7.2f}")
+t0, t1 = map(float, open(f"{work}/index.time").read().split())
+games = json.load(open(f"{work}/index.json"))["games"]
+built = re.search(r"built .* in ([0-9.]+)s: (\{.*?\});", open(f"{work}/kombilo.err").read())
+kt, kg = float(built.group(1)), json.loads(built.group(2))["games"]
+print(f"building: kifu {games} games in {t1 - t0:.2f} s ({games / (t1 - t0):,.0f} games/s, both indexes); "
+      f"Kombilo {kg} games in {kt:.2f} s ({kg / kt:,.0f} games/s); ratio {(games / (t1 - t0)) / (kg / kt):.2f}")
 PY

@@ -134,8 +134,9 @@ pub struct ExtractOptions {
     /// File ids for [`ExtraInfo`], one per source; `None` writes no extra info.
     pub file_ids: Option<Vec<u32>>,
     /// Memory for the occurrences before temporary files are used: a quarter for sorting keys
-    /// (17 bytes an occurrence; then sorted runs are spilled), the rest for the occurrences
-    /// themselves (then appended to a temporary file).
+    /// (held as 32 bytes an occurrence, with what the buffers have allocated ahead; then sorted
+    /// runs are spilled), the rest for the occurrences themselves (then appended to a
+    /// temporary file).
     pub memory_limit: usize,
     /// Folder for spilled runs (the system's temporary folder when `None`).
     pub temp_dir: Option<PathBuf>,

@@ -6,7 +6,7 @@
 //! Because the order is total on the bytes, the merged output is the same whatever the limit, the
 //! order of pushes or the number of runs (equal records are interchangeable).
 
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
+use rayon::iter::{IntoParallelRefMutIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -46,11 +46,27 @@ pub struct ExternalSorter {
     short: Vec<Vec<Key>>,
     /// Bytes of records held in `short`.
     short_bytes: usize,
+    /// Bytes allocated for the records held (`short`'s capacity, or `buf`'s and what its sort
+    /// will allocate): what the limit bounds, not only the records' own bytes.
+    held: usize,
 }
 
+/// Bytes a record takes packed in `short`.
+const KEY_BYTES: usize = std::mem::size_of::<Key>();
+
+/// Bytes the sort of `buf` allocates per record beside the records: its index of them.
+const INDEX_BYTES: usize = std::mem::size_of::<&[u8]>();
+
+/// Records a buffer grows by at least (then by a quarter of what it holds), fewer when the
+/// limit is small: the first growth of all 256 buckets takes at most a quarter of it.
+const MIN_GROWTH: usize = 16;
+
 impl ExternalSorter {
-    /// A sorter of `record_len`-byte records that spills when more than `limit_bytes` are
-    /// buffered, into temporary files in `dir` (the system's temporary folder when `None`).
+    /// A sorter of `record_len`-byte records that spills to temporary files in `dir` (the
+    /// system's temporary folder when `None`) before the memory it allocates for the records
+    /// it holds would pass `limit_bytes`. What is counted is what is allocated (records of up
+    /// to 32 bytes are held as 32-byte integers, buffers grow by a quarter), so the limit is
+    /// a bound on the sorter's memory, not on the records' bytes; at least one record is held.
     pub fn new(record_len: usize, limit_bytes: usize, dir: Option<PathBuf>) -> ExternalSorter {
         assert!(record_len > 0, "records have at least one byte");
         ExternalSorter {
@@ -67,6 +83,7 @@ impl ExternalSorter {
                 Vec::new()
             },
             short_bytes: 0,
+            held: 0,
         }
     }
 
@@ -82,21 +99,54 @@ impl ExternalSorter {
     /// Adds one record (`record_len` bytes; the caller's encoders guarantee it).
     pub fn push(&mut self, record: &[u8]) -> io::Result<()> {
         debug_assert_eq!(record.len(), self.record_len);
+        let n = record.len();
         if self.short.is_empty() {
-            self.buf.extend_from_slice(record);
-            if self.buf.len() >= self.limit {
+            // Sorting a buffer allocates an index of its records and a sorted copy.
+            let per = INDEX_BYTES + n;
+            let grow = |buf: &Vec<u8>| {
+                if buf.len() + n > buf.capacity() {
+                    (buf.len() / 4).max(MIN_GROWTH * n)
+                } else {
+                    0
+                }
+            };
+            let after = self.buf.capacity() + grow(&self.buf) + (self.buf.len() / n + 1) * per;
+            if after > self.limit && !self.buf.is_empty() {
                 self.spill()?;
             }
+            let more = grow(&self.buf);
+            self.buf.reserve_exact(more);
+            self.buf.extend_from_slice(record);
+            self.held = self.buf.capacity() + self.buf.len() / n * per;
             return Ok(());
         }
         let mut b = [0u8; 32];
-        b[..record.len()].copy_from_slice(record);
-        self.short[usize::from(b[0])].push(pack(&b));
-        self.short_bytes += record.len();
-        if self.short_bytes >= self.limit {
-            self.spill()?;
+        b[..n].copy_from_slice(record);
+        let k = usize::from(b[0]);
+        if self.short[k].len() == self.short[k].capacity() {
+            // A full bucket grows by a quarter (doubling would leave up to half of what is
+            // counted unused); one that would pass the limit spills everything first.
+            let least = (self.limit / (KEY_BYTES * 256 * 4)).clamp(1, MIN_GROWTH);
+            let grow = |len: usize| (len / 4).max(least);
+            if self.short_bytes > 0
+                && self.held + grow(self.short[k].len()) * KEY_BYTES > self.limit
+            {
+                self.spill()?;
+            }
+            let bucket = &mut self.short[k];
+            let before = bucket.capacity();
+            bucket.reserve_exact(grow(bucket.len()));
+            self.held += (bucket.capacity() - before) * KEY_BYTES;
         }
+        self.short[k].push(pack(&b));
+        self.short_bytes += n;
         Ok(())
+    }
+
+    /// Bytes the sorter has allocated for the records it holds (at most the limit, or one
+    /// record's growth when it holds a single record).
+    pub fn held_bytes(&self) -> usize {
+        self.held
     }
 
     /// Runs spilled to disk so far.
@@ -107,7 +157,13 @@ impl ExternalSorter {
     fn sorted_buffer(&mut self) -> Vec<u8> {
         let n = self.record_len;
         if !self.short.is_empty() {
-            return self.sorted_short_records();
+            let mut out = Vec::with_capacity(self.short_bytes);
+            // Appending to memory cannot fail.
+            let _ = self.drain_short_records(&mut |b| {
+                out.extend_from_slice(b);
+                Ok(())
+            });
+            return out;
         }
         let mut idx: Vec<&[u8]> = self.buf.chunks_exact(n).collect();
         // Runs are sorted on all cores (rayon); the order is total, so the result is the same.
@@ -131,76 +187,71 @@ impl ExternalSorter {
             }
             out.extend_from_slice(r);
         }
-        self.buf.clear();
+        self.buf = Vec::new();
+        self.held = 0;
         out
     }
 
     /// Records of at most 32 bytes (index entries) sorted as pairs of big-endian integers,
     /// zero-padded (the same order as their bytes, with integer comparisons instead of `memcmp`
-    /// calls, which took a third of an index build). They were distributed by their first byte
-    /// when pushed; each of those 256 buckets is then, in parallel, distributed by the second
-    /// byte into a scratch buffer that stays in cache (index entries start with a hash, so the
-    /// buckets are small), its small buckets sorted, and written out as bytes in place.
-    fn sorted_short_records(&mut self) -> Vec<u8> {
+    /// calls, which took a third of an index build), handed to `sink` as bytes in order. They
+    /// were distributed by their first byte when pushed; a few of those 256 buckets at a time
+    /// are, in parallel, distributed by the second byte into a scratch buffer that stays in
+    /// cache (index entries start with a hash, so the buckets are small), their small buckets
+    /// sorted, and freed as soon as their bytes are handed over: a run is written to its file
+    /// without a second copy of it in memory.
+    fn drain_short_records(
+        &mut self,
+        sink: &mut dyn FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
+        /// Buckets sorted at once: enough for both cores, few enough that their copies stay
+        /// small beside the buckets still held.
+        const GROUP: usize = 4;
         let n = self.record_len;
-        let mut out = vec![0u8; self.short_bytes];
-        let mut parts: Vec<(&mut Vec<Key>, &mut [u8])> = Vec::with_capacity(256);
-        let mut rest: &mut [u8] = &mut out;
-        for b in self.short.iter_mut() {
-            let (head, tail) = rest.split_at_mut(b.len() * n);
-            parts.push((b, head));
-            rest = tail;
-        }
-        parts.into_par_iter().for_each(|(keys, out)| {
-            let mut starts = [0usize; 257];
-            for k in keys.iter() {
-                starts[second_byte(k) + 1] += 1;
-            }
-            for i in 0..256 {
-                starts[i + 1] += starts[i];
-            }
-            let mut at = starts;
-            let mut scratch = vec![(0u128, 0u128); keys.len()];
-            for k in keys.iter() {
-                let b = second_byte(k);
-                scratch[at[b]] = *k;
-                at[b] += 1;
-            }
-            for w in starts.windows(2) {
-                scratch[w[0]..w[1]].sort_unstable();
-            }
-            for ((hi, lo), o) in scratch.into_iter().zip(out.chunks_exact_mut(n)) {
-                let mut b = [0u8; 32];
-                b[..16].copy_from_slice(&hi.to_be_bytes());
-                b[16..].copy_from_slice(&lo.to_be_bytes());
-                o.copy_from_slice(&b[..n]);
-            }
-            // The bucket's memory is given back as soon as it is written out.
-            *keys = Vec::new();
-        });
+        let mut buckets = std::mem::replace(&mut self.short, vec![Vec::new(); 256]);
         self.short_bytes = 0;
-        out
+        self.held = 0;
+        for group in buckets.chunks_mut(GROUP) {
+            let sorted: Vec<Vec<u8>> = group
+                .par_iter_mut()
+                .map(|keys| sort_bucket(std::mem::take(keys), n))
+                .collect();
+            for bytes in &sorted {
+                sink(bytes)?;
+            }
+        }
+        Ok(())
     }
 
     fn spill(&mut self) -> io::Result<()> {
         if self.buf.is_empty() && self.short_bytes == 0 {
             return Ok(());
         }
-        let sorted = self.sorted_buffer();
         let file = match &self.dir {
             Some(d) => tempfile::tempfile_in(d)?,
             None => tempfile::tempfile()?,
         };
         let mut w = BufWriter::with_capacity(1 << 20, file);
-        w.write_all(&sorted)?;
+        if self.short.is_empty() {
+            w.write_all(&self.sorted_buffer())?;
+        } else {
+            self.drain_short_records(&mut |b| w.write_all(b))?;
+        }
         let file = w.into_inner().map_err(|e| e.into_error())?;
         self.runs.push(file);
         Ok(())
     }
 
-    /// Ends the input. When nothing was spilled the records stay in memory.
+    /// Ends the input. When nothing was spilled and their sorted copy fits in the limit beside
+    /// them, the records stay in memory; else they are spilled too.
     pub fn finish(mut self) -> io::Result<SortedRuns> {
-        let mem = if self.runs.is_empty() {
+        // The buffer's count already holds its sort's copy; the buckets' does not.
+        let copy = if self.short.is_empty() {
+            0
+        } else {
+            self.short_bytes
+        };
+        let mem = if self.runs.is_empty() && self.held + copy <= self.limit {
             self.sorted_buffer()
         } else {
             self.spill()?;
@@ -212,6 +263,36 @@ impl ExternalSorter {
             runs: self.runs,
         })
     }
+}
+
+/// One bucket of packed records (all with the same first byte) sorted, as bytes of `n` each.
+fn sort_bucket(keys: Vec<Key>, n: usize) -> Vec<u8> {
+    let mut starts = [0usize; 257];
+    for k in &keys {
+        starts[second_byte(k) + 1] += 1;
+    }
+    for i in 0..256 {
+        starts[i + 1] += starts[i];
+    }
+    let mut at = starts;
+    let mut scratch = vec![(0u128, 0u128); keys.len()];
+    for k in &keys {
+        let b = second_byte(k);
+        scratch[at[b]] = *k;
+        at[b] += 1;
+    }
+    drop(keys);
+    for w in starts.windows(2) {
+        scratch[w[0]..w[1]].sort_unstable();
+    }
+    let mut out = vec![0u8; scratch.len() * n];
+    for ((hi, lo), o) in scratch.into_iter().zip(out.chunks_exact_mut(n)) {
+        let mut b = [0u8; 32];
+        b[..16].copy_from_slice(&hi.to_be_bytes());
+        b[16..].copy_from_slice(&lo.to_be_bytes());
+        o.copy_from_slice(&b[..n]);
+    }
+    out
 }
 
 /// Sorted runs that can be merged (read in order) any number of times, one pass at a time.
@@ -379,13 +460,86 @@ mod tests {
             Some(&expected.concat()[..])
         );
         assert_eq!(mem, expected);
-        let (disk, spilled) = sorted_with_limit(&records, 30);
-        assert_eq!(spilled, 100);
+        // 2 KB holds 64 records (32 bytes each as integers, 16 more each bucket's first
+        // growth): many runs, each of records pushed one after the other.
+        let (disk, spilled) = sorted_with_limit(&records, 2048);
+        assert!(spilled > 10, "{spilled} runs");
         assert_eq!(disk, expected);
+        // Below one bucket's first growth, a run holds one bucket's records: still sorted.
         let (tiny, spilled) = sorted_with_limit(&records, 1);
-        assert_eq!(spilled, 1000);
+        assert!(spilled > 900, "{spilled} runs");
         assert_eq!(tiny, expected);
         assert_eq!(sorted_with_limit(&[], 1).0, Vec::<Vec<u8>>::new());
+    }
+
+    /// What the sorter holds is counted as allocated, and stays under the limit: records of up
+    /// to 32 bytes at 32 bytes each, longer ones (or with a unique prefix) with the index and
+    /// copy their sort makes.
+    #[test]
+    fn held_bytes_are_what_is_allocated_and_stay_under_the_limit() {
+        let mut x = 7u64;
+        let mut next = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            x.to_be_bytes()
+        };
+        for (len, limit, unique) in [
+            (26, 1 << 16, false),
+            (17, 40_000, false),
+            (40, 1 << 16, false),
+            (26, 1 << 16, true),
+        ] {
+            let mut s = ExternalSorter::new(len, limit, None);
+            if unique {
+                s = s.unique_prefix(len);
+            }
+            let mut count = 0usize;
+            let mut records = Vec::new();
+            for _ in 0..20_000 {
+                let mut r = vec![0u8; len];
+                for chunk in r.chunks_mut(8) {
+                    chunk.copy_from_slice(&next()[..chunk.len()]);
+                }
+                let runs = s.spilled_runs();
+                s.push(&r).unwrap();
+                count = if s.spilled_runs() > runs {
+                    1
+                } else {
+                    count + 1
+                };
+                records.push(r);
+                assert!(s.held_bytes() <= limit, "{len}: {} held", s.held_bytes());
+                let per = if len <= 32 && !unique {
+                    KEY_BYTES
+                } else {
+                    2 * len + INDEX_BYTES
+                };
+                assert!(
+                    s.held_bytes() >= count * per,
+                    "{len}: {} for {count}",
+                    s.held_bytes()
+                );
+            }
+            // Runs were as full as the limit lets them be: over half of it (buffers grow by a
+            // quarter).
+            let per = if len <= 32 && !unique {
+                KEY_BYTES
+            } else {
+                2 * len + INDEX_BYTES
+            };
+            assert!(
+                s.spilled_runs() <= 20_000 * per / (limit / 2),
+                "{len}: {} runs",
+                s.spilled_runs()
+            );
+            records.sort();
+            let mut runs = s.finish().unwrap();
+            let mut m = runs.merge().unwrap();
+            let (mut rec, mut got) = (Vec::new(), Vec::new());
+            while m.next_into(&mut rec).unwrap() {
+                got.push(rec.clone());
+            }
+            assert_eq!(got, records, "{len}");
+        }
     }
 
     #[test]

@@ -66,9 +66,10 @@ pub struct IndexArgs {
     /// then these. Files it already holds are skipped. Only the new games are read, for the pattern index too.
     #[arg(long, conflicts_with_all = ["size", "variations", "zobrist", "shard"])]
     add: bool,
-    /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G. The
-    /// default holds about 40 million positions (250,000 games) without a spill, which halves
-    /// the build time of such collections (spilled entries are written out and read back).
+    /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G (what
+    /// the sort allocates, 32 bytes a position as held). The default holds about 30 million
+    /// positions (180,000 19x19 games) without a spill, which halves the build time of such
+    /// collections (spilled entries are written out and read back).
     #[arg(long, default_value = "1G")]
     memory: String,
     /// JSON summary on stdout.

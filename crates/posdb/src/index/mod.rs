@@ -147,7 +147,8 @@ pub struct IndexOptions {
     pub size: BoardSize,
     /// The keys for `h1` (so it equals the PositionId hash of position files made with them).
     pub keys: Arc<ZobristKeys>,
-    /// Bytes of entries buffered before spilling a sorted run.
+    /// Memory for the entries waiting to be sorted (32 bytes an entry as held, with what the
+    /// buffers have allocated ahead) before a sorted run is spilled to a temporary file.
     pub memory_limit: usize,
     /// Folder for spilled runs.
     pub temp_dir: Option<PathBuf>,
@@ -162,7 +163,7 @@ pub struct IndexOptions {
 }
 
 impl IndexOptions {
-    /// Defaults for `size`: kifu's own keys, 1 GiB for sorting (about 40 million positions
+    /// Defaults for `size`: kifu's own keys, 1 GiB for sorting (about 30 million positions
     /// without a spill).
     pub fn new(size: BoardSize) -> IndexOptions {
         IndexOptions {

@@ -1,4 +1,4 @@
-//! Position index files: any bytes opened as an index, then a lookup and game reads; errors only,
+//! Position index files: any bytes opened as an index, then a lookup, game reads and the whole game and file tables; errors only,
 //! never a panic or an allocation beyond the file's size.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -13,6 +13,8 @@ fuzz_target!(|data: &[u8]| {
         let _ = db.lookup(&board, kifu_go::Color::Black, true);
         let _ = db.lookup_page(&board, kifu_go::Color::Black, true, 20);
         let _ = db.lookup_page(&board, kifu_go::Color::White, false, 0);
+        let _ = db.game_places();
+        let _ = db.file_paths();
         for g in 0..db.games().min(4) {
             let _ = db.game(g as u32);
         }

@@ -152,25 +152,36 @@ pub fn search_files_many_until(
 /// The files of a `kifu pos index` database and the index's numbers of their games, in the
 /// index's order.
 pub fn index_files(db: &IndexReader) -> Result<Vec<CollectionFile>, IndexError> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by_file: HashMap<String, Vec<Option<u64>>> = HashMap::new();
-    for id in 0..db.games() {
-        let g = db.game(id as u32)?;
-        let ids = by_file.entry(g.file.clone()).or_insert_with(|| {
-            order.push(g.file.clone());
-            Vec::new()
+    let mut paths = db.file_paths()?;
+    // Files are grouped by path (a path given twice is one file), in the order of their first
+    // game.
+    let mut slot_of_file: Vec<Option<usize>> = vec![None; paths.len()];
+    let mut slot_of_path: HashMap<&str, usize> = HashMap::with_capacity(paths.len());
+    let mut order: Vec<usize> = Vec::new();
+    let mut ids: Vec<Vec<Option<u64>>> = Vec::new();
+    for (id, (file, at)) in db.game_places()?.into_iter().enumerate() {
+        let n = file as usize;
+        let slot = *slot_of_file[n].get_or_insert_with(|| {
+            *slot_of_path.entry(&paths[n]).or_insert_with(|| {
+                order.push(n);
+                ids.push(Vec::new());
+                ids.len() - 1
+            })
         });
-        let at = g.game_in_file as usize;
+        let ids = &mut ids[slot];
+        let at = at as usize;
         if ids.len() <= at {
             ids.resize(at + 1, None);
         }
-        ids[at] = Some(id);
+        ids[at] = Some(id as u64);
     }
+    drop(slot_of_path);
     Ok(order
         .into_iter()
-        .map(|file| CollectionFile {
-            ids: by_file.remove(&file).unwrap_or_default(),
-            source: Source::new(file),
+        .zip(ids)
+        .map(|(n, ids)| CollectionFile {
+            source: Source::new(std::mem::take(&mut paths[n])),
+            ids,
         })
         .collect())
 }

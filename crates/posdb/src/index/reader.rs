@@ -179,6 +179,90 @@ impl IndexReader {
         })
     }
 
+    /// Each game's file (its number, as [`IndexReader::file_path`] takes it) and place in that
+    /// file (from 0), in the order of the games. The game table is read in large blocks and
+    /// no strings are read: [`IndexReader::game`] for every game of a million took seconds.
+    pub fn game_places(&self) -> Result<Vec<(u32, u32)>, IndexError> {
+        // 2 MiB at a time.
+        self.game_places_by(1 << 16)
+    }
+
+    /// [`IndexReader::game_places`], reading `block` records at a time.
+    pub(super) fn game_places_by(&self, block: u64) -> Result<Vec<(u32, u32)>, IndexError> {
+        let games = self.header.games;
+        // The header was checked against the file's length, so this is what the file holds.
+        let mut places = Vec::with_capacity(usize::try_from(games).unwrap_or(0));
+        let mut buf = Vec::new();
+        let mut first = 0u64;
+        while first < games {
+            let n = (games - first).min(block.max(1));
+            buf.resize(n as usize * GAME_BYTES, 0);
+            let at = self.header.games_off + first * GAME_BYTES as u64;
+            self.read_at(at, &mut buf)?;
+            for b in buf.as_chunks::<GAME_BYTES>().0 {
+                let g = GameRecord::decode(b);
+                if u64::from(g.file) >= self.header.files {
+                    return Err(IndexError::Format("file number out of range"));
+                }
+                places.push((g.file, g.game_in_file));
+            }
+            first += n;
+        }
+        Ok(places)
+    }
+
+    /// The paths of all files, in file order: the file table read in blocks, the strings
+    /// through a window of a megabyte (one read per file took seconds for a million).
+    pub fn file_paths(&self) -> Result<Vec<String>, IndexError> {
+        self.file_paths_by(1 << 16, 1 << 20)
+    }
+
+    /// [`IndexReader::file_paths`], reading `block` records and `window` bytes of strings at a
+    /// time.
+    pub(super) fn file_paths_by(
+        &self,
+        block: u64,
+        window_bytes: u64,
+    ) -> Result<Vec<String>, IndexError> {
+        let files = self.header.files;
+        let mut paths = Vec::with_capacity(usize::try_from(files).unwrap_or(0));
+        let (mut table, mut window) = (Vec::new(), Vec::new());
+        let mut window_off = 0u64;
+        let strings_end = self.header.summaries_off();
+        let mut first = 0u64;
+        while first < files {
+            let n = (files - first).min(block.max(1));
+            table.resize(n as usize * FILE_BYTES, 0);
+            self.read_at(
+                self.header.files_off + first * FILE_BYTES as u64,
+                &mut table,
+            )?;
+            for b in table.as_chunks::<FILE_BYTES>().0 {
+                let r = FileRecord::decode(b).path;
+                let at = self
+                    .header
+                    .strings_off()
+                    .checked_add(r.off)
+                    .filter(|a| a.saturating_add(u64::from(r.len)) <= strings_end)
+                    .ok_or(IndexError::Format("a string runs past the end of the file"))?;
+                let end = at + u64::from(r.len);
+                if at < window_off || end > window_off + window.len() as u64 {
+                    // Paths come in the order they were written, so the next ones are most
+                    // likely just after this one.
+                    window_off = at;
+                    let len = (strings_end - at).min(window_bytes.max(u64::from(r.len)));
+                    window.resize(len as usize, 0);
+                    self.read_at(at, &mut window)?;
+                }
+                let from = (at - window_off) as usize;
+                let bytes = &window[from..from + r.len as usize];
+                paths.push(String::from_utf8_lossy(bytes).into_owned());
+            }
+            first += n;
+        }
+        Ok(paths)
+    }
+
     /// The number of files the index was built from (with or without games kept).
     pub fn files(&self) -> u64 {
         self.header.files

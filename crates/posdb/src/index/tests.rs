@@ -389,3 +389,59 @@ fn summaries_of_every_key_give_the_scan_answers() {
         [(Move::Pass, 2, 1, 0)]
     );
 }
+
+/// The game table and the file paths read in blocks and windows give what reading one game or
+/// file at a time gives, whatever the sizes.
+#[test]
+fn game_places_and_file_paths_read_in_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (i, text) in [
+        "(;SZ[5];B[cc])(;SZ[5];B[bb];W[cc])",
+        "(;SZ[7];B[cc])",
+        "(;SZ[9];B[aa])(;SZ[5];B[dd])(;SZ[5]PB[someone with a long name];B[ee])",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let p = dir.path().join(format!("{}-{i}.sgf", "x".repeat(i * 7)));
+        std::fs::write(&p, text).unwrap();
+        paths.push(p);
+    }
+    paths.insert(1, dir.path().join("missing.sgf"));
+    let mut bytes = Vec::new();
+    let opts = IndexOptions::new(BoardSize::new(5).unwrap());
+    let s = build_index(&srcs(&paths), &opts, &mut bytes, &|| {}).unwrap();
+    assert_eq!((s.games, s.files, s.files_failed), (4, 4, 1));
+    let p = dir.path().join("db");
+    std::fs::write(&p, &bytes).unwrap();
+    let db = IndexReader::open(&p).unwrap();
+    let want_places: Vec<(u32, u32)> = (0..4)
+        .map(|id| {
+            let g = db.game(id).unwrap();
+            let file = paths.iter().position(|p| p.display().to_string() == g.file);
+            (file.unwrap() as u32, g.game_in_file)
+        })
+        .collect();
+    assert_eq!(want_places, [(0, 0), (0, 1), (3, 1), (3, 2)]);
+    let want_paths: Vec<String> = (0..4).map(|n| db.file_path(n).unwrap()).collect();
+    assert_eq!(
+        want_paths,
+        paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(db.game_places().unwrap(), want_places);
+    assert_eq!(db.file_paths().unwrap(), want_paths);
+    for block in [0, 1, 2, 3, 64] {
+        assert_eq!(db.game_places_by(block).unwrap(), want_places, "{block}");
+        for window in [0, 1, 5, 40, 1 << 20] {
+            assert_eq!(
+                db.file_paths_by(block, window).unwrap(),
+                want_paths,
+                "{block} {window}"
+            );
+        }
+    }
+}

@@ -133,11 +133,17 @@ impl<'a> ColdView<'a> {
     }
 }
 
+/// Checks the cold part (`bytes`) of a game of `side` (with move times or not): its layout
+/// and every node, as a search reads them.
+pub(crate) fn check_cold(bytes: &[u8], side: u8, times: bool) -> Result<(), FormatError> {
+    ColdView::parse(bytes, side, times)?.check(side)
+}
+
 impl GameEntry {
     /// Checks the game's cold part (`bytes`): its layout and every node, as a search reads
     /// them.
     pub(crate) fn check_cold(&self, bytes: &[u8]) -> Result<(), FormatError> {
-        ColdView::parse(bytes, self.side, self.times)?.check(self.side)
+        check_cold(bytes, self.side, self.times)
     }
 
     /// The bitmaps of Black and White over the main line or every variation.

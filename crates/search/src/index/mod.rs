@@ -29,6 +29,7 @@ pub(crate) mod format;
 mod infocols;
 mod store;
 pub(crate) mod walk;
+mod window;
 
 use crate::collection::{CollectionFile, Failure};
 pub(crate) use entry::{row_word, time_byte, GameEntry};

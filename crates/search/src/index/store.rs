@@ -4,8 +4,9 @@
 //! A game's record is a hot part (information, signature, bitmaps: what filters, columns and
 //! duplicates read for every game) and a cold part (final board, first and last nodes, nodes:
 //! what only the walk of that game reads), at the end of the record. Opening a sidecar reads it
-//! once, in windows of a few megabytes (the checksum, every node checked as before), and keeps
-//! the hot parts and each cold part's place in the file. A search reads the cold parts of the
+//! once, in windows of a few megabytes (the checksum and every node checked on a second
+//! thread: [`super::window`]), and keeps the hot parts and each cold part's place in the
+//! file. A search reads the cold parts of the
 //! games it walks with positioned reads, [`GROUP`] consecutive games at a time, through a cache
 //! of at most [`DEFAULT_CACHE_BYTES`] (or what [`super::PatternIndex::set_cache_limit`] says),
 //! least recently used first out. So memory is the hot parts (about 300 bytes a 19x19 game)
@@ -19,8 +20,8 @@
 
 use super::entry::{Cold, ColdView, GameEntry};
 use super::format::{fnv64, fnv64_more, put_varint, Bytes, FormatError};
+use super::window::{read_body, Window};
 use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
-use rayon::prelude::*;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -308,87 +309,6 @@ impl<'a> ColdReader<'a> {
     }
 }
 
-/// The body of a sidecar read in windows, hashed as it is read.
-struct Window<'f> {
-    file: &'f File,
-    /// How many bytes to read at least.
-    size: usize,
-    /// The file's offset of `buf[0]`.
-    base: u64,
-    /// Bytes of `buf` already parsed.
-    start: usize,
-    buf: Vec<u8>,
-    /// The file's offset of the body's end.
-    end: u64,
-    hash: u64,
-}
-
-impl Window<'_> {
-    fn more(&self) -> bool {
-        self.base + (self.buf.len() as u64) < self.end
-    }
-
-    /// Drops the parsed bytes and reads more (at least as many as are left, so a record
-    /// larger than the window fits after a few reads).
-    fn fill(&mut self) -> std::io::Result<()> {
-        self.buf.drain(..self.start);
-        self.base += self.start as u64;
-        self.start = 0;
-        let next = self.base + self.buf.len() as u64;
-        let want = self.size.max(self.buf.len()) as u64;
-        let n = usize::try_from(want.min(self.end - next)).unwrap_or(self.size);
-        let old = self.buf.len();
-        self.buf.resize(old + n, 0);
-        self.file.read_exact_at(&mut self.buf[old..], next)?;
-        self.hash = fnv64_more(self.hash, &self.buf[old..]);
-        Ok(())
-    }
-
-    /// Parses one value with `f`, reading more of the file while it is cut by the window.
-    fn parse<T>(
-        &mut self,
-        mut f: impl FnMut(&mut Bytes<'_>, u64) -> Result<T, FormatError>,
-        mut before_fill: impl FnMut(&Self) -> Result<(), String>,
-    ) -> Result<T, String> {
-        loop {
-            let mut b = Bytes::new(&self.buf[self.start..]);
-            match f(&mut b, self.base + self.start as u64) {
-                Ok(v) => {
-                    self.start += b.position();
-                    return Ok(v);
-                }
-                Err(FormatError::Truncated) if self.more() => {
-                    before_fill(self)?;
-                    self.fill().map_err(|e| e.to_string())?;
-                }
-                Err(e) => return Err(e.to_string()),
-            }
-        }
-    }
-
-    /// The cold bytes of a game parsed from this window.
-    fn cold(&self, g: &GameEntry) -> Option<&[u8]> {
-        match g.cold {
-            Cold::File { offset, len } => {
-                let at = usize::try_from(offset.checked_sub(self.base)?).ok()?;
-                self.buf.get(at..at + len as usize)
-            }
-            Cold::Bytes(_) => None,
-        }
-    }
-}
-
-/// The first damaged game of `games` (parsed from `w`), with what is wrong.
-fn first_damaged(games: &[GameEntry], w: &Window<'_>) -> Option<String> {
-    games.par_iter().find_map_first(|g| {
-        let checked = match w.cold(g) {
-            Some(bytes) => g.check_cold(bytes),
-            None => Err(FormatError::Truncated),
-        };
-        checked.err().map(|e| format!("game {}: {e}", g.id))
-    })
-}
-
 /// Opens the sidecar at `path` for searching: `Ok(None)` if there is none, or it is for another
 /// database or an older format.
 pub(crate) fn open(
@@ -430,53 +350,29 @@ fn open_windowed(
         Some(0..8) | None => return Err(damaged("truncated".into())),
         Some(_) => return Err(damaged("bytes after the checksum".into())),
     }
-    let mut w = Window {
-        file: &file,
-        size: window.max(1),
-        base: HEADER as u64,
-        start: 0,
-        buf: Vec::new(),
-        end,
-        hash: fnv64(&[]),
+    let body = |w: &mut Window<'_>| -> Result<_, String> {
+        let nfiles = w.parse(|b, _| b.varint_u32())?;
+        let mut files = Vec::new();
+        for _ in 0..nfiles {
+            files.push(w.parse(|b, _| b.string())?);
+        }
+        let ngames = w.parse(|b, _| b.varint())?;
+        let mut games: Vec<GameEntry> = Vec::new();
+        for _ in 0..ngames {
+            let g = w.parse(|b, base| GameEntry::decode(b, nfiles, Some(base)))?;
+            w.parsed(&g);
+            games.push(g);
+        }
+        Ok((files, games))
     };
-    let no_check = |_: &Window<'_>| Ok(());
-    let nfiles = w.parse(|b, _| b.varint_u32(), no_check).map_err(damaged)?;
-    let mut files = Vec::new();
-    for _ in 0..nfiles {
-        files.push(w.parse(|b, _| b.string(), no_check).map_err(damaged)?);
-    }
-    let ngames = w.parse(|b, _| b.varint(), no_check).map_err(damaged)?;
-    let mut games: Vec<GameEntry> = Vec::new();
-    // Games parsed from the window as it is, checked before it moves on.
-    let mut unchecked = 0usize;
-    let mut problem: Option<String> = None;
-    for _ in 0..ngames {
-        let g = w
-            .parse(
-                |b, base| GameEntry::decode(b, nfiles, Some(base)),
-                |w| {
-                    if problem.is_none() {
-                        problem = first_damaged(&games[unchecked..], w);
-                    }
-                    unchecked = games.len();
-                    Ok(())
-                },
-            )
-            .map_err(damaged)?;
-        games.push(g);
-    }
-    if problem.is_none() {
-        problem = first_damaged(&games[unchecked..], &w);
-    }
-    if w.start < w.buf.len() || w.more() {
-        return Err(damaged("bytes after the last game".into()));
-    }
+    let ((files, games), checked) =
+        read_body(&file, HEADER as u64, end, window, body).map_err(damaged)?;
     let mut sum = [0u8; 8];
     file.read_exact_at(&mut sum, end).map_err(io)?;
-    if u64::from_le_bytes(sum) != w.hash {
+    if u64::from_le_bytes(sum) != checked.hash {
         return Err(damaged("checksum mismatch".into()));
     }
-    if let Some(why) = problem {
+    if let Some(why) = checked.problem {
         return Err(damaged(why));
     }
     let sidecar = Sidecar {
@@ -696,6 +592,33 @@ mod tests {
             std::fs::write(&path, &b).unwrap();
             assert!(open_windowed(&path, 9, 5).is_err(), "byte {at}");
         }
+        // With the checksum made right, damage in the body is found by the checks of every
+        // value, on the checker's thread as in memory: the same verdict as reading it whole,
+        // and the first damaged game named alike.
+        let end = bytes.len() - 8;
+        let mut refused = 0;
+        for at in (28..end).step_by(251) {
+            let mut b = bytes.clone();
+            b[at] ^= 0x21;
+            let sum = super::super::format::fnv64(&b[28..end]);
+            b[end..].copy_from_slice(&sum.to_le_bytes());
+            std::fs::write(&path, &b).unwrap();
+            let whole = PatternIndex::from_bytes(&b, 9);
+            for window in [5, 1 << 20] {
+                match (open_windowed(&path, 9, window), &whole) {
+                    (Ok(Some(opened)), Ok(Some(read))) => assert!(opened == *read, "byte {at}"),
+                    (Err(e), Err(why)) => {
+                        refused += 1;
+                        assert!(
+                            e.to_string().contains(why.as_str()),
+                            "byte {at}: {e} / {why}"
+                        );
+                    }
+                    (got, want) => panic!("byte {at}, window {window}: {got:?} / {want:?}"),
+                }
+            }
+        }
+        assert!(refused > 0);
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         let e = open_windowed(&path, 9, 5).unwrap_err().to_string();
         assert!(e.contains("truncated"), "{e}");

@@ -1,0 +1,32 @@
+//! Times the steps of opening a `kifu pos index` database for pattern search (what
+//! `kifu_search::Database::open` does): the full-board index's header, its games' files and
+//! numbers, the fingerprint, and the pattern index's sidecar (read whole once: checksum and
+//! every node checked). For `bench/RESULTS.md`.
+//!
+//! usage: cargo run --release -p kifu-search --example open_timing -- DB.kpx
+
+use std::time::Instant;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let path = std::path::PathBuf::from(std::env::args().nth(1).ok_or("usage: open_timing DB")?);
+    let ms = |t: Instant| t.elapsed().as_secs_f64() * 1000.0;
+    let t = Instant::now();
+    let reader = kifu_posdb::index::IndexReader::open(&path)?;
+    println!("index header: {:.1} ms", ms(t));
+    let t = Instant::now();
+    let files = kifu_search::collection::index_files(&reader)?;
+    println!(
+        "files and game numbers: {:.1} ms ({} files)",
+        ms(t),
+        files.len()
+    );
+    let t = Instant::now();
+    let fingerprint = kifu_search::index::fingerprint(&files);
+    println!("fingerprint: {:.1} ms", ms(t));
+    let t = Instant::now();
+    let sidecar = kifu_search::index::sidecar_path(&path);
+    let index = kifu_search::index::PatternIndex::load(&sidecar, fingerprint)?
+        .ok_or("no pattern index for this database (kifu pos index builds it)")?;
+    println!("pattern index: {:.1} ms ({} games)", ms(t), index.games());
+    Ok(())
+}

@@ -1,7 +1,7 @@
 //! A `kifu pos index` database opened once for many queries: the entry point of every skin
-//! (the CLI, `kifu serve`, Python). It owns the index reader and the list of the games' files,
-//! and answers pattern searches, batches of them, and duplicate groups, and hands out single
-//! games as SGF.
+//! (the CLI, `kifu serve`, Python). It owns the index reader and the pattern index, and answers
+//! pattern searches, batches of them, and duplicate groups, and hands out single games as SGF.
+//! The list of the games' files is read from the index when a plain scan needs it, not kept.
 //!
 //! Searches go through the pattern index ([`crate::index`]): its sidecar file beside the index
 //! (`DB.kpp`, written by `kifu pos index`) is read at [`Database::open`], or, when there is none
@@ -64,10 +64,9 @@ pub struct Duplicates {
 pub struct Database {
     path: PathBuf,
     reader: IndexReader,
-    files: Vec<CollectionFile>,
     fingerprint: u64,
     patterns: PatternIndex,
-    duplicates: OnceLock<(Duplicates, Vec<CollectionFile>)>,
+    duplicates: OnceLock<Duplicates>,
 }
 
 impl Database {
@@ -76,14 +75,15 @@ impl Database {
     /// damaged one is an error).
     pub fn open(path: &Path) -> Result<Database, IndexError> {
         let reader = IndexReader::open(path)?;
-        let files = index_files(&reader)?;
-        let fingerprint = fingerprint(&files);
+        // The list is let go before the pattern index is read, which then reuses its memory.
+        let fingerprint = fingerprint(&index_files(&reader)?);
         let sidecar = sidecar_path(path);
         let patterns = match PatternIndex::load(&sidecar, fingerprint)
             .map_err(|e| IndexError::Companion(e.to_string()))?
         {
             Some(p) => p,
             None => {
+                let files = index_files(&reader)?;
                 // Built into the sidecar and opened from it, so the games' cold parts stay on
                 // disk. A file that cannot be read (then nothing is saved, and the failure is
                 // reported with every search) or a folder that cannot be written to (it only
@@ -97,7 +97,6 @@ impl Database {
         Ok(Database {
             path: path.to_path_buf(),
             reader,
-            files,
             fingerprint,
             patterns,
             duplicates: OnceLock::new(),
@@ -117,9 +116,11 @@ impl Database {
         &self.patterns
     }
 
-    /// The games' files and the numbers of their games (what the plain search reads).
-    pub fn files(&self) -> &[CollectionFile] {
-        &self.files
+    /// The games' files and the numbers of their games (what the plain search reads), read
+    /// from the index each time: not kept, since the pattern index does not need it once open
+    /// (for a million games it is 200 MB).
+    pub fn files(&self) -> Result<Vec<CollectionFile>, IndexError> {
+        index_files(&self.reader)
     }
 
     /// The index file.
@@ -144,16 +145,10 @@ impl Database {
 
     /// The duplicate groups (from the signatures in the pattern index).
     pub fn duplicates(&self) -> &Duplicates {
-        &self.deduplicated().0
-    }
-
-    fn deduplicated(&self) -> &(Duplicates, Vec<CollectionFile>) {
-        self.duplicates.get_or_init(|| {
-            // The signatures were taken when the pattern index was built.
-            let (groups, failures) = (self.patterns.duplicate_groups(), self.patterns.failures());
-            let mut files = self.files.clone();
-            crate::collection::drop_duplicates(&mut files, &groups);
-            (Duplicates { groups, failures }, files)
+        // The signatures were taken when the pattern index was built.
+        self.duplicates.get_or_init(|| Duplicates {
+            groups: self.patterns.duplicate_groups(),
+            failures: self.patterns.failures(),
         })
     }
 
@@ -228,12 +223,22 @@ impl Database {
     /// The plain search of every game's file (the oracle the pattern index is tested against;
     /// slow: each file is read, parsed and replayed).
     pub fn scan_many(&self, queries: &[Query], page: Page, no_duplicates: bool) -> ManyAnswers {
-        let files = if no_duplicates {
-            &self.deduplicated().1
-        } else {
-            &self.files
+        let (mut files, unread) = match self.files() {
+            Ok(files) => (files, None),
+            Err(e) => (
+                Vec::new(),
+                Some(Failure {
+                    path: self.path.clone(),
+                    message: format!("{}: {e}", self.path.display()),
+                }),
+            ),
         };
-        search_files_many(files, queries, page, Some(self.size()))
+        if no_duplicates {
+            crate::collection::drop_duplicates(&mut files, &self.duplicates().groups);
+        }
+        let mut many = search_files_many(&files, queries, page, Some(self.size()));
+        many.failures.extend(unread);
+        many
     }
 
     /// The games that reached `board` with `to_play` to move (in any symmetry, and with colours

@@ -55,7 +55,7 @@ fn build(dir: &Path, files: &[PathBuf], size: u32) -> Database {
 /// Main-line boards of the database's games, with the moves after them.
 fn positions(db: &Database, rng: &mut Rng, count: usize) -> Vec<(Board, Vec<(Color, Move)>)> {
     let mut out = Vec::new();
-    let files = db.files();
+    let files = db.files().unwrap();
     let mut tries = 0;
     while out.len() < count && tries < count * 20 {
         tries += 1;
@@ -263,7 +263,7 @@ fn the_index_answers_as_the_plain_scan() {
     files.push(hand);
     let db19 = build(dir.path(), &files, 19);
     // Duplicates from the index's signatures are those of reading every file.
-    let (groups, _) = kifu_search::collection::duplicate_groups(db19.files());
+    let (groups, _) = kifu_search::collection::duplicate_groups(&db19.files().unwrap());
     assert_eq!(db19.duplicates().groups, groups);
     let n19 = compare(&db19, &mut rng, 350, "19x19");
     let db9 = build(dir.path(), &files, 9);

@@ -470,15 +470,20 @@ pub fn sidecar_path(db: &Path) -> PathBuf {
 /// A fingerprint of a database's game list (each game's file and place in it, in order): a
 /// sidecar made for another list is not used.
 pub fn fingerprint(files: &[CollectionFile]) -> u64 {
-    let mut bytes = Vec::new();
+    // Hashed as it goes (the same hash as of all the bytes at once), not gathered first.
+    let mut hash = format::fnv64(&[]);
     for f in files {
-        bytes.extend_from_slice(f.source.path.display().to_string().as_bytes());
-        bytes.push(0);
+        // A path's text as `display` gives it, without a copy when it is UTF-8.
+        hash = match f.source.path.to_str() {
+            Some(text) => format::fnv64_more(hash, text.as_bytes()),
+            None => format::fnv64_more(hash, f.source.path.display().to_string().as_bytes()),
+        };
+        hash = format::fnv64_more(hash, &[0]);
         for id in &f.ids {
-            bytes.extend_from_slice(&id.map_or(u64::MAX, |i| i).to_le_bytes());
+            hash = format::fnv64_more(hash, &id.map_or(u64::MAX, |i| i).to_le_bytes());
         }
     }
-    format::fnv64(&bytes)
+    hash
 }
 
 /// The games a search walks, in the index's order, each with the places of the query's plan

@@ -42,8 +42,8 @@ impl PatternIndex {
         if files.len() < old
             || files[..old]
                 .iter()
-                .zip(&self.files)
-                .any(|(f, name)| f.source.path.display().to_string() != *name)
+                .zip(self.files.iter())
+                .any(|(f, name)| f.source.path.display().to_string() != name)
         {
             return Ok(None);
         }

@@ -27,6 +27,7 @@ mod columns;
 mod entry;
 pub(crate) mod format;
 mod infocols;
+mod names;
 mod store;
 pub(crate) mod walk;
 mod window;
@@ -131,7 +132,7 @@ impl<T> std::fmt::Debug for Derived<T> {
 #[derive(Debug, Clone, Default)]
 pub struct PatternIndex {
     /// The games' files.
-    pub(crate) files: Vec<String>,
+    pub(crate) files: names::Names,
     /// The games, file by file, each file's games in order.
     pub(crate) games: Vec<GameEntry>,
     /// The files that could not be read while building (their games are not in the index).
@@ -290,7 +291,11 @@ impl PatternIndex {
                 answer.matches.push(GameRow {
                     game: g.id,
                     info: g.info.clone(),
-                    file: self.files.get(g.file as usize).cloned().unwrap_or_default(),
+                    file: self
+                        .files
+                        .get(g.file as usize)
+                        .map(str::to_string)
+                        .unwrap_or_default(),
                     game_in_file: g.game_in_file + 1,
                 });
             }
@@ -411,9 +416,9 @@ impl PatternIndex {
         }
         let mut b = Bytes::new(body);
         let nfiles = b.varint_u32().map_err(err)?;
-        let mut files = Vec::new();
+        let mut files = names::Names::default();
         for _ in 0..nfiles {
-            files.push(b.string().map_err(err)?);
+            files.push(&b.string().map_err(err)?);
         }
         let ngames = b.varint().map_err(err)?;
         let mut games = Vec::new();
@@ -571,7 +576,7 @@ impl PatternIndex {
                         let Ok(view) = cold.view(gi as usize) else {
                             continue;
                         };
-                        let file = self.files.get(g.file as usize).map_or("", |f| f.as_str());
+                        let file = self.files.get(g.file as usize).unwrap_or_default();
                         let places = places.map(|(a, b)| &visit.places[a as usize..b as usize]);
                         walk::search_game(&mut scan, &mut ws, &prepared, g, view, file, places);
                     }

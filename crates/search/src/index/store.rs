@@ -352,9 +352,9 @@ fn open_windowed(
     }
     let body = |w: &mut Window<'_>| -> Result<_, String> {
         let nfiles = w.parse(|b, _| b.varint_u32())?;
-        let mut files = Vec::new();
+        let mut files = super::names::Names::default();
         for _ in 0..nfiles {
-            files.push(w.parse(|b, _| b.string())?);
+            files.push(&w.parse(|b, _| b.string())?);
         }
         let ngames = w.parse(|b, _| b.varint())?;
         let mut games: Vec<GameEntry> = Vec::new();
@@ -417,10 +417,7 @@ pub(crate) fn write(
     fingerprint: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let head = body_head(
-        index.files.iter().map(String::as_str),
-        index.games.len() as u64,
-    );
+    let head = body_head(index.files.iter(), index.games.len() as u64);
     let mut record = Vec::new();
     let mut len = 0u64;
     for g in &index.games {

@@ -6,6 +6,8 @@
 
 pub use kifu_posdb::index::Winner;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// The winner filter's names in JSON: `black`, `white`, `draw`, `unknown`.
 mod winner_name {
@@ -50,19 +52,22 @@ pub fn parse_winner(text: &str) -> Option<Winner> {
     })
 }
 
-/// What a search knows of a game, from its root.
+/// What a search knows of a game, from its root. The texts are shared (`Arc<str>`): an
+/// opened index keeps one copy of each distinct name, date, event and result
+/// ([`TextPool`]), since every game's information stays in memory and the same few thousand
+/// names fill a collection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameInfo {
     /// `PB`.
-    pub black: String,
+    pub black: Arc<str>,
     /// `PW`.
-    pub white: String,
+    pub white: Arc<str>,
     /// `DT`.
-    pub date: String,
+    pub date: Arc<str>,
     /// `EV`.
-    pub event: String,
+    pub event: Arc<str>,
     /// `RE`.
-    pub result: String,
+    pub result: Arc<str>,
     /// `HA` (0 when absent).
     pub handicap: u32,
     /// `KM`, when given.
@@ -75,7 +80,7 @@ impl GameInfo {
     /// What the root of `game` says (`PB PW DT EV RE HA KM`, and the board size).
     pub fn from_game(game: &kifu_sgf::GameTree<'_>) -> GameInfo {
         let root = game.root();
-        let text = |id: &str| root.simple_text(id).unwrap_or_default().trim().to_string();
+        let text = |id: &str| Arc::from(root.simple_text(id).unwrap_or_default().trim());
         let komi = root
             .get("KM")
             .and_then(|p| p.value())
@@ -117,6 +122,24 @@ impl GameInfo {
     /// The winner its result names.
     pub fn winner(&self) -> Winner {
         Winner::from_result(&self.result)
+    }
+}
+
+/// One shared copy of each distinct text, for the information of many games.
+#[derive(Debug, Default)]
+pub struct TextPool {
+    texts: HashSet<Arc<str>>,
+}
+
+impl TextPool {
+    /// The shared copy of `text` (made the first time it is asked for).
+    pub fn get(&mut self, text: &str) -> Arc<str> {
+        if let Some(t) = self.texts.get(text) {
+            return t.clone();
+        }
+        let t: Arc<str> = Arc::from(text);
+        self.texts.insert(t.clone());
+        t
     }
 }
 

@@ -2,7 +2,7 @@
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
 use super::format::{put_varint, Bytes, FormatError, Node, NodeReader, NodeWriter};
-use crate::filter::GameInfo;
+use crate::filter::{GameInfo, TextPool};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Move};
 
@@ -387,14 +387,16 @@ impl GameEntry {
         }
     }
 
-    /// Reads a game's record. Its cold part is copied when `base` is `None`, else left where
-    /// it is: at `base` plus its place in `b` (`b` reads a file from `base` on).
+    /// Reads a game's record, its texts shared through `texts`. Its cold part is copied when
+    /// `base` is `None`, else left where it is: at `base` plus its place in `b` (`b` reads a
+    /// file from `base` on).
     pub(crate) fn decode(
         b: &mut Bytes<'_>,
         files: u32,
         base: Option<u64>,
+        texts: &mut TextPool,
     ) -> Result<GameEntry, FormatError> {
-        let mut g = Self::decode_hot(b, files)?;
+        let mut g = Self::decode_hot(b, files, texts)?;
         let start = b.position();
         let mut bytes = b.clone();
         let n = usize::from(g.side);
@@ -413,7 +415,11 @@ impl GameEntry {
         Ok(g)
     }
 
-    fn decode_hot(b: &mut Bytes<'_>, files: u32) -> Result<GameEntry, FormatError> {
+    fn decode_hot(
+        b: &mut Bytes<'_>,
+        files: u32,
+        texts: &mut TextPool,
+    ) -> Result<GameEntry, FormatError> {
         let id = b.varint()?;
         let file = b.varint_u32()?;
         if file >= files {
@@ -421,11 +427,11 @@ impl GameEntry {
         }
         let game_in_file = b.varint_u32()?;
         let (black, white, date, event, result) = (
-            b.string()?,
-            b.string()?,
-            b.string()?,
-            b.string()?,
-            b.string()?,
+            texts.get(b.str()?),
+            texts.get(b.str()?),
+            texts.get(b.str()?),
+            texts.get(b.str()?),
+            texts.get(b.str()?),
         );
         let handicap = b.varint_u32()?;
         let dyer = match b.byte()? {

@@ -116,9 +116,14 @@ impl<'a> Bytes<'a> {
     }
 
     pub(crate) fn string(&mut self) -> Result<String, FormatError> {
+        self.str().map(str::to_string)
+    }
+
+    /// A string (length, then UTF-8 bytes), borrowed from the bytes.
+    pub(crate) fn str(&mut self) -> Result<&'a str, FormatError> {
         let n = usize::try_from(self.varint()?).map_err(|_| FormatError::Truncated)?;
         let s = self.take(n)?;
-        String::from_utf8(s.to_vec()).map_err(|_| FormatError::Bad("text is not UTF-8"))
+        std::str::from_utf8(s).map_err(|_| FormatError::Bad("text is not UTF-8"))
     }
 }
 

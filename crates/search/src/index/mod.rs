@@ -418,12 +418,13 @@ impl PatternIndex {
         let nfiles = b.varint_u32().map_err(err)?;
         let mut files = names::Names::default();
         for _ in 0..nfiles {
-            files.push(&b.string().map_err(err)?);
+            files.push(b.str().map_err(err)?);
         }
         let ngames = b.varint().map_err(err)?;
         let mut games = Vec::new();
+        let mut texts = crate::filter::TextPool::default();
         for _ in 0..ngames {
-            games.push(GameEntry::decode(&mut b, nfiles, None).map_err(err)?);
+            games.push(GameEntry::decode(&mut b, nfiles, None, &mut texts).map_err(err)?);
         }
         if !b.is_empty() {
             return Err("bytes after the last game".into());

@@ -22,6 +22,7 @@ use super::entry::{Cold, ColdView, GameEntry};
 use super::format::{fnv64, fnv64_more, put_varint, Bytes, FormatError};
 use super::window::{read_body, Window};
 use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
+use crate::filter::TextPool;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -358,8 +359,9 @@ fn open_windowed(
         }
         let ngames = w.parse(|b, _| b.varint())?;
         let mut games: Vec<GameEntry> = Vec::new();
+        let mut texts = TextPool::default();
         for _ in 0..ngames {
-            let g = w.parse(|b, base| GameEntry::decode(b, nfiles, Some(base)))?;
+            let g = w.parse(|b, base| GameEntry::decode(b, nfiles, Some(base), &mut texts))?;
             w.parsed(&g);
             games.push(g);
         }

@@ -137,6 +137,52 @@ fn a_fifo_named_on_the_command_line_is_read_as_a_stream() {
     );
 }
 
+/// A FIFO is read once: its games go into the pattern index from that read (a second read
+/// would wait for a writer that never comes), so searching it reports no unreadable file.
+#[test]
+fn a_fifo_indexed_gets_its_pattern_index_from_the_one_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("in.sgf");
+    mkfifo(&fifo);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, GAME9).unwrap())
+    };
+    let out = run_bounded(
+        &[
+            "pos",
+            "index",
+            s(&fifo),
+            "-o",
+            "db.kpx",
+            "--size",
+            "9",
+            "--json",
+        ],
+        dir.path(),
+        Duration::from_secs(60),
+    );
+    writer.join().unwrap();
+    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(
+        (v["games"].as_u64(), v["pattern_index"].as_str()),
+        (Some(1), Some("db.kpp"))
+    );
+    let out = run_bounded(
+        &["pos", "search", "db.kpx", "--pattern", "#", "--json"],
+        dir.path(),
+        Duration::from_secs(60),
+    );
+    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    // A black stone at every position it stands in (no captures): after move k, (k + 1) / 2
+    // stones, 1 + 1 + 2 + 2 + ... + 12 + 12 = 156.
+    assert_eq!(
+        (v["games"].as_u64(), v["occurrences"].as_u64()),
+        (Some(1), Some(156))
+    );
+    assert!(v.get("failures").is_none(), "{v}");
+}
+
 #[test]
 fn a_fifo_in_place_of_the_zobrist_table_is_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -89,6 +89,12 @@ impl Source {
             path: self.path.clone(),
             source,
         })?;
+        self.games_from_bytes(bytes)
+    }
+
+    /// The games of the file whose bytes, as read, are `bytes` ([`Source::read_games`] without
+    /// the read: for a caller that has read the file already).
+    pub fn games_from_bytes(&self, bytes: Vec<u8>) -> Result<kifu_sgf::Collection, SourceError> {
         match self.kind {
             SourceKind::Sgf => Ok(kifu_sgf::Collection::parse_vec(bytes).collection),
             SourceKind::Ishi => {

@@ -7,7 +7,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use kifu_go::replay::{replay_game, ReplayError, ReplayOptions, ReplaySink, Step};
 use kifu_go::{navigate, Board, Color};
-use kifu_posdb::index::{build_index, IndexOptions, IndexReader, Layout};
+use kifu_posdb::index::{
+    build_index, build_index_with, FileWork, IndexOptions, IndexReader, Layout,
+};
+use kifu_search::index::{FileRecords, PatternIndexBuilder};
 use kifu_search::lookup::{move_text, LookupAnswer, LookupScore};
 use kifu_sgf::Collection;
 use serde_json::json;
@@ -154,18 +157,34 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     opts.variations = a.select.variations;
+    // A part is an intermediate file: its pattern index is made once, for the merge.
+    let mut builder = if shard.is_none() && regular_or_new(&a.output) {
+        PatternIndexBuilder::new(&kifu_search::index::sidecar_path(&a.output)).ok()
+    } else {
+        None
+    };
     let (s, patterns) = a.threads.run(|| -> Result<_> {
         let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
-            Ok(build_index(&sources, &opts, w, tick)?)
+            // The pattern index's records made from the same reads of the files.
+            let Some(b) = builder.as_mut() else {
+                return Ok(build_index(&sources, &opts, w, tick)?);
+            };
+            let mut append = |source: &kifu_posdb::extract::Source, first, records| {
+                b.append(source, first, records)
+            };
+            let work = FileWork {
+                visit: &FileRecords::build,
+                append: &mut append,
+            };
+            Ok(build_index_with(&sources, &opts, w, tick, Some(work))?)
         })?;
         for e in &s.errors {
             crate::output::message(format_args!("kifu: {e}"));
         }
-        // A part is an intermediate file: its pattern index is made once, for the merge.
         let patterns = if shard.is_some() {
             None
         } else {
-            pattern_index(&a.output)?
+            pattern_index(&a.output, builder.take())?
         };
         Ok((s, patterns))
     })??;
@@ -224,27 +243,49 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     })
 }
 
+/// Whether `path` names a regular file or nothing yet (not `-`, a FIFO or a device).
+fn regular_or_new(path: &std::path::Path) -> bool {
+    path.as_os_str() != "-"
+        && match std::fs::metadata(path) {
+            Ok(m) => m.is_file(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        }
+}
+
 /// Builds the pattern index of the index just written at `output` and saves it beside it (the
 /// `.kpp` sidecar `kifu pos search` reads); its path and size. Nothing for an output that is
 /// not a regular file (`-o /dev/null`, a FIFO). Also the number of groups of duplicate games.
-fn pattern_index(output: &std::path::Path) -> Result<Option<(PathBuf, u64, usize)>> {
+/// `built`: the records made while the index read the files, used when they are those of
+/// the index's games (else the files are read again).
+fn pattern_index(
+    output: &std::path::Path,
+    built: Option<PatternIndexBuilder>,
+) -> Result<Option<(PathBuf, u64, usize)>> {
     use kifu_search::index::PatternIndex;
     if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
     let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
     let files = kifu_search::collection::index_files(&reader)?;
+    drop(reader);
     let sidecar = kifu_search::index::sidecar_path(output);
     let fingerprint = kifu_search::index::fingerprint(&files);
-    // Built straight into the sidecar; with a file that cannot be read, in memory (its
+    let from_reads = match built {
+        Some(b) => b.finish(&files, fingerprint)?,
+        None => None,
+    };
+    // Else built straight into the sidecar; with a file that cannot be read, in memory (its
     // failures are reported with every search) and saved as it is.
-    let patterns = match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
+    let patterns = match from_reads {
         Some(p) => p,
-        None => {
-            let p = PatternIndex::build(&files);
-            p.save(&sidecar, fingerprint)?;
-            p
-        }
+        None => match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
+            Some(p) => p,
+            None => {
+                let p = PatternIndex::build(&files);
+                p.save(&sidecar, fingerprint)?;
+                p
+            }
+        },
     };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
@@ -259,7 +300,7 @@ fn extend_pattern_index(
     old: Option<kifu_search::index::PatternIndex>,
 ) -> Result<(Option<(PathBuf, u64, usize)>, bool)> {
     let Some(old) = old else {
-        return Ok((pattern_index(output)?, false));
+        return Ok((pattern_index(output, None)?, false));
     };
     let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
     let files = kifu_search::collection::index_files(&reader)?;
@@ -268,7 +309,7 @@ fn extend_pattern_index(
     // be read: built whole (its failure reported).
     let fingerprint = kifu_search::index::fingerprint(&files);
     let Some(patterns) = old.extend_to(&files, &sidecar, fingerprint)? else {
-        return Ok((pattern_index(output)?, false));
+        return Ok((pattern_index(output, None)?, false));
     };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok((
@@ -393,7 +434,7 @@ pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> 
         counts = kifu_posdb::index::merge_index_parts(&parts, Layout::Shards, temp, w)?;
         Ok(())
     })?;
-    let patterns = pattern_index(output)?;
+    let patterns = pattern_index(output, None)?;
     let (entries, games, files) = counts;
     if json {
         crate::output::print_json(&json!({

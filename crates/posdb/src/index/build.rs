@@ -28,6 +28,35 @@ pub fn build_index(
     out: &mut dyn Write,
     progress: &(dyn Fn() + Sync),
 ) -> Result<IndexSummary, IndexError> {
+    build_index_with::<()>(sources, opts, out, progress, None)
+}
+
+/// [`FileWork::visit`]: a file, its bytes as read, the numbers of the games the index took.
+pub type VisitFile<'a, T> = dyn Fn(&Source, Vec<u8>, &[u32]) -> T + Sync + 'a;
+
+/// [`FileWork::append`]: a file, the index's number of its first game, what `visit` gave.
+pub type AppendFile<'a, T> = dyn FnMut(&Source, u64, T) + Send + 'a;
+
+/// More work on each file [`build_index_with`] reads, done on the bytes it read: kifu-search
+/// builds its pattern index's records this way, so that each file is read once.
+pub struct FileWork<'a, T> {
+    /// On a worker thread, for each file the index took games from: the file, its bytes as
+    /// read (before any conversion), and the numbers in the file of the games the index took,
+    /// in order.
+    pub visit: &'a VisitFile<'a, T>,
+    /// On the building thread, in the order of the files, for each file `visit` was called
+    /// for: the file, the index's number of its first game, and what `visit` gave.
+    pub append: &'a mut AppendFile<'a, T>,
+}
+
+/// [`build_index`], with `work` done on each file's bytes as they are read.
+pub fn build_index_with<T: Send>(
+    sources: &[Source],
+    opts: &IndexOptions,
+    out: &mut dyn Write,
+    progress: &(dyn Fn() + Sync),
+    work: Option<FileWork<'_, T>>,
+) -> Result<IndexSummary, IndexError> {
     if opts.keys.size() != opts.size {
         return Err(IndexError::KeysSize {
             table: opts.keys.size(),
@@ -40,7 +69,7 @@ pub fn build_index(
         strings,
         files,
         mut summary,
-    } = collect(sources, opts, progress)?;
+    } = collect(sources, opts, progress, work)?;
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64;
     let tables = Tables {
@@ -206,16 +235,17 @@ impl Collected {
 
     /// Appends one file's result: its path, then its games (numbered from the games so far) and
     /// their strings, and its entries to the sorter.
-    fn append(
+    fn append<T>(
         &mut self,
         source: &Source,
-        result: Result<IndexedFile, String>,
+        result: Result<(IndexedFile, Option<T>), String>,
+        append: &mut Option<&mut AppendFile<'_, T>>,
     ) -> Result<(), IndexError> {
         let file_no = u32::try_from(self.summary.files).map_err(|_| IndexError::TooMany)?;
         self.summary.files += 1;
         let path = self.strings.push_str(&source.path.display().to_string())?;
         self.files.push(FileRecord { path });
-        let r = match result {
+        let (r, work) = match result {
             Ok(r) => r,
             Err(e) => {
                 self.summary.files_failed += 1;
@@ -229,6 +259,9 @@ impl Collected {
             self.error(e);
         }
         let base = u32::try_from(self.summary.games).map_err(|_| IndexError::TooMany)?;
+        if let (Some(append), Some(work)) = (append.as_mut(), work) {
+            append(source, u64::from(base), work);
+        }
         for g in &r.games {
             let record = GameRecord {
                 file: file_no,
@@ -255,11 +288,16 @@ impl Collected {
 /// Replays the files in batches of [`IndexOptions::batch`] and appends their results in input
 /// order: a batch is replayed in parallel while the one before is appended (a serial step), so
 /// the bytes do not depend on the threads.
-fn collect(
+fn collect<T: Send>(
     sources: &[Source],
     opts: &IndexOptions,
     progress: &(dyn Fn() + Sync),
+    work: Option<FileWork<'_, T>>,
 ) -> Result<Collected, IndexError> {
+    let (visit, mut append) = match work {
+        Some(w) => (Some(w.visit), Some(w.append)),
+        None => (None, None),
+    };
     let second = SecondHash::new(opts.size);
     let mut c = Collected {
         sorter: ExternalSorter::new(ENTRY_BYTES, opts.memory_limit, opts.temp_dir.clone()),
@@ -268,11 +306,11 @@ fn collect(
         files: Vec::new(),
         summary: IndexSummary::default(),
     };
-    let compute = |chunk: &[Source]| -> Vec<Result<IndexedFile, String>> {
+    let compute = |chunk: &[Source]| -> Vec<Result<(IndexedFile, Option<T>), String>> {
         chunk
             .par_iter()
             .map(|p| {
-                let r = index_file(p, opts, &second);
+                let r = index_file(p, opts, &second, visit);
                 progress();
                 r
             })
@@ -285,7 +323,7 @@ fn collect(
         let (done, computed) = rayon::join(
             || -> Result<(), IndexError> {
                 for (r, source) in results.into_iter().zip(chunk) {
-                    c.append(source, r)?;
+                    c.append(source, r, &mut append)?;
                 }
                 Ok(())
             },
@@ -297,22 +335,24 @@ fn collect(
     Ok(c)
 }
 
-/// Replays one file (`Err`: the message of a file that could not be read).
-fn index_file(
+/// Replays one file, then does `visit` on its bytes if it has games (`Err`: the message of a
+/// file that could not be read).
+fn index_file<T>(
     source: &Source,
     opts: &IndexOptions,
     second: &SecondHash,
-) -> Result<IndexedFile, String> {
+    visit: Option<&VisitFile<'_, T>>,
+) -> Result<(IndexedFile, Option<T>), String> {
     let path = &source.path;
     let failed = |msg: String| format!("{}: {msg}", path.display());
     let bytes = std::fs::read(path).map_err(|e| failed(format!("cannot read: {e}")))?;
-    let bytes = match source.kind {
-        SourceKind::Sgf => bytes,
+    let converted = match source.kind {
+        SourceKind::Sgf => None,
         // Ishi files are read through their SGF conversion (small files: the round trip
         // through text costs little and keeps one indexing path).
         SourceKind::Ishi => {
             let doc = kifu_ishi::read(&bytes).document;
-            kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes()
+            Some(kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes())
         }
         SourceKind::Ascii => {
             return Err(failed(
@@ -329,10 +369,18 @@ fn index_file(
         keys: Some(opts.keys.clone()),
         ..Default::default()
     };
-    let sink = replay_bytes(&bytes, &replay, FileIndexer::new(opts.size, second));
+    let text = converted.as_deref().unwrap_or(&bytes);
+    let sink = replay_bytes(text, &replay, FileIndexer::new(opts.size, second));
     let mut r = sink.finish();
     for e in &mut r.errors {
         *e = failed(std::mem::take(e));
     }
-    Ok(r)
+    let work = match visit {
+        Some(visit) if !r.games.is_empty() => {
+            let games: Vec<u32> = r.games.iter().map(|g| g.game_in_file).collect();
+            Some(visit(source, bytes, &games))
+        }
+        _ => None,
+    };
+    Ok((r, work))
 }

@@ -3,11 +3,13 @@
 //! then the sidecar is written (header, files, game count, the spooled records, checksum) and
 //! opened as any other. Memory is a batch's games, not the collection's.
 
+use super::entry::{Cold, GameEntry};
 use super::format::fnv64_more;
 use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
+use kifu_posdb::extract::Source;
 use std::io::{Read, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Files read at once: enough to keep both cores busy, few enough that a batch's games stay
 /// small (a few megabytes of records for single-game files).
@@ -59,25 +61,15 @@ fn write_sidecar(
     path: &Path,
     fingerprint: u64,
 ) -> Result<Option<PatternIndex>, PatternIndexError> {
-    let io = |source| PatternIndexError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let spool = kifu_fs::atomic::locked_temp_in(kifu_fs::atomic::folder_of(path))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, spool.as_file());
-    let mut games = 0u64;
-    let mut record = Vec::new();
+    let mut w = SidecarWriter::new(path)?;
     let known = old.map_or(0, |o| o.files.len());
     if let Some(old) = old {
         let mut cold = store::ColdReader::new(old, false);
         for (gi, g) in old.games.iter().enumerate() {
-            record.clear();
             let bytes = cold
                 .bytes(gi)
-                .map_err(|why| io(std::io::Error::other(why)))?;
-            g.encode_record(bytes, &mut record);
-            w.write_all(&record).map_err(io)?;
-            games += 1;
+                .map_err(|why| w.io(std::io::Error::other(why)))?;
+            w.push_record(g, bytes)?;
         }
     }
     for (b, batch) in files[known..].chunks(BATCH).enumerate() {
@@ -85,41 +77,225 @@ fn write_sidecar(
             if !failures.is_empty() {
                 return Ok(None);
             }
-            for g in entries {
-                record.clear();
-                // A game just built holds its cold part in memory.
-                if let super::entry::Cold::Bytes(bytes) = &g.cold {
-                    g.encode_record(bytes, &mut record);
-                }
-                w.write_all(&record).map_err(io)?;
-                games += 1;
+            for g in &entries {
+                w.push(g)?;
             }
         }
     }
-    w.flush().map_err(io)?;
-    drop(w);
-    let names: Vec<String> = files
-        .iter()
-        .map(|f| f.source.path.display().to_string())
-        .collect();
-    let head = store::body_head(names.iter().map(String::as_str), games);
-    let mut spooled = spool.as_file();
-    let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-    spooled.rewind().map_err(io)?;
-    let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
-    let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = spooled.read(&mut buf).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        hash = fnv64_more(hash, &buf[..n]);
-        out.write_all(&buf[..n]).map_err(io)?;
+    let names = files.iter().map(|f| f.source.path.display().to_string());
+    w.finish(names, fingerprint)
+}
+
+/// Writes a sidecar's game records as they come, in the database's order, spooled to a
+/// temporary file beside it; [`SidecarWriter::finish`] writes the sidecar (header, files,
+/// game count, the records, checksum) and opens it.
+struct SidecarWriter {
+    path: PathBuf,
+    spool: tempfile::NamedTempFile,
+    w: std::io::BufWriter<std::fs::File>,
+    games: u64,
+    record: Vec<u8>,
+}
+
+impl SidecarWriter {
+    fn new(path: &Path) -> Result<SidecarWriter, PatternIndexError> {
+        let spool = kifu_fs::atomic::locked_temp_in(kifu_fs::atomic::folder_of(path))?;
+        let file = spool
+            .as_file()
+            .try_clone()
+            .map_err(|source| PatternIndexError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(SidecarWriter {
+            path: path.to_path_buf(),
+            spool,
+            w: std::io::BufWriter::with_capacity(1 << 20, file),
+            games: 0,
+            record: Vec::new(),
+        })
     }
-    out.write_all(&hash.to_le_bytes()).map_err(io)?;
-    out.commit()?;
-    store::open(path, fingerprint)
+
+    fn io(&self, source: std::io::Error) -> PatternIndexError {
+        PatternIndexError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Appends a game just built (its cold part in memory).
+    fn push(&mut self, g: &GameEntry) -> Result<(), PatternIndexError> {
+        match &g.cold {
+            Cold::Bytes(bytes) => self.push_record(g, bytes),
+            Cold::File { .. } => Err(self.io(std::io::Error::other(
+                "a game's record without its cold part",
+            ))),
+        }
+    }
+
+    /// Appends a game whose cold part's bytes are `cold`.
+    fn push_record(&mut self, g: &GameEntry, cold: &[u8]) -> Result<(), PatternIndexError> {
+        self.record.clear();
+        g.encode_record(cold, &mut self.record);
+        self.w.write_all(&self.record).map_err(|e| self.io(e))?;
+        self.games += 1;
+        Ok(())
+    }
+
+    /// Writes the sidecar, whose files are `names`, and opens it.
+    fn finish(
+        self,
+        names: impl Iterator<Item = String>,
+        fingerprint: u64,
+    ) -> Result<Option<PatternIndex>, PatternIndexError> {
+        let SidecarWriter {
+            path,
+            spool,
+            w,
+            games,
+            ..
+        } = self;
+        let io = |source| PatternIndexError::Io {
+            path: path.clone(),
+            source,
+        };
+        drop(w.into_inner().map_err(|e| io(e.into_error()))?);
+        let names: Vec<String> = names.collect();
+        let head = store::body_head(names.iter().map(String::as_str), games);
+        let mut spooled = spool.as_file();
+        let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+        spooled.rewind().map_err(io)?;
+        let mut out = kifu_fs::atomic::AtomicFile::create(&path)?;
+        let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = spooled.read(&mut buf).map_err(io)?;
+            if n == 0 {
+                break;
+            }
+            hash = fnv64_more(hash, &buf[..n]);
+            out.write_all(&buf[..n]).map_err(io)?;
+        }
+        out.write_all(&hash.to_le_bytes()).map_err(io)?;
+        out.commit()?;
+        store::open(&path, fingerprint)
+    }
+}
+
+/// The pattern index's records of one file's games, made while the full-board index reads
+/// the file ([`kifu_posdb::index::build_index_with`]), so that each file is read once: see
+/// [`PatternIndexBuilder`].
+pub struct FileRecords {
+    games: Vec<GameEntry>,
+}
+
+impl FileRecords {
+    /// The records of the games numbered `games` (in order) of `source`, whose bytes as read
+    /// are `bytes`. On a worker thread.
+    pub fn build(source: &Source, bytes: Vec<u8>, games: &[u32]) -> FileRecords {
+        let mut out = Vec::with_capacity(games.len());
+        // Only a file the full-board index took games from comes here: its format has games.
+        if let Ok(coll) = source.games_from_bytes(bytes) {
+            let mut wanted = games.iter().copied().peekable();
+            for (i, game) in coll.games().enumerate() {
+                let Some(&next) = wanted.peek() else { break };
+                if next as usize == i {
+                    wanted.next();
+                    out.push(GameEntry::build(0, 0, next, game));
+                }
+            }
+        }
+        FileRecords { games: out }
+    }
+}
+
+/// A pattern index built while `kifu pos index` builds the full-board index, from the same
+/// reads of the files ([`FileRecords`]): the records are spooled as the files come, in order,
+/// and [`PatternIndexBuilder::finish`] writes the sidecar once the full-board index is
+/// written and its games' files and numbers are known. The same bytes as
+/// [`PatternIndex::build_to`] of that index's files.
+pub struct PatternIndexBuilder {
+    writer: Option<SidecarWriter>,
+    /// The files so far: their paths and the numbers of their games.
+    files: Vec<CollectionFile>,
+    /// Whether the records cannot be used (an error while spooling, a file given twice): the
+    /// caller then builds the index from the finished full-board index, which reports why.
+    broken: bool,
+    seen: std::collections::HashSet<PathBuf>,
+}
+
+impl PatternIndexBuilder {
+    /// A builder of the sidecar at `path`.
+    pub fn new(path: &Path) -> Result<PatternIndexBuilder, PatternIndexError> {
+        Ok(PatternIndexBuilder {
+            writer: Some(SidecarWriter::new(path)?),
+            files: Vec::new(),
+            broken: false,
+            seen: std::collections::HashSet::new(),
+        })
+    }
+
+    /// Appends a file's records, in the order of the files: `first` is the database's number
+    /// of its first game.
+    pub fn append(&mut self, source: &Source, first: u64, records: FileRecords) {
+        if self.broken {
+            return;
+        }
+        // A path given twice is one file of the database (`index_files`): left to the
+        // build from the finished index, which groups them.
+        if !self.seen.insert(source.path.clone()) {
+            self.broken = true;
+            return;
+        }
+        let Some(w) = self.writer.as_mut() else {
+            return;
+        };
+        let file = self.files.len() as u32;
+        let mut ids = Vec::new();
+        for (k, mut g) in records.games.into_iter().enumerate() {
+            g.id = first + k as u64;
+            g.file = file;
+            let at = g.game_in_file as usize;
+            if ids.len() <= at {
+                ids.resize(at + 1, None);
+            }
+            ids[at] = Some(g.id);
+            if w.push(&g).is_err() {
+                self.broken = true;
+                return;
+            }
+        }
+        self.files.push(CollectionFile {
+            source: source.clone(),
+            ids,
+        });
+    }
+
+    /// Writes the sidecar and opens it, if the files appended are `files` (the games' files
+    /// and numbers of the full-board index just written, [`crate::collection::index_files`]);
+    /// `Ok(None)`, with nothing written, when they are not.
+    pub fn finish(
+        mut self,
+        files: &[CollectionFile],
+        fingerprint: u64,
+    ) -> Result<Option<PatternIndex>, PatternIndexError> {
+        let Some(w) = self.writer.take() else {
+            return Ok(None);
+        };
+        if self.broken || !same_files(&self.files, files) {
+            return Ok(None);
+        }
+        let names = files.iter().map(|f| f.source.path.display().to_string());
+        w.finish(names, fingerprint)
+    }
+}
+
+/// Whether two lists of files have the same paths and game numbers.
+fn same_files(a: &[CollectionFile], b: &[CollectionFile]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.source.path == y.source.path && x.ids == y.ids)
 }
 
 #[cfg(test)]
@@ -187,5 +363,81 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(other.extend_to(&files, &sidecar, 5).unwrap().is_none());
+    }
+
+    /// The records made while the full-board index reads the files give the sidecar
+    /// `build_to` writes from the finished index: SGF files of several games (one of another
+    /// size), an Ishi file, more files than a batch; a file given twice, or files that are not
+    /// the index's, give nothing and write nothing.
+    #[test]
+    fn built_from_the_full_board_reads_as_from_the_finished_index() {
+        use kifu_posdb::index::{build_index_with, FileWork, IndexOptions, IndexReader};
+        let dir = tempfile::tempdir().unwrap();
+        let mut sources = Vec::new();
+        for i in 0..BATCH + 3 {
+            let path = dir.path().join(format!("g{i:03}.sgf"));
+            let m = |k: usize| (b'a' + ((i + k) % 19) as u8) as char;
+            std::fs::write(
+                &path,
+                format!(
+                    "(;PB[b{i}]DT[2001-02-03];B[{}{}];W[{}{}](;B[dd])(;B[pp]))(;SZ[9];B[ee])(;EV[e{i}];B[qd])",
+                    m(0), m(1), m(2), m(3)
+                ),
+            )
+            .unwrap();
+            sources.push(Source::new(&path));
+        }
+        let ishi = kifu_testdata::corpus().join("ishi/testspec.go");
+        sources.insert(7, Source::new(&ishi));
+        let kpx = dir.path().join("db.kpx");
+        let build = |sources: &[Source], kpx: &Path| -> PatternIndexBuilder {
+            let mut b = PatternIndexBuilder::new(&super::super::sidecar_path(kpx)).unwrap();
+            let mut append = |s: &Source, first, r| b.append(s, first, r);
+            let work = FileWork {
+                visit: &FileRecords::build,
+                append: &mut append,
+            };
+            let opts = IndexOptions::new(kifu_go::BoardSize::new(19).unwrap());
+            let mut out = std::fs::File::create(kpx).unwrap();
+            build_index_with(sources, &opts, &mut out, &|| {}, Some(work)).unwrap();
+            b
+        };
+        let files_of =
+            |kpx: &Path| crate::collection::index_files(&IndexReader::open(kpx).unwrap()).unwrap();
+        let b = build(&sources, &kpx);
+        let files = files_of(&kpx);
+        assert_eq!(files.len(), BATCH + 4);
+        let sidecar = super::super::sidecar_path(&kpx);
+        let from_reads = b.finish(&files, 11).unwrap().unwrap();
+        let bytes = std::fs::read(&sidecar).unwrap();
+        let from_index = PatternIndex::build_to(&files, &sidecar, 11)
+            .unwrap()
+            .unwrap();
+        assert!(from_reads == from_index);
+        assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
+        assert_eq!(from_index.games(), 2 * (BATCH + 3) + 2);
+        // Not the index's files: nothing written.
+        let b = build(&sources, &kpx);
+        assert!(b.finish(&files[1..], 11).unwrap().is_none());
+        assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
+        // A file given twice: left to the build from the finished index.
+        let mut twice = sources.clone();
+        twice.push(sources[3].clone());
+        let kpx2 = dir.path().join("twice.kpx");
+        let b = build(&twice, &kpx2);
+        assert!(b.finish(&files_of(&kpx2), 11).unwrap().is_none());
+        assert!(!super::super::sidecar_path(&kpx2).exists());
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| !n.starts_with('g'))
+            .collect();
+        let mut left = left;
+        left.sort();
+        assert_eq!(
+            left,
+            ["db.kpp", "db.kpx", "twice.kpx"],
+            "temporary files left behind"
+        );
     }
 }

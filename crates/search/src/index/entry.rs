@@ -4,7 +4,7 @@
 use super::format::{put_varint, Bytes, FormatError, Node, NodeReader, NodeWriter};
 use crate::filter::{GameInfo, TextPool};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{BoardSize, Color, Move, PlayedMove, Point};
+use kifu_go::{BoardSize, Move};
 
 /// One game as the index holds it: what every search may read stays in memory, what only the
 /// walk of the game reads ([`Cold`]) may stay in the sidecar file.
@@ -163,18 +163,6 @@ impl GameEntry {
         game_in_file: u32,
         tree: kifu_sgf::GameTree<'_>,
     ) -> GameEntry {
-        Self::build_with(id, file, game_in_file, tree, true)
-    }
-
-    /// [`GameEntry::build`]; with `by_move` unset every node's board is compared whole with
-    /// its parent's (the tests hold the two ways equal).
-    fn build_with(
-        id: u64,
-        file: u32,
-        game_in_file: u32,
-        tree: kifu_sgf::GameTree<'_>,
-        by_move: bool,
-    ) -> GameEntry {
         let info = GameInfo::from_game(&tree);
         let mut entry = GameEntry {
             id,
@@ -211,10 +199,6 @@ impl GameEntry {
         let mut cur = vec![0u8; n * n];
         let mut rows = vec![0u8; n * n];
         let mut changes: Vec<(u16, u8)> = Vec::new();
-        // The points a move may have changed, and which of them were seen at this step.
-        let mut near: Vec<usize> = Vec::new();
-        let mut seen = vec![0u32; n * n];
-        let mut stamp = 0u32;
         let mut broken = false;
         let opts = ReplayOptions {
             scope: Scope::AllVariations,
@@ -241,87 +225,40 @@ impl GameEntry {
                 broken = true;
                 return;
             }
+            let parent_rows = &cur;
+            // Cell codes are the index's point states (0 empty, 1 black, 2 white).
+            step.position.write_cells(&mut rows);
             changes.clear();
-            // A move without setup changes its point and the groups next to it (a capture
-            // takes whole groups beside the move, a suicide the move's own group): those
-            // points are compared, not the whole board.
-            let fast = by_move && step.only_move && !path.is_empty();
-            if fast {
-                if let Some(PlayedMove {
-                    mv: Move::Play(p), ..
-                }) = step.mv
-                {
-                    let q0 = usize::from(p.row()) * n + usize::from(p.col());
-                    stamp = stamp.wrapping_add(1);
-                    if stamp == 0 {
-                        seen.fill(0);
-                        stamp = 1;
-                    }
-                    near.clear();
-                    near.push(q0);
-                    seen[q0] = stamp;
-                    for nb in neighbours(q0, n) {
-                        if cur[nb] == 0 || seen[nb] == stamp {
-                            continue;
-                        }
-                        // The whole group of `nb` in the parent's board.
-                        let colour = cur[nb];
-                        seen[nb] = stamp;
-                        let from = near.len();
-                        near.push(nb);
-                        let mut i = from;
-                        while i < near.len() {
-                            for m in neighbours(near[i], n) {
-                                if cur[m] == colour && seen[m] != stamp {
-                                    seen[m] = stamp;
-                                    near.push(m);
-                                }
-                            }
-                            i += 1;
-                        }
-                    }
-                    near.sort_unstable();
-                    for &q in &near {
-                        let now = Point::new((q % n) as u32, (q / n) as u32, size)
-                            .ok()
-                            .and_then(|pt| step.position.stone_at(pt))
-                            .map_or(0, |c| if c == Color::Black { 1 } else { 2 });
-                        if now != cur[q] {
-                            changes.push((q as u16, now));
-                        }
-                    }
+            // Most of the board is as it was: compare blocks first.
+            const BLOCK: usize = 32;
+            for (bi, (now, before)) in rows
+                .chunks(BLOCK)
+                .zip(parent_rows.chunks(BLOCK))
+                .enumerate()
+            {
+                if now == before {
+                    continue;
                 }
-            } else {
-                // Cell codes are the index's point states (0 empty, 1 black, 2 white).
-                step.position.write_cells(&mut rows);
-                // Most of the board is as it was: compare blocks first.
-                const BLOCK: usize = 32;
-                for (bi, (now, before)) in rows.chunks(BLOCK).zip(cur.chunks(BLOCK)).enumerate() {
-                    if now == before {
+                for (j, (&s, &a)) in now.iter().zip(before).enumerate() {
+                    let q = bi * BLOCK + j;
+                    if s == a {
                         continue;
                     }
-                    for (j, (&s, &a)) in now.iter().zip(before).enumerate() {
-                        if s != a {
-                            changes.push(((bi * BLOCK + j) as u16, s));
+                    changes.push((q as u16, s));
+                    if step.variation == 0 {
+                        last[q] = step.node_index as u32;
+                        fin[q] = s;
+                        if s != 0 {
+                            first[q] = first[q].min(step.node_index as u32);
                         }
                     }
-                }
-            }
-            for &(q, s) in &changes {
-                let q = usize::from(q);
-                if step.variation == 0 {
-                    last[q] = step.node_index as u32;
-                    fin[q] = s;
                     if s != 0 {
-                        first[q] = first[q].min(step.node_index as u32);
-                    }
-                }
-                if s != 0 {
-                    let (col, row) = (q % n, q / n);
-                    let k = usize::from(s - 1) * n + row;
-                    all[k] |= 1 << col;
-                    if step.variation == 0 {
-                        main[k] |= 1 << col;
+                        let (col, row) = (q % n, q / n);
+                        let k = usize::from(s - 1) * n + row;
+                        all[k] |= 1 << col;
+                        if step.variation == 0 {
+                            main[k] |= 1 << col;
+                        }
                     }
                 }
             }
@@ -349,13 +286,7 @@ impl GameEntry {
             for &(q, _) in &changes {
                 undo.push((q, cur[usize::from(q)]));
             }
-            if fast {
-                for &(q, s) in &changes {
-                    cur[usize::from(q)] = s;
-                }
-            } else {
-                std::mem::swap(&mut cur, &mut rows);
-            }
+            std::mem::swap(&mut cur, &mut rows);
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is
@@ -569,62 +500,5 @@ pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {
     match bytes.get(4 * i..4 * i + 4) {
         Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
         _ => 0,
-    }
-}
-
-/// The points beside point `q` of an `n` x `n` board (cells row by row).
-fn neighbours(q: usize, n: usize) -> impl Iterator<Item = usize> {
-    let (col, row) = (q % n, q / n);
-    [
-        (col > 0).then(|| q - 1),
-        (col + 1 < n).then(|| q + 1),
-        (row > 0).then(|| q - n),
-        (row + 1 < n).then(|| q + n),
-    ]
-    .into_iter()
-    .flatten()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The records made by looking only at each move's point and the groups beside it equal
-    /// those made by comparing every board whole: on hand-made games (captures of several
-    /// groups at once, suicide, a move onto a stone, setup beside moves, two moves in a node,
-    /// passes, variations that capture) and on every game of the shared corpus.
-    #[test]
-    fn records_by_move_equal_records_by_whole_boards() {
-        let tricky = [
-            // Two white groups captured by one move.
-            "(;SZ[5]AW[ba][ab]AB[ca][cb][bb][ac];B[aa])",
-            "(;SZ[5];B[ba];W[aa];B[ab];W[bb];B[aa])(;SZ[5]AB[aa][bb];W[aa];B[ab]PL[B])",
-            // Suicide of one stone and of a group.
-            "(;SZ[5]AB[ba][ab];W[aa])(;SZ[5]AB[ca][cb][ac][bc]AW[ba];W[ab];W[bb];W[aa])",
-            // A move onto a stone, setup in a move node, two moves in one node, passes.
-            "(;SZ[5];B[cc];W[cc];B[];W[];B[dc];AE[dc];W[dc];B[aa]W[bb];AB[ee];W[ed])",
-            "(;SZ[5];B[aa](;W[bb];B[cc])(;W[cc];B[bb])(;W[ab];B[ba];W[dd](;B[ee])(;B[ed])))",
-            "(;SZ[7];B[dd];W[cd];B[ce];W[de];B[ee];W[df];B[cf];W[ed];B[dc];W[ef];B[fe];W[fd];B[ge];W[dd])",
-        ];
-        let mut texts: Vec<Vec<u8>> = tricky.iter().map(|t| t.as_bytes().to_vec()).collect();
-        let files = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
-        assert!(files.len() > 9000);
-        texts.extend(files.iter().map(|f| std::fs::read(f).unwrap()));
-        let mut games = 0;
-        let mut with_nodes = 0;
-        for text in texts {
-            let coll = kifu_sgf::Collection::parse_vec(text).collection;
-            for (g, (a, b)) in coll.games().zip(coll.games()).enumerate() {
-                let by_move = GameEntry::build_with(1, 2, g as u32, a, true);
-                let whole = GameEntry::build_with(1, 2, g as u32, b, false);
-                assert!(by_move == whole, "game {g} of a file");
-                games += 1;
-                if let Cold::Bytes(c) = &whole.cold {
-                    with_nodes += usize::from(c.len() > 2);
-                }
-            }
-        }
-        assert!(games > 9000, "{games}");
-        assert!(with_nodes > 9000, "{with_nodes}");
     }
 }

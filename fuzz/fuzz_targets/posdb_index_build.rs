@@ -1,10 +1,13 @@
 //! Building a position index from any SGF bytes, main lines or every variation, never panics,
 //! and the answers read through summaries equal those of a full scan for every position the
 //! replay yields (the variation bookkeeping of the index sink against the replayer's tree).
+//! The pattern index built from the same read of the file (`build_index_with` and
+//! `PatternIndexBuilder`) is byte for byte the one built from the finished index.
 #![no_main]
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
 use kifu_posdb::extract::Source;
-use kifu_posdb::index::{build_index, IndexOptions, IndexReader};
+use kifu_posdb::index::{build_index, build_index_with, FileWork, IndexOptions, IndexReader};
+use kifu_search::index::{FileRecords, PatternIndex, PatternIndexBuilder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -42,6 +45,33 @@ fuzz_target!(|data: &[u8]| {
             let path = dir.join(format!("{threshold}.idx"));
             std::fs::write(&path, &bytes).expect("index written");
             dbs.push(IndexReader::open(&path).expect("a built index opens"));
+        }
+        // The pattern index from the same read of the file, as from the finished index.
+        let kpx = dir.join("p.kpx");
+        let mut builder =
+            PatternIndexBuilder::new(&kifu_search::index::sidecar_path(&kpx)).expect("builder");
+        let mut append = |s: &Source, first, r| builder.append(s, first, r);
+        let work = FileWork {
+            visit: &FileRecords::build,
+            append: &mut append,
+        };
+        let mut o = IndexOptions::new(size);
+        o.variations = variations;
+        let mut out = std::fs::File::create(&kpx).expect("index file");
+        build_index_with(&[Source::new(&sgf)], &o, &mut out, &|| {}, Some(work))
+            .expect("an index of any SGF file is built");
+        drop(out);
+        let files = kifu_search::collection::index_files(&IndexReader::open(&kpx).expect("opens"))
+            .expect("files");
+        let fingerprint = kifu_search::index::fingerprint(&files);
+        let from_read = builder.finish(&files, fingerprint).expect("written");
+        assert_eq!(from_read.is_some(), !files.is_empty());
+        let sidecar = kifu_search::index::sidecar_path(&kpx);
+        let bytes = std::fs::read(&sidecar).ok();
+        let again = PatternIndex::build_to(&files, &sidecar, fingerprint).expect("built");
+        assert!(again.is_some());
+        if from_read.is_some() {
+            assert_eq!(bytes, std::fs::read(&sidecar).ok());
         }
         for (board, to_play) in queries.iter().filter(|(b, _)| b.size() == size) {
             for swap in [false, true] {

@@ -115,15 +115,18 @@ fn folder_walks_skip_fifos_and_broken_links_and_never_hang() {
     assert!(!d.join("converted/fifo.sgf").exists());
 }
 
+/// Makes a FIFO at `p` and writes `text` into it on a thread (it blocks until read).
+fn feed_fifo(p: &Path, text: &'static str) -> std::thread::JoinHandle<()> {
+    mkfifo(p);
+    let p = p.to_path_buf();
+    std::thread::spawn(move || std::fs::write(p, text).unwrap())
+}
+
 #[test]
 fn a_fifo_named_on_the_command_line_is_read_as_a_stream() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("in.sgf");
-    mkfifo(&fifo);
-    let writer = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::write(fifo, GAME9).unwrap())
-    };
+    let writer = feed_fifo(&fifo, GAME9);
     let out = run_bounded(
         &["sgf", "stats", s(&fifo), "--json"],
         dir.path(),
@@ -143,11 +146,7 @@ fn a_fifo_named_on_the_command_line_is_read_as_a_stream() {
 fn a_fifo_indexed_gets_its_pattern_index_from_the_one_read() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("in.sgf");
-    mkfifo(&fifo);
-    let writer = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::write(fifo, GAME9).unwrap())
-    };
+    let writer = feed_fifo(&fifo, GAME9);
     let out = run_bounded(
         &[
             "pos",

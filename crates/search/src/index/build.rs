@@ -100,13 +100,7 @@ struct SidecarWriter {
 impl SidecarWriter {
     fn new(path: &Path) -> Result<SidecarWriter, PatternIndexError> {
         let spool = kifu_fs::atomic::locked_temp_in(kifu_fs::atomic::folder_of(path))?;
-        let file = spool
-            .as_file()
-            .try_clone()
-            .map_err(|source| PatternIndexError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let file = spool.as_file().try_clone().map_err(io_at(path))?;
         Ok(SidecarWriter {
             path: path.to_path_buf(),
             spool,
@@ -117,10 +111,7 @@ impl SidecarWriter {
     }
 
     fn io(&self, source: std::io::Error) -> PatternIndexError {
-        PatternIndexError::Io {
-            path: self.path.clone(),
-            source,
-        }
+        io_at(&self.path)(source)
     }
 
     /// Appends a game just built (its cold part in memory).
@@ -155,10 +146,7 @@ impl SidecarWriter {
             games,
             ..
         } = self;
-        let io = |source| PatternIndexError::Io {
-            path: path.clone(),
-            source,
-        };
+        let io = io_at(&path);
         drop(w.into_inner().map_err(|e| io(e.into_error()))?);
         let names: Vec<String> = names.collect();
         let head = store::body_head(names.iter().map(String::as_str), games);
@@ -179,6 +167,14 @@ impl SidecarWriter {
         out.write_all(&hash.to_le_bytes()).map_err(io)?;
         out.commit()?;
         store::open(&path, fingerprint)
+    }
+}
+
+/// The error of a read or write of the sidecar at `path`.
+fn io_at(path: &Path) -> impl Fn(std::io::Error) -> PatternIndexError + Copy + '_ {
+    move |source| PatternIndexError::Io {
+        path: path.to_path_buf(),
+        source,
     }
 }
 
@@ -215,23 +211,21 @@ impl FileRecords {
 /// written and its games' files and numbers are known. The same bytes as
 /// [`PatternIndex::build_to`] of that index's files.
 pub struct PatternIndexBuilder {
-    writer: Option<SidecarWriter>,
+    writer: SidecarWriter,
     /// The files so far: their paths and the numbers of their games.
     files: Vec<CollectionFile>,
-    /// Whether the records cannot be used (an error while spooling, a file given twice): the
-    /// caller then builds the index from the finished full-board index, which reports why.
+    /// Whether the spool failed: the caller then builds the index from the finished
+    /// full-board index, which reports why.
     broken: bool,
-    seen: std::collections::HashSet<PathBuf>,
 }
 
 impl PatternIndexBuilder {
     /// A builder of the sidecar at `path`.
     pub fn new(path: &Path) -> Result<PatternIndexBuilder, PatternIndexError> {
         Ok(PatternIndexBuilder {
-            writer: Some(SidecarWriter::new(path)?),
+            writer: SidecarWriter::new(path)?,
             files: Vec::new(),
             broken: false,
-            seen: std::collections::HashSet::new(),
         })
     }
 
@@ -241,15 +235,6 @@ impl PatternIndexBuilder {
         if self.broken {
             return;
         }
-        // A path given twice is one file of the database (`index_files`): left to the
-        // build from the finished index, which groups them.
-        if !self.seen.insert(source.path.clone()) {
-            self.broken = true;
-            return;
-        }
-        let Some(w) = self.writer.as_mut() else {
-            return;
-        };
         let file = self.files.len() as u32;
         let mut ids = Vec::new();
         for (k, mut g) in records.games.into_iter().enumerate() {
@@ -260,7 +245,7 @@ impl PatternIndexBuilder {
                 ids.resize(at + 1, None);
             }
             ids[at] = Some(g.id);
-            if w.push(&g).is_err() {
+            if self.writer.push(&g).is_err() {
                 self.broken = true;
                 return;
             }
@@ -273,20 +258,18 @@ impl PatternIndexBuilder {
 
     /// Writes the sidecar and opens it, if the files appended are `files` (the games' files
     /// and numbers of the full-board index just written, [`crate::collection::index_files`]);
-    /// `Ok(None)`, with nothing written, when they are not.
+    /// `Ok(None)`, with nothing written, when they are not (a path given twice is one file
+    /// there, two here).
     pub fn finish(
-        mut self,
+        self,
         files: &[CollectionFile],
         fingerprint: u64,
     ) -> Result<Option<PatternIndex>, PatternIndexError> {
-        let Some(w) = self.writer.take() else {
-            return Ok(None);
-        };
         if self.broken || !same_files(&self.files, files) {
             return Ok(None);
         }
         let names = files.iter().map(|f| f.source.path.display().to_string());
-        w.finish(names, fingerprint)
+        self.writer.finish(names, fingerprint)
     }
 }
 

@@ -1,10 +1,10 @@
 //! One game of the pattern index: what it holds ([`GameEntry`]), how it is made from a game
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
-use super::format::{put_varint, Bytes, FormatError, Node, NodeReader, NodeWriter};
+use super::format::{put_varint, state, Bytes, FormatError, Node, NodeReader, NodeWriter};
 use crate::filter::{GameInfo, TextPool};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{BoardSize, Move};
+use kifu_go::{BoardSize, Color, Move, PlayedMove};
 
 /// One game as the index holds it: what every search may read stays in memory, what only the
 /// walk of the game reads ([`Cold`]) may stay in the sidecar file.
@@ -193,8 +193,11 @@ impl GameEntry {
         // Each node is diffed against its parent's board: `cur` is the board after the last
         // node of the path from the root, and `undo` the old states of the points each node on
         // the path changed (from its mark on), so that going back up to a variation's parent
-        // costs the changes undone, not a copy of every board on the path.
-        let mut path: Vec<(usize, usize)> = Vec::new();
+        // costs the changes undone, not a copy of every board on the path. Each path entry also
+        // keeps the stones of each colour after its node: a move that adds one stone of its
+        // colour and leaves the other colour's count as it was changed its own point only (no
+        // capture, no suicide), which spares copying and comparing the whole board.
+        let mut path: Vec<(usize, usize, [u32; 2])> = Vec::new();
         let mut undo: Vec<(u16, u8)> = Vec::new();
         let mut cur = vec![0u8; n * n];
         let mut rows = vec![0u8; n * n];
@@ -212,7 +215,7 @@ impl GameEntry {
                 broken = true;
                 return;
             }
-            while let Some(&(node, mark)) = path.last() {
+            while let Some(&(node, mark, _)) = path.last() {
                 if Some(node) == step.parent {
                     break;
                 }
@@ -225,40 +228,57 @@ impl GameEntry {
                 broken = true;
                 return;
             }
-            let parent_rows = &cur;
-            // Cell codes are the index's point states (0 empty, 1 black, 2 white).
-            step.position.write_cells(&mut rows);
+            let before = path.last().map_or([0, 0], |e| e.2);
+            let stones = [
+                step.position.stone_count(Color::Black),
+                step.position.stone_count(Color::White),
+            ];
             changes.clear();
-            // Most of the board is as it was: compare blocks first.
-            const BLOCK: usize = 32;
-            for (bi, (now, before)) in rows
-                .chunks(BLOCK)
-                .zip(parent_rows.chunks(BLOCK))
-                .enumerate()
-            {
-                if now == before {
-                    continue;
+            let lone = match step.mv {
+                Some(PlayedMove {
+                    color,
+                    mv: Move::Play(p),
+                }) if step.only_move => {
+                    let (own, other) = (color.index(), color.opponent().index());
+                    let q = usize::from(p.row()) * n + usize::from(p.col());
+                    (cur[q] == 0
+                        && stones[own] == before[own] + 1
+                        && stones[other] == before[other])
+                        .then_some((q, state(Some(color))))
                 }
-                for (j, (&s, &a)) in now.iter().zip(before).enumerate() {
-                    let q = bi * BLOCK + j;
-                    if s == a {
-                        continue;
-                    }
-                    changes.push((q as u16, s));
-                    if step.variation == 0 {
-                        last[q] = step.node_index as u32;
-                        fin[q] = s;
-                        if s != 0 {
-                            first[q] = first[q].min(step.node_index as u32);
+                _ => None,
+            };
+            match lone {
+                Some((q, s)) => changes.push((q as u16, s)),
+                None => {
+                    // Cell codes are the index's point states (0 empty, 1 black, 2 white).
+                    step.position.write_cells(&mut rows);
+                    // Most of the board is as it was: compare blocks first.
+                    const BLOCK: usize = 32;
+                    for (bi, (now, was)) in rows.chunks(BLOCK).zip(cur.chunks(BLOCK)).enumerate() {
+                        if now != was {
+                            changes.extend(now.iter().zip(was).enumerate().filter_map(
+                                |(j, (&s, &a))| (s != a).then_some(((bi * BLOCK + j) as u16, s)),
+                            ));
                         }
                     }
+                }
+            }
+            for &(q, s) in &changes {
+                let q = usize::from(q);
+                if step.variation == 0 {
+                    last[q] = step.node_index as u32;
+                    fin[q] = s;
                     if s != 0 {
-                        let (col, row) = (q % n, q / n);
-                        let k = usize::from(s - 1) * n + row;
-                        all[k] |= 1 << col;
-                        if step.variation == 0 {
-                            main[k] |= 1 << col;
-                        }
+                        first[q] = first[q].min(step.node_index as u32);
+                    }
+                }
+                if s != 0 {
+                    let (col, row) = (q % n, q / n);
+                    let k = usize::from(s - 1) * n + row;
+                    all[k] |= 1 << col;
+                    if step.variation == 0 {
+                        main[k] |= 1 << col;
                     }
                 }
             }
@@ -282,11 +302,12 @@ impl GameEntry {
             };
             writer.push(step.node_index as u32, &node, &changes);
             node_count += 1;
-            path.push((step.node_index, undo.len()));
-            for &(q, _) in &changes {
-                undo.push((q, cur[usize::from(q)]));
+            path.push((step.node_index, undo.len(), stones));
+            for &(q, s) in &changes {
+                let q = usize::from(q);
+                undo.push((q as u16, cur[q]));
+                cur[q] = s;
             }
-            std::mem::swap(&mut cur, &mut rows);
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is
@@ -500,5 +521,70 @@ pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {
     match bytes.get(4 * i..4 * i + 4) {
         Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_go::replay::replay_game;
+
+    /// Every node's board, as the replay has it (cells 0 empty, 1 black, 2 white).
+    fn replayed(tree: kifu_sgf::GameTree<'_>) -> Vec<Vec<u8>> {
+        let opts = ReplayOptions {
+            scope: Scope::AllVariations,
+            ..ReplayOptions::default()
+        };
+        let mut boards = Vec::new();
+        let _ = replay_game(tree, &opts, |step: &Step<'_>| {
+            let mut cells = vec![0u8; step.position.size().points()];
+            step.position.write_cells(&mut cells);
+            boards.push(cells);
+        });
+        boards
+    }
+
+    #[test]
+    fn nodes_applied_along_their_parents_give_every_replayed_board() {
+        // Captures of one stone and of a group, a suicide, a move onto a stone, setup (adding,
+        // removing, over a stone) after moves, two moves in one node, passes, and variations
+        // that capture before the line goes back up to their parent.
+        let games = [
+            "(;SZ[5];B[ba];W[aa];B[ab])",
+            "(;SZ[5];B[ba];W[bb];B[ab];W[ca];B[cb];W[aa])",
+            "(;SZ[5]AB[ba][ab];W[aa])",
+            "(;SZ[5];B[cc];W[cc];B[dd])",
+            "(;SZ[5];B[aa];W[bb]AE[aa]AB[ee];B[bb]AW[cc];W[dd]B[de])",
+            "(;SZ[5];B[ba];W[];B[ab](;W[aa];B[bb])(;W[ca];B[aa](;W[bb])(;W[cb];B[db]))(;W[dd]))",
+            "(;SZ[5];B[ab];W[ac];B[bb];W[bc];B[cb];W[cc];B[db];W[dc];B[eb];W[ec];B[ba];W[aa];B[ca])",
+        ];
+        for sgf in games {
+            let parsed = kifu_sgf::Collection::parse(sgf.as_bytes());
+            let tree = parsed.collection.games().next().unwrap();
+            let boards = replayed(tree);
+            let entry = GameEntry::build(0, 0, 0, parsed.collection.games().next().unwrap());
+            let Cold::Bytes(cold) = &entry.cold else {
+                panic!("built in memory")
+            };
+            let view = ColdView::parse(cold, entry.side, entry.times).unwrap();
+            let (count, nodes) = view.nodes().unwrap();
+            assert_eq!(count as usize, boards.len(), "{sgf}");
+            let mut numbers = Vec::new();
+            let mut reader = NodeReader::new(nodes, count, 25, &mut numbers);
+            let mut changes = Vec::new();
+            let mut seen: Vec<Vec<u8>> = Vec::new();
+            while let Some(node) = reader.next(&mut changes).unwrap() {
+                let mut board = node
+                    .parent
+                    .map_or(vec![0; 25], |p| seen[p as usize].clone());
+                for &(q, s) in &changes {
+                    assert_ne!(board[usize::from(q)], s, "{sgf}: a change that is none");
+                    board[usize::from(q)] = s;
+                }
+                assert_eq!(board, boards[seen.len()], "{sgf}: node {}", seen.len());
+                seen.push(board);
+            }
+            assert_eq!(seen.len(), boards.len());
+        }
     }
 }

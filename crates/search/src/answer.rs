@@ -22,11 +22,17 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts one more; the rates are left for [`Tally::with_rates`] (this runs once per hit).
     pub(crate) fn add(&mut self, black_won: bool, white_won: bool) {
         self.count += 1;
         self.black_wins += u64::from(black_won);
         self.white_wins += u64::from(white_won);
+    }
+
+    /// The tally with its rates worked out from its counts.
+    pub(crate) fn with_rates(mut self) -> Tally {
         self.rates();
+        self
     }
 
     pub(crate) fn merge(&mut self, other: &Tally) {

@@ -282,6 +282,7 @@ impl<'a> NodeReader<'a> {
     /// The next node (`None` after the last), its changes to the board put in `changes`
     /// (cleared first). Parents come before their children: a parent number not below the
     /// node's own is refused (the caller checks it is on the path).
+    #[inline]
     pub(crate) fn next(
         &mut self,
         changes: &mut Vec<(u16, u8)>,

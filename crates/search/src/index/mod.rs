@@ -309,6 +309,7 @@ impl PatternIndex {
                 hits: games,
             })
             .collect();
+        answer.results = answer.results.with_rates();
         answer
     }
 

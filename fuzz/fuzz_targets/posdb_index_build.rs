@@ -2,12 +2,16 @@
 //! and the answers read through summaries equal those of a full scan for every position the
 //! replay yields (the variation bookkeeping of the index sink against the replayer's tree).
 //! The pattern index built from the same read of the file (`build_index_with` and
-//! `PatternIndexBuilder`) is byte for byte the one built from the finished index.
+//! `PatternIndexBuilder`) is byte for byte the one built from the finished index, and its
+//! records replay every node's board as the replay has it: single stones and a two-cell
+//! shape sought in every variation give the plain scan's answers.
 #![no_main]
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
 use kifu_posdb::extract::Source;
 use kifu_posdb::index::{build_index, build_index_with, FileWork, IndexOptions, IndexReader};
 use kifu_search::index::{FileRecords, PatternIndex, PatternIndexBuilder};
+use kifu_search::scan::Page;
+use kifu_search::{Pattern, Placement, Query};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -72,6 +76,26 @@ fuzz_target!(|data: &[u8]| {
         assert!(again.is_some());
         if from_read.is_some() {
             assert_eq!(bytes, std::fs::read(&sidecar).ok());
+        }
+        if let (Some(index), true) = (&again, variations) {
+            let queries: Vec<Query> = ["#", "O", "#O", "#\n."]
+                .iter()
+                .map(|rows| {
+                    let mut q =
+                        Query::new(Pattern::parse(rows).expect("pattern"), Placement::Anywhere);
+                    q.variations = true;
+                    q
+                })
+                .collect();
+            let page = Page {
+                offset: 0,
+                limit: 3,
+            };
+            let indexed = index.search_many(&queries, page, Some(size), None);
+            for (q, answer) in queries.iter().zip(indexed) {
+                let scanned = kifu_search::collection::search_files(&files, q, page, Some(size));
+                assert_eq!(answer, scanned.answer, "{}", q.pattern.to_rows());
+            }
         }
         for (board, to_play) in queries.iter().filter(|(b, _)| b.size() == size) {
             for swap in [false, true] {

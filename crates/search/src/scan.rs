@@ -245,7 +245,15 @@ impl<'q> Scan<'q> {
         let mut seen: HashSet<(usize, (u32, u32))> = HashSet::new();
         let mut waiting: HashMap<usize, Vec<(Pending, bool)>> = HashMap::new();
         let mut events: Vec<(EventKey, Event)> = Vec::new();
+        // The replay takes the root's last `SZ`, the game's information its first: a game
+        // whose board is not the size its information gives has no hits (the index keeps no
+        // nodes for it either).
+        let mut other_size = false;
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
+            if other_size || step.position.size() != size {
+                other_size = true;
+                return;
+            }
             if let Some(parent) = step.parent {
                 match step.mv {
                     Some(pm) => {
@@ -340,6 +348,9 @@ impl<'q> Scan<'q> {
             if !had_child && w.seq == sequence.len() {
                 events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));
             }
+        }
+        if other_size {
+            return;
         }
         self.end_game(source, info, size, &shared, &mut events);
     }
@@ -570,7 +581,11 @@ impl Continuations {
             .enumerate()
             .filter(|(_, t)| t.count > 0)
             .map(move |(i, t)| {
-                let color = if i % 2 == 0 { Color::Black } else { Color::White };
+                let color = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 ((((i / 2 % w) as u32, (i / 2 / w) as u32), color), t)
             })
     }

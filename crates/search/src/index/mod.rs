@@ -864,4 +864,30 @@ mod tests {
         let e = PatternIndex::load(&path, 42).unwrap_err().to_string();
         assert!(e.contains("damaged") && e.contains("db.kpp"), "{e}");
     }
+
+    #[test]
+    fn a_board_of_another_size_than_the_root_says_has_no_hits_in_either_search() {
+        // The replay takes the last `SZ` of the root, the game's information the first.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sizes.sgf");
+        std::fs::write(&path, "(;SZ[9]SZ[5];B[aa];W[bb])(;SZ[9];B[aa];W[bb])").unwrap();
+        let files = vec![CollectionFile {
+            source: Source::new(&path),
+            ids: vec![Some(0), Some(1)],
+        }];
+        let idx = PatternIndex::build(&files);
+        let size = BoardSize::new(9).unwrap();
+        let page = crate::scan::Page {
+            offset: 0,
+            limit: 10,
+        };
+        let mut q = Query::new(Pattern::parse("#").unwrap(), Placement::Anywhere);
+        q.variations = true;
+        let indexed = idx.search_many(std::slice::from_ref(&q), page, Some(size), None);
+        let scanned = crate::collection::search_files(&files, &q, page, Some(size));
+        assert_eq!(indexed[0], scanned.answer);
+        assert_eq!(scanned.answer.games_searched, 2);
+        assert_eq!(scanned.answer.games, 1);
+        assert_eq!(scanned.answer.matches[0].game, 1);
+    }
 }

@@ -94,13 +94,15 @@ pub enum Winner {
 impl Winner {
     /// From the text of `RE`.
     pub fn from_result(re: &str) -> Winner {
-        let t = re.trim();
-        let u = t.to_ascii_uppercase();
-        if u.starts_with("B+") {
+        // Compared in place, any ASCII case (a search reads the result of every game it
+        // counts: no copy of it).
+        let t = re.trim().as_bytes();
+        let starts = |p: &[u8]| t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+        if starts(b"B+") {
             Winner::Black
-        } else if u.starts_with("W+") {
+        } else if starts(b"W+") {
             Winner::White
-        } else if u == "0" || u == "DRAW" || u == "JIGO" {
+        } else if t == b"0" || t.eq_ignore_ascii_case(b"DRAW") || t.eq_ignore_ascii_case(b"JIGO") {
             Winner::Draw
         } else {
             Winner::Unknown

@@ -507,3 +507,25 @@ fn work_on_each_file_sees_its_bytes_and_games_in_order() {
     assert_eq!((s1.games, s2.games, s2.files_failed), (games, games, 10));
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn winners_read_from_results_in_any_ascii_case() {
+    for (re, w) in [
+        ("B+R", Winner::Black),
+        (" b+3.5 ", Winner::Black),
+        ("W+T", Winner::White),
+        ("w+", Winner::White),
+        ("0", Winner::Draw),
+        ("draw", Winner::Draw),
+        ("Jigo", Winner::Draw),
+        ("", Winner::Unknown),
+        ("B", Winner::Unknown),
+        ("?", Winner::Unknown),
+        ("Void", Winner::Unknown),
+        ("DRAWN", Winner::Unknown),
+        ("00", Winner::Unknown),
+        ("\u{ff22}+R", Winner::Unknown),
+    ] {
+        assert_eq!(Winner::from_result(re), w, "{re:?}");
+    }
+}

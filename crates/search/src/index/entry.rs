@@ -190,17 +190,7 @@ impl GameEntry {
         let mut last = vec![0u32; n * n];
         let mut first = vec![u32::MAX; n * n];
         let mut fin = vec![0u8; n * n];
-        // Each node is diffed against its parent's board: `cur` is the board after the last
-        // node of the path from the root, and `undo` the old states of the points each node on
-        // the path changed (from its mark on), so that going back up to a variation's parent
-        // costs the changes undone, not a copy of every board on the path. Each path entry also
-        // keeps the stones of each colour after its node: a move that adds one stone of its
-        // colour and leaves the other colour's count as it was changed its own point only (no
-        // capture, no suicide), which spares copying and comparing the whole board.
-        let mut path: Vec<(usize, usize, [u32; 2])> = Vec::new();
-        let mut undo: Vec<(u16, u8)> = Vec::new();
-        let mut cur = vec![0u8; n * n];
-        let mut rows = vec![0u8; n * n];
+        let mut differ = Differ::new(n);
         let mut changes: Vec<(u16, u8)> = Vec::new();
         let mut broken = false;
         let opts = ReplayOptions {
@@ -211,58 +201,12 @@ impl GameEntry {
             if broken {
                 return;
             }
-            if step.position.size() != size || step.node_index != node_count as usize {
+            if step.position.size() != size
+                || step.node_index != node_count as usize
+                || !differ.changes(step, &mut changes)
+            {
                 broken = true;
                 return;
-            }
-            while let Some(&(node, mark, _)) = path.last() {
-                if Some(node) == step.parent {
-                    break;
-                }
-                path.pop();
-                for (q, old) in undo.drain(mark..).rev() {
-                    cur[usize::from(q)] = old;
-                }
-            }
-            if step.parent.is_some() && path.is_empty() {
-                broken = true;
-                return;
-            }
-            let before = path.last().map_or([0, 0], |e| e.2);
-            let stones = [
-                step.position.stone_count(Color::Black),
-                step.position.stone_count(Color::White),
-            ];
-            changes.clear();
-            let lone = match step.mv {
-                Some(PlayedMove {
-                    color,
-                    mv: Move::Play(p),
-                }) if step.only_move => {
-                    let (own, other) = (color.index(), color.opponent().index());
-                    let q = usize::from(p.row()) * n + usize::from(p.col());
-                    (cur[q] == 0
-                        && stones[own] == before[own] + 1
-                        && stones[other] == before[other])
-                        .then_some((q, state(Some(color))))
-                }
-                _ => None,
-            };
-            match lone {
-                Some((q, s)) => changes.push((q as u16, s)),
-                None => {
-                    // Cell codes are the index's point states (0 empty, 1 black, 2 white).
-                    step.position.write_cells(&mut rows);
-                    // Most of the board is as it was: compare blocks first.
-                    const BLOCK: usize = 32;
-                    for (bi, (now, was)) in rows.chunks(BLOCK).zip(cur.chunks(BLOCK)).enumerate() {
-                        if now != was {
-                            changes.extend(now.iter().zip(was).enumerate().filter_map(
-                                |(j, (&s, &a))| (s != a).then_some(((bi * BLOCK + j) as u16, s)),
-                            ));
-                        }
-                    }
-                }
             }
             for &(q, s) in &changes {
                 let q = usize::from(q);
@@ -302,12 +246,7 @@ impl GameEntry {
             };
             writer.push(step.node_index as u32, &node, &changes);
             node_count += 1;
-            path.push((step.node_index, undo.len(), stones));
-            for &(q, s) in &changes {
-                let q = usize::from(q);
-                undo.push((q as u16, cur[q]));
-                cur[q] = s;
-            }
+            differ.push(step, &changes);
         });
         if broken {
             // Cannot happen with the replay as it is; a game the index cannot hold exactly is
@@ -501,6 +440,103 @@ impl GameEntry {
             g.bitmaps.push(b.u32_le()?);
         }
         Ok(g)
+    }
+}
+
+/// Each node's changes against its parent's board. `cur` is the board after the last node of
+/// the path from the root, and `undo` the old states of the points each node on the path
+/// changed (from its mark on), so that going back up to a variation's parent costs the changes
+/// undone, not a copy of every board on the path. Each path entry also keeps the stones of each
+/// colour after its node: a move that adds one stone of its colour and leaves the other
+/// colour's count as it was changed its own point only (no capture, no suicide), which spares
+/// writing and comparing the whole board for most nodes.
+struct Differ {
+    n: usize,
+    path: Vec<(usize, usize, [u32; 2])>,
+    undo: Vec<(u16, u8)>,
+    cur: Vec<u8>,
+    rows: Vec<u8>,
+}
+
+impl Differ {
+    fn new(n: usize) -> Differ {
+        Differ {
+            n,
+            path: Vec::new(),
+            undo: Vec::new(),
+            cur: vec![0; n * n],
+            rows: vec![0; n * n],
+        }
+    }
+
+    /// Goes back to `step`'s parent and puts the points `step` changed (point, new state) in
+    /// `changes`; false when the parent is not on the path (the replay's pre-order broken).
+    fn changes(&mut self, step: &Step<'_>, changes: &mut Vec<(u16, u8)>) -> bool {
+        while let Some(&(node, mark, _)) = self.path.last() {
+            if Some(node) == step.parent {
+                break;
+            }
+            self.path.pop();
+            for (q, old) in self.undo.drain(mark..).rev() {
+                self.cur[usize::from(q)] = old;
+            }
+        }
+        if step.parent.is_some() && self.path.is_empty() {
+            return false;
+        }
+        changes.clear();
+        if let Some(q) = self.lone_move(step) {
+            changes.push(q);
+            return true;
+        }
+        // Cell codes are the index's point states (0 empty, 1 black, 2 white).
+        step.position.write_cells(&mut self.rows);
+        // Most of the board is as it was: compare blocks first.
+        const BLOCK: usize = 32;
+        let blocks = self.rows.chunks(BLOCK).zip(self.cur.chunks(BLOCK));
+        for (bi, (now, was)) in blocks.enumerate() {
+            if now != was {
+                changes.extend(
+                    now.iter().zip(was).enumerate().filter_map(|(j, (&s, &a))| {
+                        (s != a).then_some(((bi * BLOCK + j) as u16, s))
+                    }),
+                );
+            }
+        }
+        true
+    }
+
+    /// The one change of a move that took nothing off the board, if `step` is one.
+    fn lone_move(&self, step: &Step<'_>) -> Option<(u16, u8)> {
+        let PlayedMove {
+            color,
+            mv: Move::Play(p),
+        } = step.mv?
+        else {
+            return None;
+        };
+        let before = self.path.last().map_or([0, 0], |e| e.2);
+        let (own, other) = (color.index(), color.opponent().index());
+        let q = usize::from(p.row()) * self.n + usize::from(p.col());
+        (step.only_move
+            && self.cur[q] == 0
+            && step.position.stone_count(color) == before[own] + 1
+            && step.position.stone_count(color.opponent()) == before[other])
+            .then_some((q as u16, state(Some(color))))
+    }
+
+    /// `step`, whose `changes` [`Differ::changes`] gave, joins the path.
+    fn push(&mut self, step: &Step<'_>, changes: &[(u16, u8)]) {
+        let stones = [
+            step.position.stone_count(Color::Black),
+            step.position.stone_count(Color::White),
+        ];
+        self.path.push((step.node_index, self.undo.len(), stones));
+        for &(q, s) in changes {
+            let q = usize::from(q);
+            self.undo.push((q as u16, self.cur[q]));
+            self.cur[q] = s;
+        }
     }
 }
 

@@ -22,7 +22,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts one more; the rates are left for [`Tally::with_rates`] (this runs once per hit).
+    /// Counts one more. The rates wait for [`Tally::with_rates`]: a scan adds and merges
+    /// counts only, and works the rates out once when it makes its answer.
     pub(crate) fn add(&mut self, black_won: bool, white_won: bool) {
         self.count += 1;
         self.black_wins += u64::from(black_won);
@@ -31,21 +32,17 @@ impl Tally {
 
     /// The tally with its rates worked out from its counts.
     pub(crate) fn with_rates(mut self) -> Tally {
-        self.rates();
+        let n = self.count.max(1) as f64;
+        self.black_win_rate = self.black_wins as f64 / n;
+        self.white_win_rate = self.white_wins as f64 / n;
         self
     }
 
+    /// Adds `other`'s counts (rates as for [`Tally::add`]).
     pub(crate) fn merge(&mut self, other: &Tally) {
         self.count += other.count;
         self.black_wins += other.black_wins;
         self.white_wins += other.white_wins;
-        self.rates();
-    }
-
-    fn rates(&mut self) {
-        let n = self.count.max(1) as f64;
-        self.black_win_rate = self.black_wins as f64 / n;
-        self.white_win_rate = self.white_wins as f64 / n;
     }
 }
 

@@ -276,19 +276,19 @@ fn pattern_index(
     };
     // Else built straight into the sidecar; with a file that cannot be read, in memory (its
     // failures are reported with every search) and saved as it is.
-    let patterns = match from_reads {
-        Some(p) => p,
+    let groups = match from_reads {
+        Some(written) => written.duplicate_groups,
         None => match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
-            Some(p) => p,
+            Some(p) => p.duplicate_groups().len(),
             None => {
                 let p = PatternIndex::build(&files);
                 p.save(&sidecar, fingerprint)?;
-                p
+                p.duplicate_groups().len()
             }
         },
     };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
-    Ok(Some((sidecar, bytes, patterns.duplicate_groups().len())))
+    Ok(Some((sidecar, bytes, groups)))
 }
 
 /// The pattern index of `output` after games were added: `old` (the old games' pattern index)

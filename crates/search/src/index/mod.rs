@@ -33,7 +33,7 @@ pub(crate) mod walk;
 mod window;
 
 use crate::collection::{CollectionFile, Failure};
-pub use build::{FileRecords, PatternIndexBuilder};
+pub use build::{BuiltSidecar, FileRecords, PatternIndexBuilder};
 pub(crate) use entry::{row_word, time_byte, GameEntry};
 use format::{Bytes, FormatError};
 use kifu_go::BoardSize;

@@ -30,6 +30,13 @@ impl Tally {
         self.white_wins += u64::from(white_won);
     }
 
+    /// Counts `n` more, all won by the same side (or neither).
+    pub(crate) fn add_many(&mut self, n: u64, black_won: bool, white_won: bool) {
+        self.count += n;
+        self.black_wins += n * u64::from(black_won);
+        self.white_wins += n * u64::from(white_won);
+    }
+
     /// The tally with its rates worked out from its counts.
     pub(crate) fn with_rates(mut self) -> Tally {
         let n = self.count.max(1) as f64;

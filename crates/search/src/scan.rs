@@ -55,6 +55,15 @@ pub(crate) fn size_variants(query: &Query, size: BoardSize) -> SizeVariants {
 /// the node of the move after it (`usize::MAX`: none).
 pub(crate) type EventKey = (usize, usize, usize);
 
+/// What followed hits counted together: a move outside their pattern, a pass, or the end of
+/// the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outside {
+    Tenuki,
+    Pass,
+    End,
+}
+
 /// A search in progress: give it games one by one, then [`Scan::finish`].
 pub struct Scan<'q> {
     query: &'q Query,
@@ -367,20 +376,15 @@ impl<'q> Scan<'q> {
     ) {
         let (variants, stabilizer, fixers) = (&shared.0, &shared.1, &shared.2);
         let winner = info.winner();
-        events.sort_by_key(|(key, _)| *key);
+        // Along one line the walk makes its events in order already.
+        if !events.is_sorted_by_key(|(key, _)| *key) {
+            events.sort_by_key(|(key, _)| *key);
+        }
         let hits_in_game = events.len() as u64;
         if hits_in_game == 0 {
             return;
         }
-        self.games += 1;
-        match info.year() {
-            Some(y) => {
-                let e = self.by_year.entry(y).or_default();
-                e.0 += 1;
-                e.1 += hits_in_game;
-            }
-            None => self.no_year += hits_in_game,
-        }
+        self.count_game(info, hits_in_game);
         self.record(
             source,
             info,
@@ -389,6 +393,19 @@ impl<'q> Scan<'q> {
             winner,
             events,
         );
+    }
+
+    /// Counts a game with `hits` hits (more than none): games, and its year's games and hits.
+    pub(crate) fn count_game(&mut self, info: &GameInfo, hits: u64) {
+        self.games += 1;
+        match info.year() {
+            Some(y) => {
+                let e = self.by_year.entry(y).or_default();
+                e.0 += 1;
+                e.1 += hits;
+            }
+            None => self.no_year += hits,
+        }
     }
 
     fn record(
@@ -423,27 +440,85 @@ impl<'q> Scan<'q> {
                     game_in_file: source.game_in_file + 1,
                 });
             }
-            let w = if v.swapped { winner.swapped() } else { winner };
-            let (bw, ww) = (w == Winner::Black, w == Winner::White);
-            match e.next {
-                None => self.game_ends += 1,
-                Some((color, Move::Play(p))) => {
-                    match v.query_cell(e.place, u32::from(p.col()), u32::from(p.row())) {
-                        Some(cell) => {
-                            // In the frame of the image of the sequence the game played, then
-                            // under one name among the images that leave the sequence as it is.
-                            let g = stabilizer[e.frame];
-                            let (c, k) = self.query.unapply(g, cell, v.query_color(color));
-                            self.continuations
-                                .get(self.query.canonical(fixers, c, k))
-                                .add(bw, ww)
-                        }
-                        None => self.tenuki.add(bw, ww),
-                    }
-                }
-                Some((_, Move::Pass)) => self.passes.add(bw, ww),
-            }
+            self.count_next(v, e.place, stabilizer[e.frame], fixers, winner, e.next);
         }
+    }
+
+    /// Counts one hit of variant `v` at `place` whose next move is `next` (`None`: the game
+    /// ended), played in the frame of `frame`, in a game `winner` won.
+    pub(crate) fn count_next(
+        &mut self,
+        v: &Variant,
+        place: (u32, u32),
+        frame: Image,
+        fixers: &[Image],
+        winner: Winner,
+        next: Option<(Color, Move)>,
+    ) {
+        let w = if v.swapped { winner.swapped() } else { winner };
+        let (bw, ww) = (w == Winner::Black, w == Winner::White);
+        match next {
+            None => self.game_ends += 1,
+            Some((color, Move::Play(p))) => {
+                match v.query_cell(place, u32::from(p.col()), u32::from(p.row())) {
+                    Some(cell) => {
+                        // In the frame of the image of the sequence the game played, then
+                        // under one name among the images that leave the sequence as it is.
+                        let (c, k) = self.query.unapply(frame, cell, v.query_color(color));
+                        self.continuations
+                            .get(self.query.canonical(fixers, c, k))
+                            .add(bw, ww)
+                    }
+                    None => self.tenuki.add(bw, ww),
+                }
+            }
+            Some((_, Move::Pass)) => self.passes.add(bw, ww),
+        }
+    }
+
+    /// Counts hits whose next move is not inside their pattern, `plain` of variants in the
+    /// query's colours and `swapped` of variants with the colours swapped, in a game `winner`
+    /// won: as many calls of [`Scan::count_next`] would, with the occurrences, but no match
+    /// (the page is full).
+    pub(crate) fn count_outside(
+        &mut self,
+        next: Outside,
+        plain: u64,
+        swapped: u64,
+        winner: Winner,
+    ) {
+        let hits = plain + swapped;
+        self.occurrences += hits;
+        self.swapped += swapped;
+        self.match_count += hits;
+        let tally = match next {
+            Outside::End => {
+                self.game_ends += hits;
+                return;
+            }
+            Outside::Tenuki => &mut self.tenuki,
+            Outside::Pass => &mut self.passes,
+        };
+        for (n, w) in [(plain, winner), (swapped, winner.swapped())] {
+            tally.add_many(n, w == Winner::Black, w == Winner::White);
+        }
+    }
+
+    /// Counts one hit inside whose pattern the next move was played (the page is full):
+    /// [`Scan::count_next`] with the occurrence.
+    pub(crate) fn count_inside(
+        &mut self,
+        v: &Variant,
+        place: (u32, u32),
+        shared: &SizeVariants,
+        winner: Winner,
+        next: (Color, Move),
+    ) {
+        self.occurrences += 1;
+        self.swapped += u64::from(v.swapped);
+        self.match_count += 1;
+        // No sequence: every hit is in the frame of the stabilizer's first image.
+        self.count_next(v, place, shared.1[0], &shared.2, winner, Some(next));
     }
 
     /// Adds the counts and matches of `later`, a scan of games that come after this one's (for

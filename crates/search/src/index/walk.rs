@@ -9,7 +9,7 @@ use super::entry::ColdView;
 use super::format::NodeReader;
 use super::{row_word, time_byte, GameEntry};
 use crate::query::{Counting, Variant};
-use crate::scan::{Event, EventKey, GameSource, Pending, Scan, SizeVariants};
+use crate::scan::{Event, EventKey, GameSource, Outside, Pending, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
 
 /// A variant as the index tests it.
@@ -37,11 +37,40 @@ pub(crate) struct Plan {
     /// Every variant at each of its places, as candidates (variant, (column, row)), in
     /// [`Plan::places`]' order.
     placed: Vec<(u32, (u32, u32))>,
+    /// Whether two variants of the same rectangle may stand on one place at once (some
+    /// board matches both: wildcards), so that a place's hits must be told apart from its
+    /// candidates' ([`Workspace::standing_now`]).
+    overlap: bool,
+}
+
+/// Whether some board area matches both `a` and `b` (rectangles of the same size whose
+/// cells all allow a common state).
+fn can_both_stand(a: &Variant, b: &Variant) -> bool {
+    let (w, h) = (a.pattern.width(), a.pattern.height());
+    if (w, h) != (b.pattern.width(), b.pattern.height()) {
+        return false;
+    }
+    let states = |v: &Variant| {
+        let mut grid = vec![0b111u8; (w * h) as usize];
+        for &(x, y, c) in &v.checks {
+            let mut allowed = 0u8;
+            for (s, stone) in [None, Some(Color::Black), Some(Color::White)]
+                .into_iter()
+                .enumerate()
+            {
+                allowed |= u8::from(c.matches(stone)) << s;
+            }
+            grid[(y * w + x) as usize] &= allowed;
+        }
+        grid
+    };
+    states(a).iter().zip(states(b)).all(|(x, y)| x & y != 0)
 }
 
 impl Plan {
     /// The plan of `variants` on an `n` x `n` board.
     pub(crate) fn new(variants: &[Variant], n: usize) -> Plan {
+        let source = variants;
         let variants = variants
             .iter()
             .map(|v| {
@@ -99,9 +128,12 @@ impl Plan {
                 }
             })
             .collect();
+        let overlap = (0..source.len())
+            .any(|a| (a + 1..source.len()).any(|b| can_both_stand(&source[a], &source[b])));
         let mut plan = Plan {
             variants,
             placed: Vec::new(),
+            overlap,
         };
         plan.placed = plan
             .variants
@@ -161,6 +193,10 @@ pub(crate) struct Workspace {
     waiting: Vec<(usize, Pending, bool)>,
     events: Vec<(EventKey, Event)>,
     found: Vec<(usize, usize, (u32, u32))>,
+    /// Candidates whose variant swaps the colours (bits), and the hits of the last node
+    /// (bits), for [`walk_counted`].
+    swapped: Vec<u64>,
+    hits: Vec<u64>,
 }
 
 impl Workspace {
@@ -428,6 +464,19 @@ pub(crate) fn search_game(
         return;
     }
     ws.prepare(plan, g);
+    if !scan.keeps_matches()
+        && query.counting != Counting::Placements
+        && query.sequence.is_empty()
+        && !plan.overlap
+        && !(query.variations && g.all)
+    {
+        let hits = walk_counted(ws, plan, query, shared, cold, size, bound, scan, &g.info);
+        ws.finish();
+        if hits > 0 {
+            scan.count_game(&g.info, hits);
+        }
+        return;
+    }
     let mut events = walk(ws, plan, query, shared, cold, size, bound);
     ws.finish();
     if events.is_empty() {
@@ -446,6 +495,130 @@ pub(crate) fn search_game(
     };
     scan.end_game(&source, &g.info, size, shared, &mut events);
     ws.events = events;
+}
+
+/// The walk of a game whose hits are counted, not listed: the page is full, the query has no
+/// sequence and counts every position, no two of its variants can stand on one rectangle, and
+/// the game is one line as the query reads it (each node the child of the one before). Then
+/// a node's hits are its standing candidates (the to-play filter applied), kept as bits until
+/// the next node says what followed them: a move inside a hit's rectangle is counted for that
+/// hit, and the others are counted at once as tenuki, passes or the game's end. This gives
+/// the counts of [`walk`] and [`Scan::end_game`] without a `Pending`, an event and a sort
+/// per hit. Returns the hits counted.
+#[allow(clippy::too_many_arguments)]
+fn walk_counted(
+    ws: &mut Workspace,
+    plan: &Plan,
+    query: &crate::query::Query,
+    shared: &SizeVariants,
+    cold: ColdView<'_>,
+    size: BoardSize,
+    bound: u32,
+    scan: &mut Scan<'_>,
+    info: &crate::filter::GameInfo,
+) -> u64 {
+    let variants = &shared.0;
+    let winner = info.winner();
+    let n = usize::from(size.get());
+    let last_move = query.moves.map_or(u32::MAX, |m| m.1);
+    let words = ws.standing.len();
+    ws.swapped.clear();
+    ws.swapped.resize(words, 0);
+    for (k, &(vi, _)) in ws.cands.iter().enumerate() {
+        if variants[vi as usize].swapped {
+            ws.swapped[k / 64] |= 1 << (k % 64);
+        }
+    }
+    ws.hits.clear();
+    ws.hits.resize(words, 0);
+    // The last node's hits, of variants in the query's colours and with colours swapped.
+    let (mut plain, mut swapped) = (0u64, 0u64);
+    let mut counted = 0u64;
+    let mut numbers = std::mem::take(&mut ws.numbers);
+    let mut changes = std::mem::take(&mut ws.changes);
+    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
+    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
+    let mut index = 0u32;
+    // Checked when the index was opened: a damaged node ends the game where it is.
+    while let Ok(Some(node)) = reader.next(&mut changes) {
+        let node_index = index;
+        index += 1;
+        if node.in_variation && !query.variations {
+            break;
+        }
+        let waiting = plain + swapped > 0;
+        if !query.variations && (node_index > bound || node.move_number > last_move) && !waiting {
+            break;
+        }
+        for &(p, s) in &changes {
+            ws.set(plan, n, usize::from(p), s);
+        }
+        if waiting {
+            match node.mv {
+                // Hits are found again at a child without a move (setup after a move).
+                None => {}
+                Some((_, None)) => {
+                    scan.count_outside(Outside::Pass, plain, swapped, winner);
+                    counted += plain + swapped;
+                }
+                Some((color, Some(p))) => {
+                    let (col, row) = (u32::from(p) % n as u32, u32::from(p) / n as u32);
+                    let mv = match Point::from_index(usize::from(p), size) {
+                        Some(p) => Move::Play(p),
+                        None => Move::Pass,
+                    };
+                    counted += plain + swapped;
+                    for (wi, &word) in ws.hits.iter().enumerate() {
+                        let mut bits = word;
+                        while bits != 0 {
+                            let k = wi * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let (vi, place) = ws.cands[k];
+                            let v = &variants[vi as usize];
+                            if v.query_cell(place, col, row).is_some() {
+                                scan.count_inside(v, place, shared, winner, (color, mv));
+                                if v.swapped {
+                                    swapped -= 1;
+                                } else {
+                                    plain -= 1;
+                                }
+                            }
+                        }
+                    }
+                    scan.count_outside(Outside::Tenuki, plain, swapped, winner);
+                }
+            }
+            plain = 0;
+            swapped = 0;
+        }
+        if let Some((from, to)) = query.moves {
+            if node.move_number < from || node.move_number > to {
+                continue;
+            }
+        }
+        // A variant's side to play is the node's in its colours: swapped variants want the
+        // other side.
+        let want_swapped = query.to_play.map(|tp| node.to_play != tp);
+        for wi in 0..words {
+            let mut h = ws.standing[wi];
+            match want_swapped {
+                Some(true) => h &= ws.swapped[wi],
+                Some(false) => h &= !ws.swapped[wi],
+                None => {}
+            }
+            ws.hits[wi] = h;
+            let s = (h & ws.swapped[wi]).count_ones();
+            swapped += u64::from(s);
+            plain += u64::from(h.count_ones() - s);
+        }
+    }
+    if plain + swapped > 0 {
+        scan.count_outside(Outside::End, plain, swapped, winner);
+        counted += plain + swapped;
+    }
+    ws.changes = changes;
+    ws.numbers = numbers;
+    counted
 }
 
 /// The hits waiting at a node for its children, in the order of their nodes (nodes come in
@@ -647,4 +820,32 @@ fn walk(
     }
     ws.waiting = waiting.0;
     events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::Pattern;
+    use crate::query::{Placement, Query};
+
+    fn overlap(rows: &str) -> bool {
+        let q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+        let size = BoardSize::new(9).unwrap();
+        Plan::new(&q.variants(size), 9).overlap
+    }
+
+    /// Only wildcards let two images of a pattern stand on one rectangle, and only when no
+    /// cell of one forbids what the other's asks there.
+    #[test]
+    fn two_images_stand_on_one_rectangle_only_through_wildcards() {
+        // Its images differ where one has a stone and the other none.
+        assert!(!overlap("#.\n.."));
+        assert!(!overlap("#O.\n.#."));
+        // `*` (any) beside a stone: the images `#*` and `*#` both match `##`.
+        assert!(overlap("#*"));
+        // Empty or black against black: `#x` and `x#` both match `##`.
+        assert!(overlap("#x"));
+        // Empty or white against black: `#o` and `o#` disagree on both cells.
+        assert!(!overlap("#o"));
+    }
 }

@@ -25,6 +25,8 @@ struct VariantPlan {
     allowed: Vec<(usize, u32)>,
     /// The cells that mismatch the empty board.
     empty_mismatches: u16,
+    /// The rectangle's width (its height is the number of `rows`).
+    width: u32,
     /// Per row of the rectangle, bits of its cells by column: must be empty, black, white,
     /// empty or black, empty or white.
     rows: Vec<[u32; 5]>,
@@ -119,6 +121,7 @@ impl Plan {
                     rows[usize::from(y)][kind] |= 1 << x;
                 }
                 VariantPlan {
+                    width: v.pattern.width(),
                     rows,
                     blacks: only(0b010),
                     whites: only(0b100),
@@ -197,7 +200,22 @@ pub(crate) struct Workspace {
     /// (bits), for [`walk_counted`].
     swapped: Vec<u64>,
     hits: Vec<u64>,
+    /// With few candidates, no watchers: the board is also kept as rows of bits (Black, then
+    /// White) and a change tests again the candidates whose rectangle holds it, each on whole
+    /// rows ([`Workspace::test_rows`]). Registering a candidate's watchers when its stones
+    /// arrive (every cell of a 7x7 corner) cost more than these tests.
+    direct: bool,
+    rows: Vec<u32>,
+    /// Each candidate's rectangle: first column, first row, past the last column and row.
+    rects: Vec<[u8; 4]>,
 }
+
+/// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
+/// patterns of at least `DIRECT_CELLS` cells that are not wildcards (the watchers of a 3x3
+/// are cheap, and its games are walked to the end, where every change would test every
+/// rectangle: 17% more instructions for a 3x3 anywhere, 12% fewer for a sparse 7x7 corner).
+const DIRECT_MAX: usize = 24;
+const DIRECT_CELLS: usize = 20;
 
 impl Workspace {
     /// The candidates of `g` for `plan` (false: none, the game cannot match).
@@ -242,7 +260,8 @@ impl Workspace {
         !self.cands.is_empty()
     }
 
-    /// Sets up the watchers and counters of the candidates on the empty board.
+    /// Sets up the watchers and counters of the candidates on the empty board (or, with few
+    /// candidates, their rectangles).
     fn prepare(&mut self, plan: &Plan, g: &GameEntry) {
         let n = usize::from(g.side);
         let points = n * n;
@@ -260,6 +279,25 @@ impl Workspace {
         self.active.resize(self.cands.len(), false);
         self.standing.clear();
         self.standing.resize(self.cands.len().div_ceil(64), 0);
+        self.direct = self.cands.len() <= DIRECT_MAX
+            && plan
+                .variants
+                .first()
+                .is_some_and(|v| v.cells.len() >= DIRECT_CELLS);
+        if self.direct {
+            self.rows.clear();
+            self.rows.resize(2 * n, 0);
+            self.rects.clear();
+            for k in 0..self.cands.len() {
+                let (vi, (c, r)) = self.cands[k];
+                let v = &plan.variants[vi as usize];
+                let (w, h) = (v.width, v.rows.len() as u32);
+                self.rects
+                    .push([c as u8, r as u8, (c + w) as u8, (r + h) as u8]);
+                self.test_rows(plan, n, k);
+            }
+            return;
+        }
         for k in 0..self.cands.len() {
             let (vi, (c, r)) = self.cands[k];
             let v = &plan.variants[vi as usize];
@@ -275,6 +313,28 @@ impl Workspace {
             if stones == 0 {
                 self.activate_one(plan, n, k);
             }
+        }
+    }
+
+    /// Whether candidate `k` stands on the board's rows, put in its standing bit.
+    fn test_rows(&mut self, plan: &Plan, n: usize, k: usize) {
+        let (vi, (c, r)) = self.cands[k];
+        let (c, r) = (c as usize, r as usize);
+        let v = &plan.variants[vi as usize];
+        let stands = v.rows.iter().enumerate().all(|(y, masks)| {
+            let (b, w) = (self.rows[r + y] >> c, self.rows[n + r + y] >> c);
+            ((b | w) & masks[0])
+                | (!b & masks[1])
+                | (!w & masks[2])
+                | (w & masks[3])
+                | (b & masks[4])
+                == 0
+        });
+        let bit = 1u64 << (k % 64);
+        if stands {
+            self.standing[k / 64] |= bit;
+        } else {
+            self.standing[k / 64] &= !bit;
         }
     }
 
@@ -359,6 +419,24 @@ impl Workspace {
             return;
         }
         self.board[p] = s;
+        if self.direct {
+            let (x, y) = ((p % n) as u8, (p / n) as u8);
+            let bit = 1u32 << x;
+            for (state, at) in [(1, usize::from(y)), (2, n + usize::from(y))] {
+                if s == state {
+                    self.rows[at] |= bit;
+                } else {
+                    self.rows[at] &= !bit;
+                }
+            }
+            for k in 0..self.rects.len() {
+                let [c0, r0, c1, r1] = self.rects[k];
+                if (c0..c1).contains(&x) && (r0..r1).contains(&y) {
+                    self.test_rows(plan, n, k);
+                }
+            }
+            return;
+        }
         let Workspace {
             lists,
             counters,

@@ -6,7 +6,7 @@
 //! it (nothing on disk), so the answers cannot change: the games it leaves out are exactly
 //! those `walk`'s own candidate test refuses.
 
-use super::walk::Plan;
+use super::plan::Plan;
 use super::GameEntry;
 use rayon::prelude::*;
 

@@ -28,9 +28,11 @@ mod entry;
 pub(crate) mod format;
 mod infocols;
 mod names;
+pub(crate) mod plan;
 mod store;
 pub(crate) mod walk;
 mod window;
+pub(crate) mod workspace;
 
 use crate::collection::{CollectionFile, Failure};
 pub use build::{BuiltSidecar, FileRecords, PatternIndexBuilder};
@@ -538,12 +540,12 @@ impl PatternIndex {
         let mut answers = Vec::with_capacity(queries.len());
         for q in queries {
             // The variants and plan per board side, computed once for every part.
-            let prepared: Vec<(BoardSize, crate::scan::SizeVariants, walk::Plan)> = sides
+            let prepared: Vec<(BoardSize, crate::scan::SizeVariants, plan::Plan)> = sides
                 .iter()
                 .filter_map(|&s| BoardSize::new(u32::from(s)).ok())
                 .map(|size| {
                     let shared = crate::scan::size_variants(q, size);
-                    let plan = walk::Plan::new(&shared.0, usize::from(size.get()));
+                    let plan = plan::Plan::new(&shared.0, usize::from(size.get()));
                     (size, shared, plan)
                 })
                 .collect();
@@ -568,7 +570,7 @@ impl PatternIndex {
                     if cancel.load(Ordering::Relaxed) {
                         return scan;
                     }
-                    let mut ws = walk::Workspace::default();
+                    let mut ws = workspace::Workspace::default();
                     let mut cold = store::ColdReader::new(self, true);
                     for (k, &(gi, places)) in chunk.iter().enumerate() {
                         if let Some(&(next, _)) = chunk.get(k + 2) {
@@ -605,7 +607,7 @@ impl PatternIndex {
     fn games_to_visit(
         &self,
         q: &crate::Query,
-        prepared: &[(BoardSize, crate::scan::SizeVariants, walk::Plan)],
+        prepared: &[(BoardSize, crate::scan::SizeVariants, plan::Plan)],
         passing: Option<&[u64]>,
     ) -> Visit {
         let columns = if q.variations {

@@ -1,0 +1,192 @@
+//! A query's variants prepared for the pattern index: each variant's constraining cells,
+//! stones, places and row masks, and every (variant, place) the columns and the walk number.
+
+use crate::query::Variant;
+use kifu_go::Color;
+
+/// A variant as the index tests it.
+#[derive(Debug)]
+pub(super) struct VariantPlan {
+    /// Constraining cells: column, row in the rectangle, and the states (bit 0 empty, 1 black,
+    /// 2 white) that do not match.
+    pub(super) cells: Vec<(u8, u8, u8)>,
+    /// Cells that need a black stone, then a white one.
+    pub(super) blacks: Vec<(u8, u8)>,
+    pub(super) whites: Vec<(u8, u8)>,
+    /// The rows where its top-left may be, each with its places (bit `c`: place (c, row)).
+    pub(super) allowed: Vec<(usize, u32)>,
+    /// The cells that mismatch the empty board.
+    pub(super) empty_mismatches: u16,
+    /// The rectangle's width (its height is the number of `rows`).
+    pub(super) width: u32,
+    /// Per row of the rectangle, bits of its cells by column: must be empty, black, white,
+    /// empty or black, empty or white.
+    pub(super) rows: Vec<[u32; 5]>,
+}
+
+/// A query's variants on one board size, ready for the index.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    pub(super) variants: Vec<VariantPlan>,
+    /// Every variant at each of its places, as candidates (variant, (column, row)), in
+    /// [`Plan::places`]' order.
+    pub(super) placed: Vec<(u32, (u32, u32))>,
+    /// Whether two variants of the same rectangle may stand on one place at once (some
+    /// board matches both: wildcards), so that a place's hits must be told apart from its
+    /// candidates' ([`Workspace::standing_now`]).
+    pub(super) overlap: bool,
+}
+
+/// Whether some board area matches both `a` and `b` (rectangles of the same size whose
+/// cells all allow a common state).
+fn can_both_stand(a: &Variant, b: &Variant) -> bool {
+    let (w, h) = (a.pattern.width(), a.pattern.height());
+    if (w, h) != (b.pattern.width(), b.pattern.height()) {
+        return false;
+    }
+    let states = |v: &Variant| {
+        let mut grid = vec![0b111u8; (w * h) as usize];
+        for &(x, y, c) in &v.checks {
+            let mut allowed = 0u8;
+            for (s, stone) in [None, Some(Color::Black), Some(Color::White)]
+                .into_iter()
+                .enumerate()
+            {
+                allowed |= u8::from(c.matches(stone)) << s;
+            }
+            grid[(y * w + x) as usize] &= allowed;
+        }
+        grid
+    };
+    states(a).iter().zip(states(b)).all(|(x, y)| x & y != 0)
+}
+
+impl Plan {
+    /// The plan of `variants` on an `n` x `n` board.
+    pub(crate) fn new(variants: &[Variant], n: usize) -> Plan {
+        let source = variants;
+        let variants = variants
+            .iter()
+            .map(|v| {
+                let cells: Vec<(u8, u8, u8)> = v
+                    .checks
+                    .iter()
+                    .map(|&(x, y, c)| {
+                        let mut m = 0u8;
+                        for (s, stone) in [None, Some(Color::Black), Some(Color::White)]
+                            .into_iter()
+                            .enumerate()
+                        {
+                            if !c.matches(stone) {
+                                m |= 1 << s;
+                            }
+                        }
+                        (x as u8, y as u8, m)
+                    })
+                    .collect();
+                let only = |bit: u8| -> Vec<(u8, u8)> {
+                    cells
+                        .iter()
+                        .filter(|c| c.2 == 0b111 & !bit)
+                        .map(|c| (c.0, c.1))
+                        .collect()
+                };
+                let mut rows_allowed = vec![0u32; n];
+                for &(c, r) in &v.places {
+                    rows_allowed[r as usize] |= 1 << c;
+                }
+                let allowed: Vec<(usize, u32)> = rows_allowed
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(_, m)| m != 0)
+                    .collect();
+                let mut rows = vec![[0u32; 5]; v.pattern.height() as usize];
+                for &(x, y, m) in &cells {
+                    let kind = match m {
+                        0b110 => 0,
+                        0b101 => 1,
+                        0b011 => 2,
+                        0b100 => 3,
+                        0b010 => 4,
+                        _ => continue,
+                    };
+                    rows[usize::from(y)][kind] |= 1 << x;
+                }
+                VariantPlan {
+                    width: v.pattern.width(),
+                    rows,
+                    blacks: only(0b010),
+                    whites: only(0b100),
+                    empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,
+                    cells,
+                    allowed,
+                }
+            })
+            .collect();
+        let overlap = (0..source.len())
+            .any(|a| (a + 1..source.len()).any(|b| can_both_stand(&source[a], &source[b])));
+        let mut plan = Plan {
+            variants,
+            placed: Vec::new(),
+            overlap,
+        };
+        plan.placed = plan
+            .variants
+            .iter()
+            .enumerate()
+            .flat_map(|(vi, v)| {
+                v.allowed.iter().flat_map(move |&(row, mask)| {
+                    super::columns::ones(&[u64::from(mask)])
+                        .map(move |col| (vi as u32, (col as u32, row as u32)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        plan
+    }
+}
+
+/// A variant at one place: its black stones, its white stones (cells of the rectangle), and
+/// the place's column and row.
+pub(crate) type PlacedStones<'a> = (&'a [(u8, u8)], &'a [(u8, u8)], usize, usize);
+
+impl Plan {
+    /// Each variant at each of its places: its black stones, its white stones (cells of the
+    /// rectangle), and the place's column and row.
+    pub(crate) fn places(&self) -> impl Iterator<Item = PlacedStones<'_>> {
+        // `placed` lists them in this order: the numbers the columns give are its indices.
+        self.placed.iter().map(|&(vi, (col, row))| {
+            let v = &self.variants[vi as usize];
+            (&v.blacks[..], &v.whites[..], col as usize, row as usize)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::Pattern;
+    use crate::query::{Placement, Query};
+    use kifu_go::BoardSize;
+
+    fn overlap(rows: &str) -> bool {
+        let q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+        let size = BoardSize::new(9).unwrap();
+        Plan::new(&q.variants(size), 9).overlap
+    }
+
+    /// Only wildcards let two images of a pattern stand on one rectangle, and only when no
+    /// cell of one forbids what the other's asks there.
+    #[test]
+    fn two_images_stand_on_one_rectangle_only_through_wildcards() {
+        // Its images differ where one has a stone and the other none.
+        assert!(!overlap("#.\n.."));
+        assert!(!overlap("#O.\n.#."));
+        // `*` (any) beside a stone: the images `#*` and `*#` both match `##`.
+        assert!(overlap("#*"));
+        // Empty or black against black: `#x` and `x#` both match `##`.
+        assert!(overlap("#x"));
+        // Empty or white against black: `#o` and `o#` disagree on both cells.
+        assert!(!overlap("#o"));
+    }
+}

@@ -1,0 +1,341 @@
+//! The state of one game's walk, reused from game to game: the candidates, their watchers
+//! and counters (or, with few candidates, the board as rows of bits), the board, the path of
+//! the replay and the buffers of its hits.
+
+use super::entry::ColdView;
+use super::plan::Plan;
+use super::{row_word, time_byte, GameEntry};
+use crate::query::Variant;
+use crate::scan::{Event, EventKey, Pending};
+
+/// Buffers reused from game to game.
+#[derive(Debug, Default)]
+pub(crate) struct Workspace {
+    /// Candidates: variant and place, in the plain search's order.
+    pub(super) cands: Vec<(u32, (u32, u32))>,
+    /// Per candidate, its cells that do not match the board: its stones only until they are
+    /// all there once (then it is active: every cell is watched from then on).
+    pub(super) counters: Vec<u16>,
+    pub(super) active: Vec<bool>,
+    /// Candidates that stand now (bits).
+    pub(super) standing: Vec<u64>,
+    /// For each point, the candidates watching it and the states that mismatch their cell.
+    pub(super) lists: Vec<Vec<(u32, u8)>>,
+    /// Points with watchers (to clear after the game).
+    pub(super) touched: Vec<u16>,
+    pub(super) activate: Vec<u32>,
+    pub(super) board: Vec<u8>,
+    pub(super) undo: Vec<(u16, u8)>,
+    pub(super) path: Vec<(u32, usize)>,
+    pub(super) changes: Vec<(u16, u8)>,
+    pub(super) seen: Vec<bool>,
+    pub(super) numbers: Vec<u32>,
+    pub(super) carried: Vec<(usize, Pending, bool)>,
+    pub(super) waiting: Vec<(usize, Pending, bool)>,
+    pub(super) events: Vec<(EventKey, Event)>,
+    pub(super) found: Vec<(usize, usize, (u32, u32))>,
+    /// Candidates whose variant swaps the colours (bits), and the hits of the last node
+    /// (bits), for [`walk_counted`].
+    pub(super) swapped: Vec<u64>,
+    pub(super) hits: Vec<u64>,
+    /// With few candidates, no watchers: the board is also kept as rows of bits (Black, then
+    /// White) and a change tests again the candidates whose rectangle holds it, each on whole
+    /// rows ([`Workspace::test_rows`]). Registering a candidate's watchers when its stones
+    /// arrive (every cell of a 7x7 corner) cost more than these tests.
+    pub(super) direct: bool,
+    pub(super) rows: Vec<u32>,
+    /// Each candidate's rectangle: first column, first row, past the last column and row.
+    pub(super) rects: Vec<[u8; 4]>,
+}
+
+/// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
+/// patterns of at least `DIRECT_CELLS` cells that are not wildcards (the watchers of a 3x3
+/// are cheap, and its games are walked to the end, where every change would test every
+/// rectangle: 17% more instructions for a 3x3 anywhere, 12% fewer for a sparse 7x7 corner).
+const DIRECT_MAX: usize = 24;
+const DIRECT_CELLS: usize = 20;
+
+impl Workspace {
+    /// The candidates of `g` for `plan` (false: none, the game cannot match).
+    pub(super) fn candidates(&mut self, plan: &Plan, g: &GameEntry, variations: bool) -> bool {
+        self.cands.clear();
+        let (black, white) = g.bitmaps(variations);
+        let n = usize::from(g.side);
+        if black.len() != n || white.len() != n {
+            return false;
+        }
+        for (vi, v) in plan.variants.iter().enumerate() {
+            for &(r, allowed) in &v.allowed {
+                let mut m = allowed;
+                for &(x, y) in &v.blacks {
+                    m &= black.get(r + usize::from(y)).copied().unwrap_or(0) >> x;
+                }
+                for &(x, y) in &v.whites {
+                    m &= white.get(r + usize::from(y)).copied().unwrap_or(0) >> x;
+                }
+                while m != 0 {
+                    let c = m.trailing_zeros();
+                    m &= m - 1;
+                    self.cands.push((vi as u32, (c, r as u32)));
+                }
+            }
+        }
+        !self.cands.is_empty()
+    }
+
+    /// The candidates of `g` at `places` (numbers in [`Plan::places`]' order, which the
+    /// columns found: the same as [`Workspace::candidates`] would, without reading the game).
+    pub(super) fn candidates_at(&mut self, plan: &Plan, g: &GameEntry, places: &[u16]) -> bool {
+        self.cands.clear();
+        if g.bitmaps(false).0.len() != usize::from(g.side) {
+            return false;
+        }
+        self.cands.extend(
+            places
+                .iter()
+                .filter_map(|&k| plan.placed.get(usize::from(k))),
+        );
+        !self.cands.is_empty()
+    }
+
+    /// Sets up the watchers and counters of the candidates on the empty board (or, with few
+    /// candidates, their rectangles).
+    pub(super) fn prepare(&mut self, plan: &Plan, g: &GameEntry) {
+        let n = usize::from(g.side);
+        let points = n * n;
+        if self.lists.len() < points {
+            self.lists.resize_with(points, Vec::new);
+        }
+        self.board.clear();
+        self.board.resize(points, 0);
+        self.undo.clear();
+        self.path.clear();
+        self.seen.clear();
+        self.seen.resize(self.cands.len(), false);
+        self.counters.clear();
+        self.active.clear();
+        self.active.resize(self.cands.len(), false);
+        self.standing.clear();
+        self.standing.resize(self.cands.len().div_ceil(64), 0);
+        self.direct = self.cands.len() <= DIRECT_MAX
+            && plan
+                .variants
+                .first()
+                .is_some_and(|v| v.cells.len() >= DIRECT_CELLS);
+        if self.direct {
+            self.rows.clear();
+            self.rows.resize(2 * n, 0);
+            self.rects.clear();
+            for k in 0..self.cands.len() {
+                let (vi, (c, r)) = self.cands[k];
+                let v = &plan.variants[vi as usize];
+                let (w, h) = (v.width, v.rows.len() as u32);
+                self.rects
+                    .push([c as u8, r as u8, (c + w) as u8, (r + h) as u8]);
+                self.test_rows(plan, n, k);
+            }
+            return;
+        }
+        for k in 0..self.cands.len() {
+            let (vi, (c, r)) = self.cands[k];
+            let v = &plan.variants[vi as usize];
+            let stones = usize::from(v.empty_mismatches);
+            for &(x, y, m) in &v.cells[..stones] {
+                let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
+                if self.lists[p].is_empty() {
+                    self.touched.push(p as u16);
+                }
+                self.lists[p].push((k as u32, m));
+            }
+            self.counters.push(stones as u16);
+            if stones == 0 {
+                self.activate_one(plan, n, k);
+            }
+        }
+    }
+
+    /// Whether candidate `k` stands on the board's rows, put in its standing bit.
+    pub(super) fn test_rows(&mut self, plan: &Plan, n: usize, k: usize) {
+        let (vi, (c, r)) = self.cands[k];
+        let (c, r) = (c as usize, r as usize);
+        let v = &plan.variants[vi as usize];
+        let stands = v.rows.iter().enumerate().all(|(y, masks)| {
+            let (b, w) = (self.rows[r + y] >> c, self.rows[n + r + y] >> c);
+            ((b | w) & masks[0])
+                | (!b & masks[1])
+                | (!w & masks[2])
+                | (w & masks[3])
+                | (b & masks[4])
+                == 0
+        });
+        let bit = 1u64 << (k % 64);
+        if stands {
+            self.standing[k / 64] |= bit;
+        } else {
+            self.standing[k / 64] &= !bit;
+        }
+    }
+
+    /// Along the main line, leaves out the candidates that cannot stand at any node: those
+    /// whose last stone comes (`first`) no earlier than the final board contradicts one of
+    /// their cells for good (`last`); returns the last node at which one may stand.
+    pub(super) fn prune(&mut self, plan: &Plan, g: &GameEntry, cold: ColdView<'_>) -> u32 {
+        let n = usize::from(g.side);
+        let Some((fin, times)) = cold.times else {
+            return u32::MAX;
+        };
+        let mut bound = 0u32;
+        self.cands.retain(|&(vi, (c, r))| {
+            let (c, r) = (c as usize, r as usize);
+            let v = &plan.variants[vi as usize];
+            let mut born = 0u32;
+            for &(x, y) in v.blacks.iter().chain(&v.whites) {
+                let p = (r + usize::from(y)) * n + c + usize::from(x);
+                born = born.max(time_byte(times, p));
+            }
+            let mut dead = u32::MAX;
+            for (y, masks) in v.rows.iter().enumerate() {
+                let row = r + y;
+                let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
+                let mut wrong = ((b | w) & masks[0])
+                    | (!b & masks[1])
+                    | (!w & masks[2])
+                    | (w & masks[3])
+                    | (b & masks[4]);
+                while wrong != 0 && dead > born {
+                    let x = wrong.trailing_zeros() as usize;
+                    wrong &= wrong - 1;
+                    dead = dead.min(time_byte(times, n * n + row * n + c + x));
+                }
+                if dead <= born {
+                    return false;
+                }
+            }
+            bound = bound.max(dead);
+            true
+        });
+        // Back from units of `1 << shift` nodes (last changes were rounded up).
+        if bound == u32::MAX {
+            bound
+        } else {
+            bound << g.shift
+        }
+    }
+
+    /// Clears the watchers after a game.
+    pub(super) fn finish(&mut self) {
+        for &p in &self.touched {
+            self.lists[usize::from(p)].clear();
+        }
+        self.touched.clear();
+    }
+
+    /// Candidate `k` has all its stones: its other cells are watched from now on.
+    pub(super) fn activate_one(&mut self, plan: &Plan, n: usize, k: usize) {
+        let (vi, (c, r)) = self.cands[k];
+        let v = &plan.variants[vi as usize];
+        self.active[k] = true;
+        let mut mismatches = 0u16;
+        for &(x, y, m) in &v.cells[usize::from(v.empty_mismatches)..] {
+            let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
+            if self.lists[p].is_empty() {
+                self.touched.push(p as u16);
+            }
+            self.lists[p].push((k as u32, m));
+            mismatches += u16::from((m >> self.board[p]) & 1);
+        }
+        self.counters[k] += mismatches;
+        if self.counters[k] == 0 {
+            self.standing[k / 64] |= 1 << (k % 64);
+        }
+    }
+
+    /// Puts state `s` on point `p`, keeping the counters.
+    pub(super) fn set(&mut self, plan: &Plan, n: usize, p: usize, s: u8) {
+        let old = self.board[p];
+        if old == s {
+            return;
+        }
+        self.board[p] = s;
+        if self.direct {
+            let (x, y) = ((p % n) as u8, (p / n) as u8);
+            let bit = 1u32 << x;
+            for (state, at) in [(1, usize::from(y)), (2, n + usize::from(y))] {
+                if s == state {
+                    self.rows[at] |= bit;
+                } else {
+                    self.rows[at] &= !bit;
+                }
+            }
+            for k in 0..self.rects.len() {
+                let [c0, r0, c1, r1] = self.rects[k];
+                if (c0..c1).contains(&x) && (r0..r1).contains(&y) {
+                    self.test_rows(plan, n, k);
+                }
+            }
+            return;
+        }
+        let Workspace {
+            lists,
+            counters,
+            active,
+            standing,
+            activate,
+            ..
+        } = self;
+        for &(k, m) in &lists[p] {
+            let before = (m >> old) & 1;
+            let after = (m >> s) & 1;
+            if before == after {
+                continue;
+            }
+            let k = k as usize;
+            let c = &mut counters[k];
+            if after == 1 {
+                if *c == 0 {
+                    standing[k / 64] &= !(1 << (k % 64));
+                }
+                *c += 1;
+            } else {
+                *c -= 1;
+                if *c == 0 {
+                    if active[k] {
+                        standing[k / 64] |= 1 << (k % 64);
+                    } else {
+                        activate.push(k as u32);
+                    }
+                }
+            }
+        }
+        while let Some(k) = self.activate.pop() {
+            self.activate_one(plan, n, k as usize);
+        }
+    }
+
+    /// Every (variant, place) standing now, each rectangle once (the first variant), as the
+    /// plain search's `find` lists them.
+    pub(super) fn standing_now(&mut self, variants: &[Variant]) {
+        let out = &mut self.found;
+        out.clear();
+        for (wi, &word) in self.standing.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let k = wi * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (vi, place) = self.cands[k];
+                let (vi, w, h) = (
+                    vi as usize,
+                    variants[vi as usize].pattern.width(),
+                    variants[vi as usize].pattern.height(),
+                );
+                if !out.iter().any(|&(_, oi, op)| {
+                    op == place
+                        && variants[oi].pattern.width() == w
+                        && variants[oi].pattern.height() == h
+                }) {
+                    out.push((k, vi, place));
+                }
+            }
+        }
+    }
+}

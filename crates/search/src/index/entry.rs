@@ -163,133 +163,15 @@ impl GameEntry {
         game_in_file: u32,
         tree: kifu_sgf::GameTree<'_>,
     ) -> GameEntry {
-        let info = GameInfo::from_game(&tree);
-        let mut entry = GameEntry {
-            id,
-            file,
-            game_in_file,
-            dyer: crate::dyer::signature(&tree).map(|s| s.as_str().to_string()),
-            side: 0,
-            bitmaps: Vec::new(),
-            all: false,
-            times: false,
-            shift: 0,
-            // No board: no nodes.
-            cold: Cold::Bytes(vec![0, 0]),
-            info,
-        };
-        let mut node_count = 0u32;
-        let Ok(size) = BoardSize::new(u32::from(entry.info.size)) else {
-            return entry;
-        };
-        let n = usize::from(size.get());
-        let mut writer = NodeWriter::default();
-        let mut main = vec![0u32; 2 * n];
-        let mut all = vec![0u32; 2 * n];
-        let mut variations = false;
-        let mut last = vec![0u32; n * n];
-        let mut first = vec![u32::MAX; n * n];
-        let mut fin = vec![0u8; n * n];
-        let mut differ = Differ::new(n);
-        let mut changes: Vec<(u16, u8)> = Vec::new();
-        let mut broken = false;
-        let opts = ReplayOptions {
-            scope: Scope::AllVariations,
-            ..ReplayOptions::default()
-        };
-        let _ = replay_game(tree, &opts, |step: &Step<'_>| {
-            if broken {
-                return;
-            }
-            if step.position.size() != size
-                || step.node_index != node_count as usize
-                || !differ.changes(step, &mut changes)
-            {
-                broken = true;
-                return;
-            }
-            for &(q, s) in &changes {
-                let q = usize::from(q);
-                if step.variation == 0 {
-                    last[q] = step.node_index as u32;
-                    fin[q] = s;
-                    if s != 0 {
-                        first[q] = first[q].min(step.node_index as u32);
-                    }
-                }
-                if s != 0 {
-                    let (col, row) = (q % n, q / n);
-                    let k = usize::from(s - 1) * n + row;
-                    all[k] |= 1 << col;
-                    if step.variation == 0 {
-                        main[k] |= 1 << col;
-                    }
-                }
-            }
-            variations |= step.variation > 0;
-            let node = Node {
-                parent: step.parent.map(|p| p as u32),
-                mv: step.mv.map(|pm| {
-                    (
-                        pm.color,
-                        match pm.mv {
-                            Move::Play(p) => {
-                                Some((usize::from(p.row()) * n + usize::from(p.col())) as u16)
-                            }
-                            Move::Pass => None,
-                        },
-                    )
-                }),
-                to_play: step.to_play,
-                move_number: step.move_number,
-                in_variation: step.variation > 0,
+        let mut b = GameBuilder::new(id, file, game_in_file, &tree);
+        if b.size.is_some() {
+            let opts = ReplayOptions {
+                scope: Scope::AllVariations,
+                ..ReplayOptions::default()
             };
-            writer.push(step.node_index as u32, &node, &changes);
-            node_count += 1;
-            differ.push(step, &changes);
-        });
-        if broken {
-            // Cannot happen with the replay as it is; a game the index cannot hold exactly is
-            // better left without nodes than searched wrong.
-            entry.cold = Cold::Bytes(vec![0, 0]);
-            return entry;
+            let _ = replay_game(tree, &opts, |step: &Step<'_>| b.step(step));
         }
-        entry.side = size.get();
-        entry.bitmaps = main;
-        if variations {
-            entry.all = true;
-            entry.bitmaps.extend_from_slice(&all);
-        }
-        let mut cold = Vec::new();
-        let longest = last.iter().copied().max().unwrap_or(0);
-        let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
-        if let Some(shift) = shift {
-            entry.times = true;
-            entry.shift = shift;
-            let mut board = vec![0u32; 2 * n];
-            for (q, &s) in fin.iter().enumerate() {
-                if s != 0 {
-                    board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
-                }
-            }
-            for w in board {
-                cold.extend_from_slice(&w.to_le_bytes());
-            }
-            cold.extend(first.iter().map(|&f| {
-                if f == u32::MAX {
-                    255
-                } else {
-                    (f >> shift) as u8
-                }
-            }));
-            cold.extend(last.iter().map(|&l| l.div_ceil(1 << shift) as u8));
-            cold.resize(8 * n + 4 * time_words(n), 0);
-        }
-        put_varint(&mut cold, u64::from(node_count));
-        put_varint(&mut cold, writer.bytes.len() as u64);
-        cold.extend_from_slice(&writer.bytes);
-        entry.cold = Cold::Bytes(cold);
-        entry
+        b.finish()
     }
 
     /// The number of bitmap words the record holds.
@@ -440,6 +322,176 @@ impl GameEntry {
             g.bitmaps.push(b.u32_le()?);
         }
         Ok(g)
+    }
+}
+
+/// A game's entry made from its replay's steps (every variation, in the replay's order), so
+/// that the steps may come from a replay made for something else too (`kifu pos index`
+/// replays each file once for both indexes): [`GameBuilder::step`] for each, then
+/// [`GameBuilder::finish`]. What the tree says (information, Dyer signature) is read from it
+/// at [`GameBuilder::new`].
+pub(crate) struct GameBuilder {
+    entry: GameEntry,
+    /// The board the information names; `None`: no square board, no nodes.
+    size: Option<BoardSize>,
+    node_count: u32,
+    writer: NodeWriter,
+    main: Vec<u32>,
+    all: Vec<u32>,
+    variations: bool,
+    last: Vec<u32>,
+    first: Vec<u32>,
+    fin: Vec<u8>,
+    differ: Differ,
+    changes: Vec<(u16, u8)>,
+    broken: bool,
+}
+
+impl GameBuilder {
+    /// A builder of the entry of game `tree`.
+    pub(crate) fn new(
+        id: u64,
+        file: u32,
+        game_in_file: u32,
+        tree: &kifu_sgf::GameTree<'_>,
+    ) -> GameBuilder {
+        let info = GameInfo::from_game(tree);
+        let size = BoardSize::new(u32::from(info.size)).ok();
+        let n = size.map_or(0, |s| usize::from(s.get()));
+        GameBuilder {
+            entry: GameEntry {
+                id,
+                file,
+                game_in_file,
+                dyer: crate::dyer::signature(tree).map(|s| s.as_str().to_string()),
+                side: 0,
+                bitmaps: Vec::new(),
+                all: false,
+                times: false,
+                shift: 0,
+                // No board: no nodes.
+                cold: Cold::Bytes(vec![0, 0]),
+                info,
+            },
+            size,
+            node_count: 0,
+            writer: NodeWriter::default(),
+            main: vec![0u32; 2 * n],
+            all: vec![0u32; 2 * n],
+            variations: false,
+            last: vec![0u32; n * n],
+            first: vec![u32::MAX; n * n],
+            fin: vec![0u8; n * n],
+            differ: Differ::new(n),
+            changes: Vec::new(),
+            broken: false,
+        }
+    }
+
+    /// The game's next step.
+    pub(crate) fn step(&mut self, step: &Step<'_>) {
+        let Some(size) = self.size else { return };
+        if self.broken {
+            return;
+        }
+        if step.position.size() != size
+            || step.node_index != self.node_count as usize
+            || !self.differ.changes(step, &mut self.changes)
+        {
+            self.broken = true;
+            return;
+        }
+        let n = usize::from(size.get());
+        for &(q, s) in &self.changes {
+            let q = usize::from(q);
+            if step.variation == 0 {
+                self.last[q] = step.node_index as u32;
+                self.fin[q] = s;
+                if s != 0 {
+                    self.first[q] = self.first[q].min(step.node_index as u32);
+                }
+            }
+            if s != 0 {
+                let (col, row) = (q % n, q / n);
+                let k = usize::from(s - 1) * n + row;
+                self.all[k] |= 1 << col;
+                if step.variation == 0 {
+                    self.main[k] |= 1 << col;
+                }
+            }
+        }
+        self.variations |= step.variation > 0;
+        let node = Node {
+            parent: step.parent.map(|p| p as u32),
+            mv: step.mv.map(|pm| {
+                (
+                    pm.color,
+                    match pm.mv {
+                        Move::Play(p) => {
+                            Some((usize::from(p.row()) * n + usize::from(p.col())) as u16)
+                        }
+                        Move::Pass => None,
+                    },
+                )
+            }),
+            to_play: step.to_play,
+            move_number: step.move_number,
+            in_variation: step.variation > 0,
+        };
+        self.writer
+            .push(step.node_index as u32, &node, &self.changes);
+        self.node_count += 1;
+        self.differ.push(step, &self.changes);
+    }
+
+    /// The entry, once every step has come.
+    pub(crate) fn finish(self) -> GameEntry {
+        let mut entry = self.entry;
+        let Some(size) = self.size else {
+            return entry;
+        };
+        if self.broken {
+            // Cannot happen with the replay as it is; a game the index cannot hold exactly is
+            // better left without nodes than searched wrong.
+            return entry;
+        }
+        let n = usize::from(size.get());
+        entry.side = size.get();
+        entry.bitmaps = self.main;
+        if self.variations {
+            entry.all = true;
+            entry.bitmaps.extend_from_slice(&self.all);
+        }
+        let mut cold = Vec::new();
+        let longest = self.last.iter().copied().max().unwrap_or(0);
+        let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
+        if let Some(shift) = shift {
+            entry.times = true;
+            entry.shift = shift;
+            let mut board = vec![0u32; 2 * n];
+            for (q, &s) in self.fin.iter().enumerate() {
+                if s != 0 {
+                    board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
+                }
+            }
+            for w in board {
+                cold.extend_from_slice(&w.to_le_bytes());
+            }
+            cold.extend(self.first.iter().map(|&f| {
+                if f == u32::MAX {
+                    255
+                } else {
+                    (f >> shift) as u8
+                }
+            }));
+            cold.extend(self.last.iter().map(|&l| l.div_ceil(1 << shift) as u8));
+            cold.resize(8 * n + 4 * time_words(n), 0);
+        }
+        put_varint(&mut cold, u64::from(self.node_count));
+        put_varint(&mut cold, self.writer.bytes.len() as u64);
+        cold.extend_from_slice(&self.writer.bytes);
+        entry.cold = Cold::Bytes(cold);
+        entry
     }
 }
 

@@ -98,12 +98,18 @@ impl Source {
         match self.kind {
             SourceKind::Sgf => Ok(kifu_sgf::Collection::parse_vec(bytes).collection),
             SourceKind::Ishi => {
-                let doc = kifu_ishi::read(&bytes).document;
-                Ok(kifu_ishi::to_sgf(&doc).collection)
+                Ok(kifu_sgf::Collection::parse_vec(ishi_sgf_text(&bytes)).collection)
             }
             SourceKind::Ascii => Err(SourceError::NotGames(self.path.clone())),
         }
     }
+}
+
+/// An Ishi file's games as SGF text: what every reader of its games parses, so that the
+/// indexes (which replay that text) and the readers of one game agree on every byte.
+pub(crate) fn ishi_sgf_text(bytes: &[u8]) -> Vec<u8> {
+    let doc = kifu_ishi::read(bytes).document;
+    kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes()
 }
 
 /// Why a source's games could not be read.

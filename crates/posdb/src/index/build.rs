@@ -10,7 +10,9 @@ use super::summary::SummaryBuilder;
 use super::{IndexError, IndexOptions, IndexSummary};
 use crate::extract::{Source, SourceKind};
 use crate::sort::ExternalSorter;
-use kifu_go::replay::{replay_bytes, ReplayOptions, Scope};
+use kifu_go::replay::{
+    replay_bytes, replay_collection, ReplayError, ReplayOptions, ReplaySink, RootInfo, Scope, Step,
+};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
@@ -31,8 +33,82 @@ pub fn build_index(
     build_index_with::<()>(sources, opts, out, progress, None)
 }
 
-/// [`FileWork::visit`]: a file, its bytes as read, the numbers of the games the index took.
-pub type VisitFile<'a, T> = dyn Fn(&Source, Vec<u8>, &[u32]) -> T + Sync + 'a;
+/// [`FileWork::visit`]: a file and its replay ([`FileReplay`]: its games as parsed, replayed
+/// once for the index and for the visit).
+pub type VisitFile<'a, T> = dyn Fn(&Source, &mut FileReplay<'_, '_>) -> T + Sync + 'a;
+
+/// One file's games as parsed, for a [`FileWork::visit`]: [`FileReplay::replay`] replays them
+/// once for both the index and the visit, so that a file is read, parsed and replayed once
+/// whatever else is made of it.
+pub struct FileReplay<'c, 's> {
+    collection: &'c kifu_sgf::Collection,
+    options: ReplayOptions,
+    size: kifu_go::BoardSize,
+    /// Whether the index takes the main lines only (the replay plays every variation).
+    main_only: bool,
+    indexer: Option<FileIndexer<'s>>,
+    result: Option<IndexedFile>,
+}
+
+impl<'c> FileReplay<'c, '_> {
+    /// The file's games as parsed (an Ishi file's through its SGF conversion).
+    pub fn collection(&self) -> &'c kifu_sgf::Collection {
+        self.collection
+    }
+
+    /// The board size of the index: the games of other sizes are not taken.
+    pub fn size(&self) -> kifu_go::BoardSize {
+        self.size
+    }
+
+    /// Replays every game of the file, every variation, once: the index takes its positions
+    /// from the steps (the main lines only, unless it indexes variations) and `each` sees
+    /// every step, of every game. The numbers in the file of the games the index took, in
+    /// order. Called again, it replays nothing and gives the same numbers.
+    pub fn replay(&mut self, each: &mut dyn FnMut(&Step<'_>)) -> Vec<u32> {
+        if let Some(mut indexer) = self.indexer.take() {
+            let tee = Tee {
+                indexer: &mut indexer,
+                main_only: self.main_only,
+                each,
+            };
+            replay_collection(self.collection, &self.options, tee);
+            self.result = Some(indexer.finish());
+        }
+        self.result
+            .as_ref()
+            .map(|r| r.games.iter().map(|g| g.game_in_file).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// The replay's steps given to the index's sink and to a visit's closure.
+struct Tee<'t, 's> {
+    indexer: &'t mut FileIndexer<'s>,
+    main_only: bool,
+    each: &'t mut dyn FnMut(&Step<'_>),
+}
+
+impl ReplaySink for Tee<'_, '_> {
+    const GAME_INFO: bool = true;
+
+    fn position(&mut self, step: &Step<'_>) {
+        // Along the main line the steps are those of a replay of the main line only: it
+        // comes first in the pre-order, each node the child of the one before.
+        if !(self.main_only && step.variation != 0) {
+            self.indexer.position(step);
+        }
+        (self.each)(step);
+    }
+
+    fn game_info(&mut self, game: usize, info: &RootInfo) {
+        self.indexer.game_info(game, info);
+    }
+
+    fn game_error(&mut self, error: ReplayError) {
+        self.indexer.game_error(error);
+    }
+}
 
 /// [`FileWork::append`]: a file, the index's number of its first game, what `visit` gave.
 pub type AppendFile<'a, T> = dyn FnMut(&Source, u64, T) + Send + 'a;
@@ -350,37 +426,57 @@ fn index_file<T>(
         SourceKind::Sgf => None,
         // Ishi files are read through their SGF conversion (small files: the round trip
         // through text costs little and keeps one indexing path).
-        SourceKind::Ishi => {
-            let doc = kifu_ishi::read(&bytes).document;
-            Some(kifu_sgf::write(&kifu_ishi::to_sgf(&doc).collection).into_bytes())
-        }
+        SourceKind::Ishi => Some(crate::extract::ishi_sgf_text(&bytes)),
         SourceKind::Ascii => {
             return Err(failed(
                 "ASCII positions are not games: there is nothing to index".into(),
             ))
         }
     };
-    let replay = ReplayOptions {
-        scope: if opts.variations {
-            Scope::AllVariations
-        } else {
-            Scope::MainLineOnly
-        },
-        keys: Some(opts.keys.clone()),
-        ..Default::default()
+    let scope = if opts.variations {
+        Scope::AllVariations
+    } else {
+        Scope::MainLineOnly
     };
-    let text = converted.as_deref().unwrap_or(&bytes);
-    let sink = replay_bytes(text, &replay, FileIndexer::new(opts.size, second));
-    let mut r = sink.finish();
+    let keys = Some(opts.keys.clone());
+    let text = converted.unwrap_or(bytes);
+    let (mut r, work) = match visit {
+        None => {
+            let replay = ReplayOptions {
+                scope,
+                keys,
+                ..Default::default()
+            };
+            let sink = replay_bytes(&text, &replay, FileIndexer::new(opts.size, second));
+            (sink.finish(), None)
+        }
+        Some(visit) => {
+            // Parsed once into a tree (the visit reads it too) and replayed once for both.
+            let collection = kifu_sgf::Collection::parse_vec(text).collection;
+            let mut replay = FileReplay {
+                collection: &collection,
+                options: ReplayOptions {
+                    scope: Scope::AllVariations,
+                    keys,
+                    ..Default::default()
+                },
+                size: opts.size,
+                main_only: scope == Scope::MainLineOnly,
+                indexer: Some(FileIndexer::new(opts.size, second)),
+                result: None,
+            };
+            let t = visit(source, &mut replay);
+            replay.replay(&mut |_| {});
+            let r = replay.result.take().unwrap_or_else(|| {
+                // `replay` always leaves its result: an empty file is what there is else.
+                FileIndexer::new(opts.size, second).finish()
+            });
+            let t = (!r.games.is_empty()).then_some(t);
+            (r, t)
+        }
+    };
     for e in &mut r.errors {
         *e = failed(std::mem::take(e));
     }
-    let work = match visit {
-        Some(visit) if !r.games.is_empty() => {
-            let games: Vec<u32> = r.games.iter().map(|g| g.game_in_file).collect();
-            Some(visit(source, bytes, &games))
-        }
-        _ => None,
-    };
     Ok((r, work))
 }

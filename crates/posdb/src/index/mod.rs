@@ -72,7 +72,7 @@ pub mod summary;
 mod tests;
 
 pub use answer::{Continuation, LookupPage, LookupResult, Occurrence};
-pub use build::{build_index, build_index_with, AppendFile, FileWork, VisitFile};
+pub use build::{build_index, build_index_with, AppendFile, FileReplay, FileWork, VisitFile};
 pub use format::{ENTRY_BYTES, NEXT_NONE, NEXT_PASS, VARIATION_BIT};
 pub use merge::{merge_index_parts, Layout};
 pub use reader::IndexReader;

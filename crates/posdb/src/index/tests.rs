@@ -446,66 +446,84 @@ fn game_places_and_file_paths_read_in_blocks() {
     }
 }
 
-/// `build_index_with` writes the bytes `build_index` writes, visits each file with games once
-/// with its bytes as read and the numbers of the games taken (games of other sizes and
-/// failed files left out), and appends them in the files' order with their first game's
-/// number; over more files than a batch, so the order crosses batches.
+/// `build_index_with` writes the bytes `build_index` writes (main lines, or every variation),
+/// visits each file with games once with its games as parsed and every step of its one
+/// replay, gives the numbers of the games taken (games of other sizes and failed files left
+/// out), and appends them in the files' order with their first game's number; over more files
+/// than a batch, so the order crosses batches.
 #[test]
-fn work_on_each_file_sees_its_bytes_and_games_in_order() {
+fn work_on_each_file_sees_its_replay_and_games_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let mut paths = Vec::new();
     let mut expected = Vec::new();
     let mut games = 0u64;
     for i in 0..40usize {
         let p = dir.path().join(format!("{i:02}.sgf"));
-        let text = match i % 4 {
-            // A 9x9 game between two 5x5 games: the index takes games 0 and 2.
-            0 => "(;SZ[5];B[aa];W[bb])(;SZ[9];B[aa])(;SZ[5];B[cc])".to_string(),
+        // (text, games parsed, games taken, steps of the replay: every node of every game)
+        let (text, parsed, taken, steps) = match i % 4 {
+            // A 9x9 game between two 5x5 games (one with a variation): the index takes
+            // games 0 and 2.
+            0 => (
+                "(;SZ[5];B[aa](;W[bb])(;W[cc];B[dd]))(;SZ[9];B[aa])(;SZ[5];B[cc])".to_string(),
+                3,
+                vec![0, 2],
+                5 + 2 + 2,
+            ),
             // Only a game of another size: not visited.
-            1 => "(;SZ[9];B[ee])".to_string(),
+            1 => ("(;SZ[9];B[ee])".to_string(), 1, vec![], 2),
             // Not a file: failed, not visited.
             2 => {
                 std::fs::create_dir(&p).unwrap();
                 paths.push(p);
                 continue;
             }
-            _ => format!("(;SZ[5]PB[p{i}];B[{}a])", (b'a' + (i % 5) as u8) as char),
+            _ => (
+                format!("(;SZ[5]PB[p{i}];B[{}a])", (b'a' + (i % 5) as u8) as char),
+                1,
+                vec![0],
+                2,
+            ),
         };
         std::fs::write(&p, &text).unwrap();
-        let taken: Vec<u32> = if i % 4 == 0 {
-            vec![0, 2]
-        } else if i % 4 == 1 {
-            vec![]
-        } else {
-            vec![0]
-        };
         if !taken.is_empty() {
-            expected.push((p.clone(), games, text.into_bytes(), taken.clone()));
+            expected.push((p.clone(), games, parsed, taken.clone(), steps));
             games += taken.len() as u64;
         }
         paths.push(p);
     }
-    let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
-    opts.batch = 7;
-    let sources = srcs(&paths);
-    let mut plain = Vec::new();
-    let s1 = build_index(&sources, &opts, &mut plain, &|| {}).unwrap();
-    let visit = |s: &Source, bytes: Vec<u8>, games: &[u32]| (s.path.clone(), bytes, games.to_vec());
-    let mut seen = Vec::new();
-    let mut append =
-        |s: &Source, first: u64, (path, bytes, games): (PathBuf, Vec<u8>, Vec<u32>)| {
-            assert_eq!(s.path, path);
-            seen.push((path, first, bytes, games));
+    for variations in [false, true] {
+        let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
+        opts.batch = 7;
+        opts.variations = variations;
+        let sources = srcs(&paths);
+        let mut plain = Vec::new();
+        let s1 = build_index(&sources, &opts, &mut plain, &|| {}).unwrap();
+        let visit = |s: &Source, replay: &mut FileReplay<'_, '_>| {
+            let parsed = replay.collection().games().count();
+            let mut steps = 0;
+            let taken = replay.replay(&mut |_| steps += 1);
+            // A second call replays nothing.
+            assert_eq!(replay.replay(&mut |_| panic!("replayed twice")), taken);
+            (s.path.clone(), parsed, taken, steps)
         };
-    let mut with = Vec::new();
-    let work = FileWork {
-        visit: &visit,
-        append: &mut append,
-    };
-    let s2 = build_index_with(&sources, &opts, &mut with, &|| {}, Some(work)).unwrap();
-    assert_eq!(plain, with);
-    assert_eq!((s1.games, s2.games, s2.files_failed), (games, games, 10));
-    assert_eq!(seen, expected);
+        let mut seen = Vec::new();
+        let mut append =
+            |s: &Source,
+             first: u64,
+             (path, parsed, taken, steps): (PathBuf, usize, Vec<u32>, usize)| {
+                assert_eq!(s.path, path);
+                seen.push((path, first, parsed, taken, steps));
+            };
+        let mut with = Vec::new();
+        let work = FileWork {
+            visit: &visit,
+            append: &mut append,
+        };
+        let s2 = build_index_with(&sources, &opts, &mut with, &|| {}, Some(work)).unwrap();
+        assert!(plain == with, "variations {variations}");
+        assert_eq!((s1.games, s2.games, s2.files_failed), (games, games, 10));
+        assert_eq!(seen, expected);
+    }
 }
 
 #[test]

@@ -3,11 +3,12 @@
 //! then the sidecar is written (header, files, game count, the spooled records, checksum) and
 //! opened as any other. Memory is a batch's games, not the collection's.
 
-use super::entry::{Cold, GameEntry};
+use super::entry::{Cold, GameBuilder, GameEntry};
 use super::format::fnv64_more;
 use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
 use kifu_posdb::extract::Source;
+use kifu_posdb::index::FileReplay;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
@@ -197,22 +198,52 @@ pub struct FileRecords {
 }
 
 impl FileRecords {
-    /// The records of the games numbered `games` (in order) of `source`, whose bytes as read
-    /// are `bytes`. On a worker thread.
-    pub fn build(source: &Source, bytes: Vec<u8>, games: &[u32]) -> FileRecords {
-        let mut out = Vec::with_capacity(games.len());
-        // Only a file the full-board index took games from comes here: its format has games.
-        if let Ok(coll) = source.games_from_bytes(bytes) {
-            let mut wanted = games.iter().copied().peekable();
-            for (i, game) in coll.games().enumerate() {
-                let Some(&next) = wanted.peek() else { break };
-                if next as usize == i {
-                    wanted.next();
-                    out.push(GameEntry::build(0, 0, next, game));
+    /// The records of the games the full-board index takes from `replay`'s file, made from
+    /// the one replay both share ([`FileReplay::replay`]). On a worker thread.
+    pub fn build(_source: &Source, replay: &mut FileReplay<'_, '_>) -> FileRecords {
+        let coll = replay.collection();
+        let size = replay.size();
+        let mut done: Vec<(u32, GameEntry)> = Vec::new();
+        let mut current: Option<(usize, GameBuilder)> = None;
+        let taken = replay.replay(&mut |step| {
+            // The index takes only games of its size (a game is one size throughout).
+            if step.position.size() != size {
+                return;
+            }
+            if current.as_ref().map(|c| c.0) != Some(step.game) {
+                if let Some((g, b)) = current.take() {
+                    done.push((g as u32, b.finish()));
+                }
+                if let Some(tree) = coll.game(step.game) {
+                    let b = GameBuilder::new(0, 0, step.game as u32, &tree);
+                    current = Some((step.game, b));
+                }
+            }
+            if let Some((_, b)) = current.as_mut() {
+                b.step(step);
+            }
+        });
+        if let Some((g, b)) = current.take() {
+            done.push((g as u32, b.finish()));
+        }
+        let mut built = done.into_iter().peekable();
+        let mut games = Vec::with_capacity(taken.len());
+        for g in taken {
+            while built.peek().is_some_and(|(at, _)| *at < g) {
+                built.next();
+            }
+            match built.next_if(|(at, _)| *at == g) {
+                Some((_, entry)) => games.push(entry),
+                // Every game taken was replayed at the index's size; were one not, its own
+                // replay gives the same record.
+                None => {
+                    if let Some(tree) = coll.game(g as usize) {
+                        games.push(GameEntry::build(0, 0, g, tree));
+                    }
                 }
             }
         }
-        FileRecords { games: out }
+        FileRecords { games }
     }
 }
 

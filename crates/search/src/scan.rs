@@ -446,7 +446,7 @@ impl<'q> Scan<'q> {
 
     /// Counts one hit of variant `v` at `place` whose next move is `next` (`None`: the game
     /// ended), played in the frame of `frame`, in a game `winner` won.
-    pub(crate) fn count_next(
+    fn count_next(
         &mut self,
         v: &Variant,
         place: (u32, u32),

@@ -113,19 +113,20 @@ impl ReplaySink for Tee<'_, '_> {
 /// [`FileWork::append`]: a file, the index's number of its first game, what `visit` gave.
 pub type AppendFile<'a, T> = dyn FnMut(&Source, u64, T) + Send + 'a;
 
-/// More work on each file [`build_index_with`] reads, done on the bytes it read: kifu-search
-/// builds its pattern index's records this way, so that each file is read once.
+/// More work on each file [`build_index_with`] reads, done on its games as parsed and on the
+/// steps of their one replay: kifu-search builds its pattern index's records this way, so
+/// that each file is read, parsed and replayed once.
 pub struct FileWork<'a, T> {
-    /// On a worker thread, for each file the index took games from: the file, its bytes as
-    /// read (before any conversion), and the numbers in the file of the games the index took,
-    /// in order.
+    /// On a worker thread, for each file read: the file and its [`FileReplay`] (its games,
+    /// and [`FileReplay::replay`], which gives the steps and the numbers in the file of the
+    /// games the index took; the build replays the file itself if `visit` did not).
     pub visit: &'a VisitFile<'a, T>,
-    /// On the building thread, in the order of the files, for each file `visit` was called
-    /// for: the file, the index's number of its first game, and what `visit` gave.
+    /// On the building thread, in the order of the files, for each file the index took games
+    /// from: the file, the index's number of its first game, and what `visit` gave.
     pub append: &'a mut AppendFile<'a, T>,
 }
 
-/// [`build_index`], with `work` done on each file's bytes as they are read.
+/// [`build_index`], with `work` done on each file as it is read and replayed.
 pub fn build_index_with<T: Send>(
     sources: &[Source],
     opts: &IndexOptions,
@@ -411,8 +412,9 @@ fn collect<T: Send>(
     Ok(c)
 }
 
-/// Replays one file, then does `visit` on its bytes if it has games (`Err`: the message of a
-/// file that could not be read).
+/// Replays one file: streamed, or with `visit`, parsed and replayed once for the index and the
+/// visit, whose result is kept if the index took games from it (`Err`: the message of a file
+/// that could not be read).
 fn index_file<T>(
     source: &Source,
     opts: &IndexOptions,
@@ -467,10 +469,11 @@ fn index_file<T>(
             };
             let t = visit(source, &mut replay);
             replay.replay(&mut |_| {});
-            let r = replay.result.take().unwrap_or_else(|| {
-                // `replay` always leaves its result: an empty file is what there is else.
-                FileIndexer::new(opts.size, second).finish()
-            });
+            // `replay` has just left its result; an empty one would only stand for nothing.
+            let r = replay
+                .result
+                .take()
+                .unwrap_or_else(|| FileIndexer::new(opts.size, second).finish());
             let t = (!r.games.is_empty()).then_some(t);
             (r, t)
         }

@@ -1,8 +1,9 @@
 //! Building a position index from any SGF bytes, main lines or every variation, never panics,
 //! and the answers read through summaries equal those of a full scan for every position the
 //! replay yields (the variation bookkeeping of the index sink against the replayer's tree).
-//! The pattern index built from the same read of the file (`build_index_with` and
-//! `PatternIndexBuilder`) is byte for byte the one built from the finished index, and its
+//! The pattern index built from the same read and replay of the file (`build_index_with` and
+//! `PatternIndexBuilder`) is byte for byte the one built from the finished index, the
+//! full-board index is the one built without it (the file streamed), and the pattern index's
 //! records replay every node's board as the replay has it: single stones and a two-cell
 //! shape sought in every variation give the plain scan's answers.
 #![no_main]
@@ -65,6 +66,14 @@ fuzz_target!(|data: &[u8]| {
         build_index_with(&[Source::new(&sgf)], &o, &mut out, &|| {}, Some(work))
             .expect("an index of any SGF file is built");
         drop(out);
+        // Parsed into a tree and replayed once for both indexes, or streamed: the same bytes.
+        let mut streamed = Vec::new();
+        build_index(&[Source::new(&sgf)], &o, &mut streamed, &|| {})
+            .expect("an index of any SGF file is built");
+        assert!(
+            std::fs::read(&kpx).ok() == Some(streamed),
+            "the index built with the pattern records is not the one built alone"
+        );
         let files = kifu_search::collection::index_files(&IndexReader::open(&kpx).expect("opens"))
             .expect("files");
         let fingerprint = kifu_search::index::fingerprint(&files);

@@ -366,10 +366,29 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         .prefix(".kifu-add-")
         .tempfile_in(&folder)
         .with_context(|| format!("{}: cannot create a temporary file", folder.display()))?;
+    // The new games' pattern records made from the same reads and replays as their entries,
+    // after the old games' records.
+    let sidecar = kifu_search::index::sidecar_path(&a.output);
+    let mut builder = old_patterns
+        .as_ref()
+        .and_then(|old| PatternIndexBuilder::extending(old, &sidecar).ok());
     let (s, counts, (patterns, extended)) = a.threads.run(|| -> Result<_> {
         let mut w = std::io::BufWriter::new(new.as_file());
         let bar = crate::output::progress(sources.len() as u64, "indexing");
-        let s = build_index(&sources, &opts, &mut w, &|| bar.inc(1))?;
+        let tick = || bar.inc(1);
+        let s = match builder.as_mut() {
+            Some(b) => {
+                let mut append = |source: &kifu_posdb::extract::Source, first, records| {
+                    b.append(source, first, records)
+                };
+                let work = FileWork {
+                    visit: &FileRecords::build,
+                    append: &mut append,
+                };
+                build_index_with(&sources, &opts, &mut w, &tick, Some(work))?
+            }
+            None => build_index(&sources, &opts, &mut w, &tick)?,
+        };
         std::io::Write::flush(&mut w)?;
         drop(w);
         bar.finish_and_clear();
@@ -387,7 +406,24 @@ fn add(a: IndexArgs) -> Result<Outcome> {
             )?;
             Ok(())
         })?;
-        Ok((s, counts, extend_pattern_index(&a.output, old_patterns)?))
+        let written = match builder.take() {
+            Some(b) => {
+                let reader =
+                    IndexReader::open(&a.output).with_context(|| a.output.display().to_string())?;
+                let files = kifu_search::collection::index_files(&reader)?;
+                drop(reader);
+                b.finish(&files, kifu_search::index::fingerprint(&files))?
+            }
+            None => None,
+        };
+        let patterns = match written {
+            Some(w) => {
+                let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
+                (Some((sidecar.clone(), bytes, w.duplicate_groups)), true)
+            }
+            None => extend_pattern_index(&a.output, old_patterns)?,
+        };
+        Ok((s, counts, patterns))
     })??;
     let (entries, games, files) = counts;
     let secs = started.elapsed().as_secs_f64();

@@ -259,6 +259,9 @@ pub struct PatternIndexBuilder {
     /// Whether the spool failed: the caller then builds the index from the finished
     /// full-board index, which reports why.
     broken: bool,
+    /// The database's number of the first game appended (the games of an index extended
+    /// come after its old ones).
+    first_id: u64,
     /// How many games have each Dyer signature, so that the duplicates are counted without
     /// opening the sidecar written.
     signatures: std::collections::HashMap<String, u32>,
@@ -281,8 +284,52 @@ impl PatternIndexBuilder {
             writer: SidecarWriter::new(path)?,
             files: Vec::new(),
             broken: false,
+            first_id: 0,
             signatures: std::collections::HashMap::new(),
         })
+    }
+
+    /// A builder of the sidecar at `path` of an index whose first files are those of `old`
+    /// (games added to an index, `kifu pos index --add`): `old`'s records are copied first,
+    /// read from its sidecar, and the games appended are numbered after them. The same
+    /// bytes as [`PatternIndex::extend_to`], without a second read of the new files.
+    pub fn extending(
+        old: &PatternIndex,
+        path: &Path,
+    ) -> Result<PatternIndexBuilder, PatternIndexError> {
+        let mut b = PatternIndexBuilder::new(path)?;
+        let mut cold = store::ColdReader::new(old, false);
+        for (gi, g) in old.games.iter().enumerate() {
+            let bytes = cold
+                .bytes(gi)
+                .map_err(|why| b.writer.io(std::io::Error::other(why)))?;
+            b.writer.push_record(g, bytes)?;
+            if let Some(d) = &g.dyer {
+                *b.signatures.entry(d.clone()).or_default() += 1;
+            }
+        }
+        b.files = old
+            .files
+            .iter()
+            .map(|name| CollectionFile {
+                source: Source::new(name),
+                ids: Vec::new(),
+            })
+            .collect();
+        for g in &old.games {
+            let Some(f) = b.files.get_mut(g.file as usize) else {
+                // Not an index of its files: the caller's comparison refuses it.
+                b.broken = true;
+                break;
+            };
+            let at = g.game_in_file as usize;
+            if f.ids.len() <= at {
+                f.ids.resize(at + 1, None);
+            }
+            f.ids[at] = Some(g.id);
+        }
+        b.first_id = old.games.len() as u64;
+        Ok(b)
     }
 
     /// Appends a file's records, in the order of the files: `first` is the database's number
@@ -294,7 +341,7 @@ impl PatternIndexBuilder {
         let file = self.files.len() as u32;
         let mut ids = Vec::new();
         for (k, mut g) in records.games.into_iter().enumerate() {
-            g.id = first + k as u64;
+            g.id = self.first_id + first + k as u64;
             g.file = file;
             let at = g.game_in_file as usize;
             if ids.len() <= at {

@@ -252,6 +252,17 @@ fn regular_or_new(path: &std::path::Path) -> bool {
         }
 }
 
+/// The files and game numbers of the index at `output`, and the fingerprint a pattern index
+/// of them carries.
+fn games_files(
+    output: &std::path::Path,
+) -> Result<(Vec<kifu_search::collection::CollectionFile>, u64)> {
+    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
+    let files = kifu_search::collection::index_files(&reader)?;
+    let fingerprint = kifu_search::index::fingerprint(&files);
+    Ok((files, fingerprint))
+}
+
 /// Builds the pattern index of the index just written at `output` and saves it beside it (the
 /// `.kpp` sidecar `kifu pos search` reads); its path and size. Nothing for an output that is
 /// not a regular file (`-o /dev/null`, a FIFO). Also the number of groups of duplicate games.
@@ -265,11 +276,8 @@ fn pattern_index(
     if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
-    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
-    let files = kifu_search::collection::index_files(&reader)?;
-    drop(reader);
+    let (files, fingerprint) = games_files(output)?;
     let sidecar = kifu_search::index::sidecar_path(output);
-    let fingerprint = kifu_search::index::fingerprint(&files);
     let from_reads = match built {
         Some(b) => b.finish(&files, fingerprint)?,
         None => None,
@@ -302,12 +310,10 @@ fn extend_pattern_index(
     let Some(old) = old else {
         return Ok((pattern_index(output, None)?, false));
     };
-    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
-    let files = kifu_search::collection::index_files(&reader)?;
+    let (files, fingerprint) = games_files(output)?;
     let sidecar = kifu_search::index::sidecar_path(output);
     // The old games copied from the old sidecar, the new ones built; a new file that cannot
     // be read: built whole (its failure reported).
-    let fingerprint = kifu_search::index::fingerprint(&files);
     let Some(patterns) = old.extend_to(&files, &sidecar, fingerprint)? else {
         return Ok((pattern_index(output, None)?, false));
     };
@@ -408,11 +414,8 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         })?;
         let written = match builder.take() {
             Some(b) => {
-                let reader =
-                    IndexReader::open(&a.output).with_context(|| a.output.display().to_string())?;
-                let files = kifu_search::collection::index_files(&reader)?;
-                drop(reader);
-                b.finish(&files, kifu_search::index::fingerprint(&files))?
+                let (files, fingerprint) = games_files(&a.output)?;
+                b.finish(&files, fingerprint)?
             }
             None => None,
         };

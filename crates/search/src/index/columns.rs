@@ -21,14 +21,35 @@ const WORDS: usize = BLOCK / 64;
 const MAX_PLACES: usize = 8192;
 
 /// The numbers of the bits set in `words` (bit `i % 64` of word `i / 64`), ascending.
-pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &word)| {
-        std::iter::successors((word != 0).then_some(word), |m| {
-            let m = m & (m - 1);
-            (m != 0).then_some(m)
-        })
-        .map(move |m| w * 64 + m.trailing_zeros() as usize)
-    })
+pub(crate) fn ones(words: &[u64]) -> Ones<'_> {
+    Ones {
+        words,
+        at: 0,
+        bits: words.first().copied().unwrap_or(0),
+    }
+}
+
+/// The iterator of [`ones`]: a word index and what is left of that word (the walk takes it
+/// for every node's hits, so it is the plain loop, not an adapter chain).
+pub(crate) struct Ones<'a> {
+    words: &'a [u64],
+    at: usize,
+    bits: u64,
+}
+
+impl Iterator for Ones<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.at += 1;
+            self.bits = *self.words.get(self.at)?;
+        }
+        let bit = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(self.at * 64 + bit)
+    }
 }
 
 /// Games and, for each, the places where one of a plan's variants may stand: game `i` is

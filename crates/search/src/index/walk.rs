@@ -5,6 +5,7 @@
 //! (continuation, tenuki, sequence, placements) is the plain scan's own walk, kept step for step
 //! as in [`crate::scan`] so both give the same answer.
 
+use super::columns::ones;
 use super::entry::ColdView;
 use super::format::NodeReader;
 use super::plan::Plan;
@@ -12,7 +13,7 @@ use super::workspace::Workspace;
 use super::GameEntry;
 use crate::query::Counting;
 use crate::scan::{Event, EventKey, GameSource, Outside, Pending, Scan, SizeVariants};
-use kifu_go::{BoardSize, Move, Point};
+use kifu_go::{BoardSize, Color, Move, Point};
 
 /// Searches game `g` for `scan`'s query, with the plans of its board sizes.
 pub(crate) fn search_game(
@@ -54,20 +55,28 @@ pub(crate) fn search_game(
         return;
     }
     ws.prepare(plan, g);
+    let game = GameWalk {
+        plan,
+        query,
+        shared,
+        cold,
+        size,
+        bound,
+    };
     if !scan.keeps_matches()
         && query.counting != Counting::Placements
         && query.sequence.is_empty()
         && !plan.overlap
         && !(query.variations && g.all)
     {
-        let hits = walk_counted(ws, plan, query, shared, cold, size, bound, scan, &g.info);
+        let hits = walk_counted(ws, &game, scan, &g.info);
         ws.finish();
         if hits > 0 {
             scan.count_game(&g.info, hits);
         }
         return;
     }
-    let mut events = walk(ws, plan, query, shared, cold, size, bound);
+    let mut events = walk(ws, &game);
     ws.finish();
     if events.is_empty() {
         ws.events = events;
@@ -87,6 +96,30 @@ pub(crate) fn search_game(
     ws.events = events;
 }
 
+/// What either walk of one game reads: the query's plan and variants on the game's board, its
+/// cold part, and the last node a candidate may stand at along the main line (`bound`).
+#[derive(Clone, Copy)]
+struct GameWalk<'a> {
+    plan: &'a Plan,
+    query: &'a crate::query::Query,
+    shared: &'a SizeVariants,
+    cold: ColdView<'a>,
+    size: BoardSize,
+    bound: u32,
+}
+
+/// A node's move as the scan names it (a point off the board, which a checked record does
+/// not hold, would be a pass).
+fn node_move(mv: Option<(Color, Option<u16>)>, size: BoardSize) -> Option<(Color, Move)> {
+    mv.map(|(c, p)| {
+        let m = match p.and_then(|p| Point::from_index(usize::from(p), size)) {
+            Some(p) => Move::Play(p),
+            None => Move::Pass,
+        };
+        (c, m)
+    })
+}
+
 /// The walk of a game whose hits are counted, not listed: the page is full, the query has no
 /// sequence and counts every position, no two of its variants can stand on one rectangle, and
 /// the game is one line as the query reads it (each node the child of the one before). Then
@@ -95,18 +128,20 @@ pub(crate) fn search_game(
 /// hit, and the others are counted at once as tenuki, passes or the game's end. This gives
 /// the counts of [`walk`] and [`Scan::end_game`] without a `Pending`, an event and a sort
 /// per hit. Returns the hits counted.
-#[allow(clippy::too_many_arguments)]
 fn walk_counted(
     ws: &mut Workspace,
-    plan: &Plan,
-    query: &crate::query::Query,
-    shared: &SizeVariants,
-    cold: ColdView<'_>,
-    size: BoardSize,
-    bound: u32,
+    game: &GameWalk<'_>,
     scan: &mut Scan<'_>,
     info: &crate::filter::GameInfo,
 ) -> u64 {
+    let GameWalk {
+        plan,
+        query,
+        shared,
+        cold,
+        size,
+        bound,
+    } = *game;
     let variants = &shared.0;
     let winner = info.winner();
     let n = usize::from(size.get());
@@ -144,34 +179,25 @@ fn walk_counted(
             ws.set(plan, n, usize::from(p), s);
         }
         if waiting {
-            match node.mv {
+            match node_move(node.mv, size) {
                 // Hits are found again at a child without a move (setup after a move).
                 None => {}
-                Some((_, None)) => {
+                Some((_, Move::Pass)) => {
                     scan.count_outside(Outside::Pass, plain, swapped, winner);
                     counted += plain + swapped;
                 }
-                Some((color, Some(p))) => {
-                    let (col, row) = (u32::from(p) % n as u32, u32::from(p) / n as u32);
-                    let mv = match Point::from_index(usize::from(p), size) {
-                        Some(p) => Move::Play(p),
-                        None => Move::Pass,
-                    };
+                Some((color, Move::Play(p))) => {
+                    let (col, row) = (u32::from(p.col()), u32::from(p.row()));
                     counted += plain + swapped;
-                    for (wi, &word) in ws.hits.iter().enumerate() {
-                        let mut bits = word;
-                        while bits != 0 {
-                            let k = wi * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let (vi, place) = ws.cands[k];
-                            let v = &variants[vi as usize];
-                            if v.query_cell(place, col, row).is_some() {
-                                scan.count_inside(v, place, shared, winner, (color, mv));
-                                if v.swapped {
-                                    swapped -= 1;
-                                } else {
-                                    plain -= 1;
-                                }
+                    for k in ones(&ws.hits) {
+                        let (vi, place) = ws.cands[k];
+                        let v = &variants[vi as usize];
+                        if v.query_cell(place, col, row).is_some() {
+                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            if v.swapped {
+                                swapped -= 1;
+                            } else {
+                                plain -= 1;
                             }
                         }
                     }
@@ -239,15 +265,15 @@ impl Waiting {
 
 /// Replays the nodes and follows the hits: the plain scan's walk, fed by the index. With the
 /// main line only, stops after `bound` (no candidate stands later) once no hit waits.
-fn walk(
-    ws: &mut Workspace,
-    plan: &Plan,
-    query: &crate::query::Query,
-    shared: &SizeVariants,
-    cold: ColdView<'_>,
-    size: BoardSize,
-    bound: u32,
-) -> Vec<(EventKey, Event)> {
+fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
+    let GameWalk {
+        plan,
+        query,
+        shared,
+        cold,
+        size,
+        bound,
+    } = *game;
     let (variants, stabilizer) = (&shared.0, &shared.1);
     let n = usize::from(size.get());
     let sequence = &query.sequence;
@@ -298,15 +324,7 @@ fn walk(
             ws.set(plan, n, p, s);
         }
         ws.path.push((node_index as u32, mark));
-        let mv = || {
-            node.mv.map(|(c, p)| {
-                let m = match p.and_then(|p| Point::from_index(usize::from(p), size)) {
-                    Some(p) => Move::Play(p),
-                    None => Move::Pass,
-                };
-                (c, m)
-            })
-        };
+        let mv = || node_move(node.mv, size);
         if let Some(parent) = node.parent.map(|p| p as usize) {
             let range = waiting.range(parent);
             if !range.is_empty() {

@@ -317,24 +317,19 @@ impl Workspace {
     pub(super) fn standing_now(&mut self, variants: &[Variant]) {
         let out = &mut self.found;
         out.clear();
-        for (wi, &word) in self.standing.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let k = wi * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let (vi, place) = self.cands[k];
-                let (vi, w, h) = (
-                    vi as usize,
-                    variants[vi as usize].pattern.width(),
-                    variants[vi as usize].pattern.height(),
-                );
-                if !out.iter().any(|&(_, oi, op)| {
-                    op == place
-                        && variants[oi].pattern.width() == w
-                        && variants[oi].pattern.height() == h
-                }) {
-                    out.push((k, vi, place));
-                }
+        for k in super::columns::ones(&self.standing) {
+            let (vi, place) = self.cands[k];
+            let (vi, w, h) = (
+                vi as usize,
+                variants[vi as usize].pattern.width(),
+                variants[vi as usize].pattern.height(),
+            );
+            if !out.iter().any(|&(_, oi, op)| {
+                op == place
+                    && variants[oi].pattern.width() == w
+                    && variants[oi].pattern.height() == h
+            }) {
+                out.push((k, vi, place));
             }
         }
     }

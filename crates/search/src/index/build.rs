@@ -4,7 +4,6 @@
 //! opened as any other. Memory is a batch's games, not the collection's.
 
 use super::entry::{Cold, GameBuilder, GameEntry};
-use super::format::fnv64_more;
 use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
 use kifu_posdb::extract::Source;
@@ -173,10 +172,10 @@ impl SidecarWriter {
             if n == 0 {
                 break;
             }
-            hash = fnv64_more(hash, &buf[..n]);
+            hash.add(&buf[..n]);
             out.write_all(&buf[..n]).map_err(io)?;
         }
-        out.write_all(&hash.to_le_bytes()).map_err(io)?;
+        out.write_all(&hash.value().to_le_bytes()).map_err(io)?;
         out.commit()?;
         Ok(())
     }

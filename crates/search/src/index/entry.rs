@@ -111,19 +111,18 @@ impl<'a> ColdView<'a> {
 
     /// Reads every node once, as a search would, so that a damaged record is found when the
     /// index is opened rather than halfway through a search.
-    pub(crate) fn check(&self, side: u8) -> Result<(), FormatError> {
+    pub(crate) fn check(&self, side: u8, scratch: &mut CheckScratch) -> Result<(), FormatError> {
         let points = u16::from(side) * u16::from(side);
-        let mut numbers = Vec::new();
         let (count, nodes) = self.nodes()?;
-        let mut r = NodeReader::new(nodes, count, points, &mut numbers);
-        let mut changes = Vec::new();
-        let mut path: Vec<u32> = Vec::new();
+        let CheckScratch { numbers, path } = scratch;
+        path.clear();
+        let mut r = NodeReader::new(nodes, count, points, numbers);
         let mut index = 0u32;
-        while let Some(node) = r.next(&mut changes)? {
-            while path.last().is_some_and(|&i| Some(i) != node.parent) {
+        while let Some(parent) = r.next_checked()? {
+            while path.last().is_some_and(|&i| Some(i) != parent) {
                 path.pop();
             }
-            if node.parent.is_some() && path.is_empty() {
+            if parent.is_some() && path.is_empty() {
                 return Err(FormatError::Bad("a parent off the path"));
             }
             path.push(index);
@@ -133,17 +132,34 @@ impl<'a> ColdView<'a> {
     }
 }
 
+/// The buffers of [`check_cold`], reused from game to game: allocated per game on every
+/// thread, they had the opening wait on the allocator's lock.
+#[derive(Debug, Default)]
+pub(crate) struct CheckScratch {
+    numbers: Vec<u32>,
+    path: Vec<u32>,
+}
+
 /// Checks the cold part (`bytes`) of a game of `side` (with move times or not): its layout
 /// and every node, as a search reads them.
-pub(crate) fn check_cold(bytes: &[u8], side: u8, times: bool) -> Result<(), FormatError> {
-    ColdView::parse(bytes, side, times)?.check(side)
+pub(crate) fn check_cold(
+    bytes: &[u8],
+    side: u8,
+    times: bool,
+    scratch: &mut CheckScratch,
+) -> Result<(), FormatError> {
+    ColdView::parse(bytes, side, times)?.check(side, scratch)
 }
 
 impl GameEntry {
     /// Checks the game's cold part (`bytes`): its layout and every node, as a search reads
     /// them.
-    pub(crate) fn check_cold(&self, bytes: &[u8]) -> Result<(), FormatError> {
-        check_cold(bytes, self.side, self.times)
+    pub(crate) fn check_cold(
+        &self,
+        bytes: &[u8],
+        scratch: &mut CheckScratch,
+    ) -> Result<(), FormatError> {
+        check_cold(bytes, self.side, self.times, scratch)
     }
 
     /// The bitmaps of Black and White over the main line or every variation.

@@ -8,7 +8,7 @@
 //! - header: magic `KIFUPAT\0`, format (u32), fingerprint of the `.kpx` game list (u64), body
 //!   length (u64);
 //! - body: varint file count, each file name (varint length, UTF-8); varint game count, each
-//!   game (`GameEntry::encode`, in `entry.rs`); then the FNV-1a 64 of the body (u64).
+//!   game (`GameEntry::encode`, in `entry.rs`); then the XXH3-64 of the body (u64; FNV-1a 64 up to format 6).
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
 //! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64
@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 pub use store::DEFAULT_CACHE_BYTES;
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 6;
+const VERSION: u32 = 7;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -415,7 +415,7 @@ impl PatternIndex {
         if !b.is_empty() {
             return Err("bytes after the checksum".into());
         }
-        if format::fnv64(body) != sum {
+        if format::Checksum::of(body) != sum {
             return Err("checksum mismatch".into());
         }
         let mut b = Bytes::new(body);
@@ -438,12 +438,18 @@ impl PatternIndex {
             games,
             ..PatternIndex::default()
         };
-        if let Some(e) = (0..index.games.len()).into_par_iter().find_map_first(|i| {
-            let g = &index.games[i];
-            let mut cold = store::ColdReader::new(&index, false);
-            let checked = cold.bytes(i).and_then(|b| g.check_cold(b).map_err(err));
-            checked.err().map(|e| format!("game {}: {e}", g.id))
-        }) {
+        if let Some(e) = (0..index.games.len())
+            .into_par_iter()
+            .map_init(entry::CheckScratch::default, |scratch, i| {
+                let g = &index.games[i];
+                let mut cold = store::ColdReader::new(&index, false);
+                let checked = cold
+                    .bytes(i)
+                    .and_then(|b| g.check_cold(b, scratch).map_err(err));
+                checked.err().map(|e| format!("game {}: {e}", g.id))
+            })
+            .find_map_first(|found| found)
+        {
             return Err(e);
         }
         Ok(Some(index))
@@ -737,7 +743,7 @@ mod tests {
                 b[at] ^= flip;
                 if at >= 28 && at < b.len() - 8 {
                     let end = b.len() - 8;
-                    let sum = format::fnv64(&b[28..end]);
+                    let sum = format::Checksum::of(&b[28..end]);
                     b[end..].copy_from_slice(&sum.to_le_bytes());
                 }
                 if let Ok(Some(i)) = PatternIndex::from_bytes(&b, 7) {

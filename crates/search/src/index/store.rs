@@ -19,7 +19,7 @@
 //! reported as a failure of the search, and its games are not searched.
 
 use super::entry::{Cold, ColdView, GameEntry};
-use super::format::{fnv64, fnv64_more, put_varint, Bytes, FormatError};
+use super::format::{put_varint, Bytes, Checksum, FormatError};
 use super::window::{read_body, Window};
 use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
 use crate::filter::TextPool;
@@ -437,10 +437,10 @@ pub(crate) fn write(
     for (gi, g) in index.games.iter().enumerate() {
         record.clear();
         g.encode_record(cold.bytes(gi)?, &mut record);
-        hash = fnv64_more(hash, &record);
+        hash.add(&record);
         out.write_all(&record).map_err(e)?;
     }
-    out.write_all(&hash.to_le_bytes()).map_err(e)?;
+    out.write_all(&hash.value().to_le_bytes()).map_err(e)?;
     Ok(())
 }
 
@@ -463,13 +463,15 @@ pub(crate) fn write_header(
     fingerprint: u64,
     head: &[u8],
     records: u64,
-) -> std::io::Result<u64> {
+) -> std::io::Result<Checksum> {
     out.write_all(MAGIC)?;
     out.write_all(&VERSION.to_le_bytes())?;
     out.write_all(&fingerprint.to_le_bytes())?;
     out.write_all(&(head.len() as u64 + records).to_le_bytes())?;
     out.write_all(head)?;
-    Ok(fnv64(head))
+    let mut sum = Checksum::default();
+    sum.add(head);
+    Ok(sum)
 }
 
 /// A hint to load the cache line of `bytes` into the processor's caches.
@@ -599,7 +601,7 @@ mod tests {
         for at in (28..end).step_by(251) {
             let mut b = bytes.clone();
             b[at] ^= 0x21;
-            let sum = super::super::format::fnv64(&b[28..end]);
+            let sum = Checksum::of(&b[28..end]);
             b[end..].copy_from_slice(&sum.to_le_bytes());
             std::fs::write(&path, &b).unwrap();
             let whole = PatternIndex::from_bytes(&b, 9);

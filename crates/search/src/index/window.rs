@@ -5,8 +5,8 @@
 //! were most of an opening's time (18 s for a million 19x19 games, 10 s of them the sidecar).
 //! At most two windows wait for the checker, so memory stays a few windows.
 
-use super::entry::{check_cold, Cold, GameEntry};
-use super::format::{fnv64, fnv64_more, Bytes, FormatError};
+use super::entry::{check_cold, CheckScratch, Cold, GameEntry};
+use super::format::{Bytes, Checksum, FormatError};
 use rayon::prelude::*;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -182,10 +182,8 @@ impl Window<'_> {
 /// The checker: hashes each window's bytes not hashed yet (windows overlap by what was not
 /// parsed) and checks its games until one is damaged.
 fn check_chunks(rx: Receiver<Chunk>, give_back: SyncSender<Vec<u8>>, start: u64) -> Checked {
-    let mut checked = Checked {
-        hash: fnv64(&[]),
-        problem: None,
-    };
+    let mut problem = None;
+    let mut sum = Checksum::default();
     let mut hashed = start;
     for c in rx {
         let end = c.base + c.bytes.len() as u64;
@@ -193,29 +191,35 @@ fn check_chunks(rx: Receiver<Chunk>, give_back: SyncSender<Vec<u8>>, start: u64)
             .checked_sub(c.base)
             .and_then(|from| c.bytes.get(usize::try_from(from).ok()?..))
         {
-            checked.hash = fnv64_more(checked.hash, new);
+            sum.add(new);
             hashed = hashed.max(end);
         }
-        if checked.problem.is_none() {
-            checked.problem = first_damaged(&c);
+        if problem.is_none() {
+            problem = first_damaged(&c);
         }
         // Dropped when two wait already, or when the reading is over.
         let _ = give_back.try_send(c.bytes);
     }
-    checked
+    Checked {
+        hash: sum.value(),
+        problem,
+    }
 }
 
 /// The first damaged game of a window, with what is wrong.
 fn first_damaged(c: &Chunk) -> Option<String> {
-    c.games.par_iter().find_map_first(|g| {
-        let bytes = g.cold.and_then(|(offset, len)| {
-            let at = usize::try_from(offset.checked_sub(c.base)?).ok()?;
-            c.bytes.get(at..at.checked_add(len as usize)?)
-        });
-        let checked = match bytes {
-            Some(bytes) => check_cold(bytes, g.side, g.times),
-            None => Err(FormatError::Truncated),
-        };
-        checked.err().map(|e| format!("game {}: {e}", g.id))
-    })
+    c.games
+        .par_iter()
+        .map_init(CheckScratch::default, |scratch, g| {
+            let bytes = g.cold.and_then(|(offset, len)| {
+                let at = usize::try_from(offset.checked_sub(c.base)?).ok()?;
+                c.bytes.get(at..at.checked_add(len as usize)?)
+            });
+            let checked = match bytes {
+                Some(bytes) => check_cold(bytes, g.side, g.times, scratch),
+                None => Err(FormatError::Truncated),
+            };
+            checked.err().map(|e| format!("game {}: {e}", g.id))
+        })
+        .find_map_first(|found| found)
 }

@@ -642,6 +642,79 @@ fn sharded_index_merges_to_one_build() {
     assert!(!d.join("bad.idx").exists());
 }
 
+/// Each part of a sharded build has its pattern index, and the merge copies the parts' records
+/// instead of reading the games again: with the games' files gone, the merged pattern index is
+/// still one build's, byte for byte; a part without its pattern index has the merge read the
+/// files, and then a missing file is reported.
+#[test]
+fn sharded_pattern_indexes_merge_without_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let corpus = common::corpus().join("sgf/games");
+    // A copy of the games, so that they can be taken away before the merge.
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let p = e.unwrap().path();
+            let target = to.join(p.file_name().unwrap());
+            if p.is_dir() {
+                copy(&p, &target);
+            } else {
+                std::fs::copy(&p, &target).unwrap();
+            }
+        }
+    }
+    let games = d.join("games");
+    copy(&corpus.join("fuego-regression"), &games);
+    let input = games.display().to_string();
+    let base = ["pos", "index", &input, "--size", "9"];
+    let v: Value = serde_json::from_str(&ok(&kifu(
+        &[&base[..], &["-o", "one.idx", "--json"]].concat(),
+        d,
+    )))
+    .unwrap();
+    assert!(v["games"].as_u64().unwrap() > 300, "{v}");
+    let one = std::fs::read(d.join("one.kpp")).unwrap();
+    let parts = ["p1.idx", "p2.idx", "p3.idx"];
+    for (i, part) in parts.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let v: Value = serde_json::from_str(&ok(&kifu(
+            &[&base[..], &["--shard", &shard, "-o", part, "--json"]].concat(),
+            d,
+        )))
+        .unwrap();
+        let sidecar = part.replace(".idx", ".kpp");
+        assert_eq!(v["pattern_index"], sidecar);
+        assert!(d.join(sidecar).is_file());
+    }
+    std::fs::rename(&games, d.join("gone")).unwrap();
+    let merge = |out: &str| {
+        kifu(
+            &[
+                "pos", "merge", "--shards", "-o", out, parts[2], parts[0], parts[1],
+            ],
+            d,
+        )
+    };
+    ok(&merge("m.idx"));
+    assert_eq!(
+        std::fs::read(d.join("m.idx")).unwrap(),
+        std::fs::read(d.join("one.idx")).unwrap()
+    );
+    assert!(
+        std::fs::read(d.join("m.kpp")).unwrap() == one,
+        "the pattern index differs"
+    );
+    // Without a part's pattern index the files are read, and these are gone: the index is
+    // merged, and the games that could not be read are said to be missing at the search.
+    std::fs::remove_file(d.join("p2.kpp")).unwrap();
+    ok(&merge("m2.idx"));
+    assert!(std::fs::read(d.join("m2.kpp")).unwrap() != one);
+    std::fs::rename(d.join("gone"), &games).unwrap();
+    ok(&merge("m3.idx"));
+    assert!(std::fs::read(d.join("m3.kpp")).unwrap() == one);
+}
+
 /// Games added to an index give the index (and pattern index) of one build over its files then
 /// the new ones; files it holds already are skipped.
 #[test]

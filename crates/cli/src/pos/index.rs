@@ -157,8 +157,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     opts.variations = a.select.variations;
-    // A part is an intermediate file: its pattern index is made once, for the merge.
-    let mut builder = if shard.is_none() && regular_or_new(&a.output) {
+    // A part has its pattern index too, made from the same reads: the merge copies the
+    // parts' records instead of reading every game's file again.
+    let mut builder = if regular_or_new(&a.output) {
         PatternIndexBuilder::new(&kifu_search::index::sidecar_path(&a.output)).ok()
     } else {
         None
@@ -182,7 +183,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
             crate::output::message(format_args!("kifu: {e}"));
         }
         let patterns = if shard.is_some() {
-            None
+            // Only from the reads: a part whose records could not be made this way has
+            // none, and the merge reads its files.
+            part_pattern_index(&a.output, builder.take())?
         } else {
             pattern_index(&a.output, builder.take())?
         };
@@ -297,6 +300,63 @@ fn pattern_index(
     };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok(Some((sidecar, bytes, groups)))
+}
+
+/// The pattern index of the part just written at `output` (`--shard`), from the records
+/// `built` while the part read its files; none (and no old one left) when they cannot serve.
+fn part_pattern_index(
+    output: &std::path::Path,
+    built: Option<PatternIndexBuilder>,
+) -> Result<Option<(PathBuf, u64, usize)>> {
+    let sidecar = kifu_search::index::sidecar_path(output);
+    let written = match built {
+        Some(b) if std::fs::metadata(output).is_ok_and(|m| m.is_file()) => {
+            let (files, fingerprint) = games_files(output)?;
+            b.finish(&files, fingerprint)?
+        }
+        _ => None,
+    };
+    let Some(w) = written else {
+        match std::fs::remove_file(&sidecar) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                bail!("{}: cannot remove the old part: {e}", sidecar.display())
+            }
+            _ => return Ok(None),
+        }
+    };
+    let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
+    Ok(Some((sidecar, bytes, w.duplicate_groups)))
+}
+
+/// The pattern index of `output` merged from the parts `parts`: copied from the parts' own
+/// pattern indexes when each has one of its games, else built from the games' files.
+fn merged_pattern_index(
+    output: &std::path::Path,
+    parts: &[PathBuf],
+) -> Result<Option<(PathBuf, u64, usize)>> {
+    use kifu_search::index::{sidecar_path, PatternIndex};
+    if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let mut opened = Vec::with_capacity(parts.len());
+    for part in parts {
+        let (_, fingerprint) = games_files(part)?;
+        // A part without a usable pattern index (an older kifu's, damaged): all are read
+        // from the files.
+        match PatternIndex::load(&sidecar_path(part), fingerprint) {
+            Ok(Some(p)) => opened.push(p),
+            _ => return pattern_index(output, None),
+        }
+    }
+    let (files, fingerprint) = games_files(output)?;
+    let sidecar = sidecar_path(output);
+    match PatternIndexBuilder::merged(&opened, &files, &sidecar, fingerprint)? {
+        Some(w) => {
+            let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
+            Ok(Some((sidecar, bytes, w.duplicate_groups)))
+        }
+        None => pattern_index(output, None),
+    }
 }
 
 /// The pattern index of `output` after games were added: `old` (the old games' pattern index)
@@ -473,7 +533,7 @@ pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> 
         counts = kifu_posdb::index::merge_index_parts(&parts, Layout::Shards, temp, w)?;
         Ok(())
     })?;
-    let patterns = pattern_index(output, None)?;
+    let patterns = merged_pattern_index(output, &parts)?;
     let (entries, games, files) = counts;
     if json {
         crate::output::print_json(&json!({

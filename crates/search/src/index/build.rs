@@ -331,6 +331,73 @@ impl PatternIndexBuilder {
         Ok(b)
     }
 
+    /// Writes the sidecar at `path` of an index merged from parts (`kifu pos merge
+    /// --shards`) out of the parts' own sidecars, `parts`: each game's record is copied from
+    /// its part and numbered as `files` (the merged index's games' files and numbers,
+    /// [`crate::collection::index_files`]) number it, so that no game's file is read again.
+    /// The same bytes as [`PatternIndex::build_to`] of `files`. `Ok(None)`, with nothing
+    /// written, when the parts do not hold every file of `files` with the same games (a part
+    /// without its sidecar, or another part's).
+    pub fn merged(
+        parts: &[PatternIndex],
+        files: &[CollectionFile],
+        path: &Path,
+        fingerprint: u64,
+    ) -> Result<Option<BuiltSidecar>, PatternIndexError> {
+        // Where each file's games are: its part, and their range in that part (a sidecar
+        // holds the games of a file one after the other, files in order).
+        let mut places: std::collections::HashMap<&str, (usize, std::ops::Range<usize>)> =
+            std::collections::HashMap::new();
+        for (pi, part) in parts.iter().enumerate() {
+            let mut start = 0;
+            for (fi, name) in part.files.iter().enumerate() {
+                let len = part.games[start..]
+                    .iter()
+                    .take_while(|g| g.file as usize == fi)
+                    .count();
+                if places.insert(name, (pi, start..start + len)).is_some() {
+                    return Ok(None);
+                }
+                start += len;
+            }
+            if start != part.games.len() {
+                return Ok(None);
+            }
+        }
+        let mut b = PatternIndexBuilder::new(path)?;
+        let mut colds: Vec<store::ColdReader<'_>> = parts
+            .iter()
+            .map(|p| store::ColdReader::new(p, false))
+            .collect();
+        for (fi, f) in files.iter().enumerate() {
+            let name = f.source.path.display().to_string();
+            let Some((pi, range)) = places.get(name.as_str()).cloned() else {
+                return Ok(None);
+            };
+            if f.ids.iter().flatten().count() != range.len() {
+                return Ok(None);
+            }
+            for gi in range {
+                let mut g = parts[pi].games[gi].clone();
+                let id = f.ids.get(g.game_in_file as usize).copied().flatten();
+                if id != Some(b.writer.games) {
+                    return Ok(None);
+                }
+                g.id = b.writer.games;
+                g.file = fi as u32;
+                let cold = colds[pi]
+                    .bytes(gi)
+                    .map_err(|why| b.writer.io(std::io::Error::other(why)))?;
+                b.writer.push_record(&g, cold)?;
+                if let Some(d) = g.dyer {
+                    *b.signatures.entry(d).or_default() += 1;
+                }
+            }
+            b.files.push(f.clone());
+        }
+        b.finish(files, fingerprint)
+    }
+
     /// Appends a file's records, in the order of the files: `first` is the database's number
     /// of its first game.
     pub fn append(&mut self, source: &Source, first: u64, records: FileRecords) {

@@ -478,6 +478,12 @@ impl PatternIndex {
     }
 }
 
+/// The checksum a sidecar ends with, of its body (the bytes after the 28-byte header and
+/// before the checksum): for tools and fuzzers that make sidecars to be read past it.
+pub fn sidecar_checksum(body: &[u8]) -> u64 {
+    format::Checksum::of(body)
+}
+
 /// The sidecar of the index at `db`: `DB.kpp`.
 pub fn sidecar_path(db: &Path) -> PathBuf {
     db.with_extension("kpp")

@@ -54,7 +54,7 @@ pub(crate) fn search_game(
     if ws.cands.is_empty() {
         return;
     }
-    ws.prepare(plan, g);
+    ws.prepare(plan, g, size);
     let game = GameWalk {
         plan,
         query,
@@ -109,11 +109,11 @@ struct GameWalk<'a> {
 }
 
 /// A node's move as the scan names it (a point off the board, which a checked record does
-/// not hold, would be a pass).
-fn node_move(mv: Option<(Color, Option<u16>)>, size: BoardSize) -> Option<(Color, Move)> {
+/// not hold, would be a pass), its point taken from `points` ([`Workspace::points`]).
+fn node_move(mv: Option<(Color, Option<u16>)>, points: &[Point]) -> Option<(Color, Move)> {
     mv.map(|(c, p)| {
-        let m = match p.and_then(|p| Point::from_index(usize::from(p), size)) {
-            Some(p) => Move::Play(p),
+        let m = match p.and_then(|p| points.get(usize::from(p))) {
+            Some(&p) => Move::Play(p),
             None => Move::Pass,
         };
         (c, m)
@@ -163,6 +163,7 @@ fn walk_counted(
     let mut changes = std::mem::take(&mut ws.changes);
     let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
     let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
+    let points = std::mem::take(&mut ws.points);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
     while let Ok(Some(node)) = reader.next(&mut changes) {
@@ -179,7 +180,7 @@ fn walk_counted(
             ws.set(plan, n, usize::from(p), s);
         }
         if waiting {
-            match node_move(node.mv, size) {
+            match node_move(node.mv, &points) {
                 // Hits are found again at a child without a move (setup after a move).
                 None => {}
                 Some((_, Move::Pass)) => {
@@ -234,6 +235,7 @@ fn walk_counted(
     }
     ws.changes = changes;
     ws.numbers = numbers;
+    ws.points = points;
     counted
 }
 
@@ -289,6 +291,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
     let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
     let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
     let mut changes = std::mem::take(&mut ws.changes);
+    let points = std::mem::take(&mut ws.points);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
     while let Ok(Some(node)) = reader.next(&mut changes) {
@@ -324,7 +327,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
             ws.set(plan, n, p, s);
         }
         ws.path.push((node_index as u32, mark));
-        let mv = || node_move(node.mv, size);
+        let mv = || node_move(node.mv, &points);
         if let Some(parent) = node.parent.map(|p| p as usize) {
             let range = waiting.range(parent);
             if !range.is_empty() {
@@ -421,6 +424,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
     }
     ws.changes = changes;
     ws.numbers = numbers;
+    ws.points = points;
     for &(_, w, had_child) in &waiting.0 {
         if !had_child && w.seq == sequence.len() {
             events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));

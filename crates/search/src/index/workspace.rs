@@ -7,6 +7,7 @@ use super::plan::Plan;
 use super::{row_word, time_byte, GameEntry};
 use crate::query::Variant;
 use crate::scan::{Event, EventKey, Pending};
+use kifu_go::{BoardSize, Point};
 
 /// Buffers reused from game to game.
 #[derive(Debug, Default)]
@@ -46,6 +47,9 @@ pub(crate) struct Workspace {
     pub(super) rows: Vec<u32>,
     /// Each candidate's rectangle: first column, first row, past the last column and row.
     pub(super) rects: Vec<[u8; 4]>,
+    /// The points of the board being walked by index (`row * n + col`), so that a node's
+    /// move is named without a division per node.
+    pub(super) points: Vec<Point>,
 }
 
 /// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
@@ -99,8 +103,14 @@ impl Workspace {
     }
 
     /// Sets up the watchers and counters of the candidates on the empty board (or, with few
-    /// candidates, their rectangles).
-    pub(super) fn prepare(&mut self, plan: &Plan, g: &GameEntry) {
+    /// candidates, their rectangles), and [`Workspace::points`] for the game's board.
+    pub(super) fn prepare(&mut self, plan: &Plan, g: &GameEntry, size: BoardSize) {
+        // A table of another board's size has another length.
+        if self.points.len() != size.points() {
+            self.points.clear();
+            self.points
+                .extend((0..size.points()).filter_map(|i| Point::from_index(i, size)));
+        }
         let n = usize::from(g.side);
         let points = n * n;
         if self.lists.len() < points {

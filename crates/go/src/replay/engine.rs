@@ -98,7 +98,10 @@ pub struct Replayer<S> {
     moves: Vec<MoveItem>,
     pl: Option<Color>,
     ko_decree: bool,
-    // Root properties.
+    // Root properties: a repeated one counts once, its first copy (as `GameTree::board_size`
+    // and the game information read it, and as `kifu sgf check` repairs it), so that the
+    // board replayed is the size the game is filed under. Bits of `SZ`, `RU`, `HA`, `GM` seen.
+    root_seen: u8,
     sz: Option<Vec<u8>>,
     ru: Vec<u8>,
     ha: i64,
@@ -146,6 +149,7 @@ impl<S: ReplaySink> Replayer<S> {
             moves: Vec::with_capacity(2),
             pl: None,
             ko_decree: false,
+            root_seen: 0,
             sz: None,
             ru: Vec::new(),
             ha: 0,
@@ -193,6 +197,7 @@ impl<S: ReplaySink> Replayer<S> {
         self.cursor = 0;
         self.nodes_seen = 0;
         self.unyielded = false;
+        self.root_seen = 0;
         self.sz = None;
         self.ru.clear();
         self.ha = 0;
@@ -202,6 +207,20 @@ impl<S: ReplaySink> Replayer<S> {
         }
         self.pl_pending = false;
         self.leaves = 0;
+    }
+
+    /// Whether root property `id` (`SZ`, `RU`, `HA` or `GM`) is met for the first time in
+    /// this game; it is marked as met.
+    fn first_in_root(&mut self, id: &[u8]) -> bool {
+        let bit = match id {
+            b"SZ" => 1,
+            b"RU" => 2,
+            b"HA" => 4,
+            _ => 8,
+        };
+        let first = self.root_seen & bit == 0;
+        self.root_seen |= bit;
+        first
     }
 
     fn start_node(&mut self, offset: usize) {
@@ -295,6 +314,7 @@ impl<S: ReplaySink> Replayer<S> {
                     .map(|b| if b { Color::Black } else { Color::White });
             }
             b"KO" => self.ko_decree = true,
+            b"SZ" | b"RU" | b"HA" | b"GM" if self.is_root && !self.first_in_root(id) => {}
             b"SZ" if self.is_root => {
                 if let Some(v) = values.next() {
                     self.sz = Some(v.to_vec());

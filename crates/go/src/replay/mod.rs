@@ -25,7 +25,9 @@
 //!   `get_setup_and_moves` refuses setup after the root, kifu does not.
 //! - Board size from the root's `SZ` (19 when absent): square boards 2x2 to 25x25. Another size, an
 //!   unreadable `SZ`, or a `GM` other than 1 is a [`ReplayError`] for that game (reported to
-//!   [`ReplaySink::game_error`]); the other games of the file are replayed.
+//!   [`ReplaySink::game_error`]); the other games of the file are replayed. A root `SZ`, `RU`,
+//!   `HA` or `GM` given twice counts its first copy, as [`kifu_sgf::GameTree::board_size`] and
+//!   `kifu sgf check`'s repair (S028) take it.
 //! - Empty variations `()` (the reader reports them) are ignored, as trees leave them out: the
 //!   node before them is a leaf if no node follows, they do not end the main line and they get
 //!   no variation number.

@@ -152,6 +152,30 @@ fn games_of_another_size_get_their_information_only() {
     assert_eq!(all.steps.len(), 5 + 4);
 }
 
+/// A root property given twice counts once, its first copy, as the game information and
+/// `kifu sgf check` take it: the board is the size the game is filed under.
+#[test]
+fn a_repeated_root_property_counts_its_first_copy() {
+    #[derive(Default)]
+    struct Root {
+        info: Vec<((u32, u32), i64)>,
+        sizes: Vec<usize>,
+    }
+    impl ReplaySink for Root {
+        const GAME_INFO: bool = true;
+        fn game_info(&mut self, _: usize, info: &RootInfo) {
+            self.info.push((info.size(), info.handicap()));
+        }
+        fn position(&mut self, step: &Step<'_>) {
+            self.sizes.push(step.position.size().points());
+        }
+    }
+    let text = b"(;SZ[9]HA[2]SZ[19]HA[5]GM[1]GM[2];B[aa])(;SZ[19];B[pd])";
+    let r = replay_text(text, &ReplayOptions::default(), Root::default());
+    assert_eq!(r.info, [((9, 9), 2), ((19, 19), 0)]);
+    assert_eq!(r.sizes, [81, 81, 361, 361]);
+}
+
 #[test]
 fn main_line_only_skips_variations() {
     let opts = ReplayOptions {

@@ -52,7 +52,7 @@ struct Frame {
 
 /// The streaming replayer: a [`kifu_sgf::Visitor`] that replays each game as the reader reports it
 /// and hands every position to a [`ReplaySink`]. Feed it with [`kifu_sgf::read`] on decoded text
-/// ([`kifu_sgf::charset::decode`]), or use [`replay_bytes`].
+/// ([`kifu_sgf::charset::decode`]), or use [`replay_bytes`](super::replay_bytes).
 pub struct Replayer<S> {
     sink: S,
     opts: ReplayOptions,

@@ -857,7 +857,7 @@ impl<S: ReplaySink> Replayer<S> {
         }
     }
 
-    /// Replays one owned game tree (what [`replay_game`] does).
+    /// Replays one owned game tree (what [`replay_game`](super::replay_game) does).
     pub fn replay_tree(&mut self, game: GameTree<'_>) {
         self.start_game();
         self.game = game.index();

@@ -60,8 +60,9 @@ pub struct IndexArgs {
     #[command(flatten)]
     threads: crate::args::Threads,
     /// With --shard I/N, index only the files whose place in the input (from 0) modulo N is
-    /// I - 1, into a part (an index of those files and a `.json` manifest written last) that
-    /// `kifu pos merge --shards` merges with the other N - 1 into the index of one run.
+    /// I - 1, into a part (an index of those files, its pattern index, and a `.json` manifest
+    /// written last) that `kifu pos merge --shards` merges with the other N - 1 into the index
+    /// of one run (the pattern index copied from the parts', without reading the games again).
     #[command(flatten)]
     sharding: crate::args::Sharding,
     /// Add the games to the index given to -o (with its size, variations and Zobrist table)

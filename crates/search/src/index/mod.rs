@@ -880,8 +880,9 @@ mod tests {
     }
 
     #[test]
-    fn a_board_of_another_size_than_the_root_says_has_no_hits_in_either_search() {
-        // The replay takes the last `SZ` of the root, the game's information the first.
+    fn a_repeated_root_size_counts_its_first_copy_in_both_searches() {
+        // The replay and the game's information both take the first `SZ` of the root (a
+        // game filed as 9x9 and replayed as 5x5 used to have no hits in either search).
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sizes.sgf");
         std::fs::write(&path, "(;SZ[9]SZ[5];B[aa];W[bb])(;SZ[9];B[aa];W[bb])").unwrap();
@@ -901,7 +902,8 @@ mod tests {
         let scanned = crate::collection::search_files(&files, &q, page, Some(size));
         assert_eq!(indexed[0], scanned.answer);
         assert_eq!(scanned.answer.games_searched, 2);
-        assert_eq!(scanned.answer.games, 1);
-        assert_eq!(scanned.answer.matches[0].game, 1);
+        assert_eq!(scanned.answer.games, 2);
+        let games: Vec<u64> = scanned.answer.matches.iter().map(|m| m.game).collect();
+        assert_eq!(games, [0, 0, 1, 1]);
     }
 }

@@ -334,9 +334,12 @@ impl GameEntry {
             shift,
             cold: Cold::Bytes(Vec::new()),
         };
-        for _ in 0..g.bitmap_words() {
-            g.bitmaps.push(b.u32_le()?);
-        }
+        // Read whole (at most 4 x 25 words), so that the vector is allocated once.
+        let bytes = b.take(4 * g.bitmap_words())?;
+        g.bitmaps = bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
         Ok(g)
     }
 }

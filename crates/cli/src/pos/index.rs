@@ -320,7 +320,10 @@ fn part_pattern_index(
     let Some(w) = written else {
         match std::fs::remove_file(&sidecar) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                bail!("{}: cannot remove the old part: {e}", sidecar.display())
+                bail!(
+                    "{}: cannot remove the old pattern index: {e}",
+                    sidecar.display()
+                )
             }
             _ => return Ok(None),
         }
@@ -342,11 +345,17 @@ fn merged_pattern_index(
     let mut opened = Vec::with_capacity(parts.len());
     for part in parts {
         let (_, fingerprint) = games_files(part)?;
-        // A part without a usable pattern index (an older kifu's, damaged): all are read
-        // from the files.
+        // A part without a usable pattern index (none, an older kifu's, another index's,
+        // a damaged one, which is said): all are read from the files.
         match PatternIndex::load(&sidecar_path(part), fingerprint) {
             Ok(Some(p)) => opened.push(p),
-            _ => return pattern_index(output, None),
+            Ok(None) => return pattern_index(output, None),
+            Err(e) => {
+                crate::output::message(format_args!(
+                    "kifu: {e}; the pattern index is made from the games' files"
+                ));
+                return pattern_index(output, None);
+            }
         }
     }
     let (files, fingerprint) = games_files(output)?;

@@ -299,13 +299,7 @@ impl PatternIndexBuilder {
         let mut b = PatternIndexBuilder::new(path)?;
         let mut cold = store::ColdReader::new(old, false);
         for (gi, g) in old.games.iter().enumerate() {
-            let bytes = cold
-                .bytes(gi)
-                .map_err(|why| b.writer.io(std::io::Error::other(why)))?;
-            b.writer.push_record(g, bytes)?;
-            if let Some(d) = &g.dyer {
-                *b.signatures.entry(d.clone()).or_default() += 1;
-            }
+            b.copy_record(g, &mut cold, gi)?;
         }
         b.files = old
             .files
@@ -385,17 +379,40 @@ impl PatternIndexBuilder {
                 }
                 g.id = b.writer.games;
                 g.file = fi as u32;
-                let cold = colds[pi]
-                    .bytes(gi)
-                    .map_err(|why| b.writer.io(std::io::Error::other(why)))?;
-                b.writer.push_record(&g, cold)?;
-                if let Some(d) = g.dyer {
-                    *b.signatures.entry(d).or_default() += 1;
-                }
+                b.copy_record(&g, &mut colds[pi], gi)?;
             }
             b.files.push(f.clone());
         }
         b.finish(files, fingerprint)
+    }
+
+    /// Writes `g` (its numbers as they are) with the cold part of game `gi` of the sidecar
+    /// `cold` reads, and counts its signature.
+    fn copy_record(
+        &mut self,
+        g: &GameEntry,
+        cold: &mut store::ColdReader<'_>,
+        gi: usize,
+    ) -> Result<(), PatternIndexError> {
+        let bytes = cold
+            .bytes(gi)
+            .map_err(|why| self.writer.io(std::io::Error::other(why)))?;
+        self.writer.push_record(g, bytes)?;
+        self.count_signature(g);
+        Ok(())
+    }
+
+    /// Counts `g`'s Dyer signature, for the duplicate groups [`PatternIndexBuilder::finish`]
+    /// reports.
+    fn count_signature(&mut self, g: &GameEntry) {
+        if let Some(d) = &g.dyer {
+            match self.signatures.get_mut(d) {
+                Some(n) => *n += 1,
+                None => {
+                    self.signatures.insert(d.clone(), 1);
+                }
+            }
+        }
     }
 
     /// Appends a file's records, in the order of the files: `first` is the database's number
@@ -418,9 +435,7 @@ impl PatternIndexBuilder {
                 self.broken = true;
                 return;
             }
-            if let Some(d) = g.dyer {
-                *self.signatures.entry(d).or_default() += 1;
-            }
+            self.count_signature(&g);
         }
         self.files.push(CollectionFile {
             source: source.clone(),

@@ -12,8 +12,13 @@ use rayon::prelude::*;
 
 /// Games per block: each block's columns are contiguous (64 words a column), so a query reads
 /// a block's few columns from cache and blocks are searched in parallel.
-const BLOCK: usize = 4096;
-const WORDS: usize = BLOCK / 64;
+pub(crate) const BLOCK: usize = 4096;
+pub(crate) const WORDS: usize = BLOCK / 64;
+
+/// Places from which a plan's search makes and reads the main line's `early` and `settled`
+/// columns ([`super::levels`]): a corner has a few places, whose games the prune sorts out
+/// cheaply, and making the columns reads every game's tables once.
+const LEVEL_PLACES: usize = 32;
 
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
 /// pattern of few stones, which most games hold anyway): every game is a candidate then.
@@ -72,6 +77,9 @@ struct SideColumns {
     /// Per block, the games whose bitmaps are there (a variant without stones may stand in
     /// any of them).
     valid: Vec<u64>,
+    /// The main line's `early` and `settled` columns ([`super::levels`]), made at the first
+    /// search that reads them.
+    levels: std::sync::OnceLock<Vec<u64>>,
 }
 
 /// The columns of an index's games, over the main line or over every variation.
@@ -130,6 +138,7 @@ impl Columns {
                     games: ids,
                     words,
                     valid,
+                    levels: std::sync::OnceLock::new(),
                 }
             })
             .collect();
@@ -140,8 +149,15 @@ impl Columns {
     /// held at one of its places), each with those places (numbers in [`Plan::places`]'
     /// order, ascending), in the index's order. `None` when the plan has too many places for
     /// columns to pay: every game of that side is then to be walked, its places found by
-    /// `walk`.
-    pub(crate) fn candidates(&self, plan: &Plan, side: u8) -> Option<Candidates> {
+    /// `walk`. With `main_line` (the columns of the main line, searched for a query of the
+    /// main line only), a plan of many places also reads the `early` and `settled` columns
+    /// of [`super::levels`], made from `main_line`'s tables the first time.
+    pub(crate) fn candidates(
+        &self,
+        plan: &Plan,
+        side: u8,
+        main_line: Option<&super::PatternIndex>,
+    ) -> Option<Candidates> {
         let Some(cols) = self.sides.iter().find(|c| c.side == side) else {
             return Some(Candidates::default());
         };
@@ -151,6 +167,13 @@ impl Columns {
         let n = usize::from(side);
         let points = n * n;
         let block_words = 2 * points * WORDS;
+        let levels = main_line
+            .filter(|_| plan.placed.len() >= LEVEL_PLACES)
+            .map(|index| {
+                cols.levels
+                    .get_or_init(|| super::levels::levels(index, n, &cols.games))
+                    .as_slice()
+            });
         let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)
@@ -161,6 +184,10 @@ impl Columns {
                     let at = (colour * points + y * n + x) * WORDS;
                     &block[at..at + WORDS]
                 };
+                let level = |kind: usize, x: usize, y: usize| {
+                    let at = b * block_words + (kind * points + y * n + x) * WORDS;
+                    levels.and_then(|l| l.get(at..at + WORDS))
+                };
                 // Each place that some game of the block may hold, with those games.
                 let mut held: Vec<(u16, [u64; WORDS])> = Vec::new();
                 for (k, (blacks, whites, col, row)) in plan.places().enumerate() {
@@ -170,7 +197,7 @@ impl Columns {
                         .chain(whites.iter().map(|&(x, y)| (1, x, y)));
                     let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
                     let mut acc = [0u64; WORDS];
-                    let any = match stones.next() {
+                    let mut any = match stones.next() {
                         // No stone to hold: it may stand in any game.
                         None => {
                             acc.copy_from_slice(valid);
@@ -195,6 +222,9 @@ impl Columns {
                             any
                         }
                     };
+                    if any && levels.is_some() {
+                        any = rule_out_late(&mut acc, plan, k, (col, row), &level);
+                    }
                     if any {
                         held.push((k as u16, acc));
                     }
@@ -239,4 +269,61 @@ impl Columns {
         }
         Some(all)
     }
+}
+
+/// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
+/// stones at some node) the games where it cannot stand ([`super::levels`]): some stone came
+/// after node `EARLY` and some cell it wants empty was filled for good by then. `level(kind,
+/// x, y)`: the column of point (x, y), `early` (0) or `settled` (1). Returns whether a game
+/// is left.
+fn rule_out_late<'a>(
+    acc: &mut [u64; WORDS],
+    plan: &Plan,
+    k: usize,
+    (col, row): (usize, usize),
+    level: &impl Fn(usize, usize, usize) -> Option<&'a [u64]>,
+) -> bool {
+    let Some(&(vi, _)) = plan.placed.get(k) else {
+        return true;
+    };
+    let v = &plan.variants[vi as usize];
+    if v.empties.is_empty() {
+        return true;
+    }
+    let at = |&(x, y): &(u8, u8)| (col + usize::from(x), row + usize::from(y));
+    // The games where some stone came late.
+    let mut all_early = [u64::MAX; WORDS];
+    for (x, y) in v.blacks.iter().chain(&v.whites).map(at) {
+        let Some(early) = level(0, x, y) else {
+            return true;
+        };
+        for (a, &e) in all_early.iter_mut().zip(early) {
+            *a &= e;
+        }
+    }
+    let mut late = [0u64; WORDS];
+    let mut or = 0;
+    for ((l, &a), e) in late.iter_mut().zip(acc.iter()).zip(all_early) {
+        *l = a & !e;
+        or |= *l;
+    }
+    if or == 0 {
+        return true;
+    }
+    // Of those, the games where an empty cell was settled early: ruled out.
+    let mut settled = [0u64; WORDS];
+    for (x, y) in v.empties.iter().map(at) {
+        let Some(s) = level(1, x, y) else {
+            return true;
+        };
+        for (a, &b) in settled.iter_mut().zip(s) {
+            *a |= b;
+        }
+    }
+    let mut or = 0;
+    for ((a, l), s) in acc.iter_mut().zip(late).zip(settled) {
+        *a &= !(l & s);
+        or |= *a;
+    }
+    or != 0
 }

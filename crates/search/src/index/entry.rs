@@ -616,12 +616,6 @@ fn time_words(n: usize) -> usize {
     (2 * n * n).div_ceil(4)
 }
 
-/// Byte `i` of the packed first (`i < n * n`) and last nodes.
-#[inline]
-pub(crate) fn time_byte(bytes: &[u8], i: usize) -> u32 {
-    bytes.get(i).map_or(0, |&b| u32::from(b))
-}
-
 /// Row `i` of bitmaps stored as little-endian u32 words.
 #[inline]
 pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {

@@ -27,8 +27,10 @@ mod columns;
 mod entry;
 pub(crate) mod format;
 mod infocols;
+mod levels;
 mod names;
 pub(crate) mod plan;
+mod prune;
 mod store;
 pub(crate) mod walk;
 mod window;
@@ -36,7 +38,7 @@ pub(crate) mod workspace;
 
 use crate::collection::{CollectionFile, Failure};
 pub use build::{BuiltSidecar, FileRecords, PatternIndexBuilder};
-pub(crate) use entry::{row_word, time_byte, GameEntry};
+pub(crate) use entry::GameEntry;
 use format::{Bytes, FormatError};
 use kifu_go::BoardSize;
 use rayon::prelude::*;
@@ -631,7 +633,8 @@ impl PatternIndex {
         };
         let mut visit = Visit::default();
         for (size, _, plan) in prepared {
-            match columns.candidates(plan, size.get()) {
+            let main_line = (!q.variations).then_some(self);
+            match columns.candidates(plan, size.get(), main_line) {
                 Some(found) => {
                     let base = visit.places.len() as u32;
                     let mut start = base;

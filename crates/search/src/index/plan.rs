@@ -13,6 +13,8 @@ pub(super) struct VariantPlan {
     /// Cells that need a black stone, then a white one.
     pub(super) blacks: Vec<(u8, u8)>,
     pub(super) whites: Vec<(u8, u8)>,
+    /// Cells that must be empty.
+    pub(super) empties: Vec<(u8, u8)>,
     /// The stones (black, then white) as offsets from the place's point (`y * n + x`).
     pub(super) stone_at: Vec<u16>,
     /// The rows where its top-left may be, each with its places (bit `c`: place (c, row)).
@@ -115,6 +117,7 @@ impl Plan {
                     rows[usize::from(y)][kind] |= 1 << x;
                 }
                 let (blacks, whites) = (only(0b010), only(0b100));
+                let empties = only(0b001);
                 let stone_at = blacks
                     .iter()
                     .chain(&whites)
@@ -125,6 +128,7 @@ impl Plan {
                     rows,
                     blacks,
                     whites,
+                    empties,
                     stone_at,
                     empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,
                     cells,

@@ -310,23 +310,31 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
             // Along the main line no place stands from here on and no hit waits for a move.
             break;
         }
-        while let Some(&(top, mark)) = ws.path.last() {
-            if Some(top) == node.parent {
-                break;
+        if query.variations {
+            while let Some(&(top, mark)) = ws.path.last() {
+                if Some(top) == node.parent {
+                    break;
+                }
+                ws.path.pop();
+                while ws.undo.len() > mark {
+                    let Some((p, s)) = ws.undo.pop() else { break };
+                    ws.set(plan, n, usize::from(p), s);
+                }
             }
-            ws.path.pop();
-            while ws.undo.len() > mark {
-                let Some((p, s)) = ws.undo.pop() else { break };
+            let mark = ws.undo.len();
+            for &(p, s) in &changes {
+                let p = usize::from(p);
+                ws.undo.push((p as u16, ws.board[p]));
+                ws.set(plan, n, p, s);
+            }
+            ws.path.push((node_index as u32, mark));
+        } else {
+            // Along the main line each node is the child of the one before (the walk ends
+            // at the first variation): nothing is ever undone.
+            for &(p, s) in &changes {
                 ws.set(plan, n, usize::from(p), s);
             }
         }
-        let mark = ws.undo.len();
-        for &(p, s) in &changes {
-            let p = usize::from(p);
-            ws.undo.push((p as u16, ws.board[p]));
-            ws.set(plan, n, p, s);
-        }
-        ws.path.push((node_index as u32, mark));
         let mv = || node_move(node.mv, &points);
         if let Some(parent) = node.parent.map(|p| p as usize) {
             let range = waiting.range(parent);

@@ -4,7 +4,7 @@
 
 use super::entry::ColdView;
 use super::plan::Plan;
-use super::{row_word, time_byte, GameEntry};
+use super::GameEntry;
 use crate::query::Variant;
 use crate::scan::{Event, EventKey, Pending};
 use kifu_go::{BoardSize, Point};
@@ -50,6 +50,8 @@ pub(crate) struct Workspace {
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
+    /// The walked game's final board and time tables, for [`Workspace::prune`].
+    times: Box<super::prune::Times>,
 }
 
 /// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
@@ -186,55 +188,10 @@ impl Workspace {
         }
     }
 
-    /// Along the main line, leaves out the candidates that cannot stand at any node: those
-    /// whose last stone comes (`first`) no earlier than the final board contradicts one of
-    /// their cells for good (`last`); returns the last node at which one may stand.
+    /// Along the main line, leaves out the candidates that cannot stand at any node
+    /// ([`super::prune`]); returns the last node at which one may stand.
     pub(super) fn prune(&mut self, plan: &Plan, g: &GameEntry, cold: ColdView<'_>) -> u32 {
-        let n = usize::from(g.side);
-        let Some((fin, times)) = cold.times else {
-            return u32::MAX;
-        };
-        // The two time tables are split once a game and the stones' offsets are the plan's:
-        // most candidates are rejected on their first rows (99% of a 5x5 anywhere's 707,000),
-        // so whatever a test costs beyond its few loads is most of the prune.
-        let (first, last) = times.split_at((n * n).min(times.len()));
-        let mut bound = 0u32;
-        self.cands.retain(|&(vi, (c, r))| {
-            let (c, r) = (c as usize, r as usize);
-            let v = &plan.variants[vi as usize];
-            let at = r * n + c;
-            let born = v
-                .stone_at
-                .iter()
-                .fold(0, |m, &o| m.max(time_byte(first, at + usize::from(o))));
-            let mut dead = u32::MAX;
-            for (y, masks) in v.rows.iter().enumerate() {
-                let row = r + y;
-                let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
-                let mut wrong = ((b | w) & masks[0])
-                    | (!b & masks[1])
-                    | (!w & masks[2])
-                    | (w & masks[3])
-                    | (b & masks[4]);
-                let row_at = row * n + c;
-                while wrong != 0 {
-                    let x = wrong.trailing_zeros() as usize;
-                    wrong &= wrong - 1;
-                    dead = dead.min(time_byte(last, row_at + x));
-                    if dead <= born {
-                        return false;
-                    }
-                }
-            }
-            bound = bound.max(dead);
-            true
-        });
-        // Back from units of `1 << shift` nodes (last changes were rounded up).
-        if bound == u32::MAX {
-            bound
-        } else {
-            bound << g.shift
-        }
+        self.times.prune(&mut self.cands, plan, g, cold)
     }
 
     /// Clears the watchers after a game.

@@ -6,6 +6,7 @@
 //! it (nothing on disk), so the answers cannot change: the games it leaves out are exactly
 //! those `walk`'s own candidate test refuses.
 
+use super::levels::LEVELS;
 use super::plan::Plan;
 use super::GameEntry;
 use rayon::prelude::*;
@@ -184,8 +185,8 @@ impl Columns {
                     let at = (colour * points + y * n + x) * WORDS;
                     &block[at..at + WORDS]
                 };
-                let level = |kind: usize, x: usize, y: usize| {
-                    let at = b * block_words + (kind * points + y * n + x) * WORDS;
+                let level = |column: usize, x: usize, y: usize| {
+                    let at = (b * 2 * LEVELS.len() * points + column * points + y * n + x) * WORDS;
                     levels.and_then(|l| l.get(at..at + WORDS))
                 };
                 // Each place that some game of the block may hold, with those games.
@@ -272,10 +273,9 @@ impl Columns {
 }
 
 /// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
-/// stones at some node) the games where it cannot stand ([`super::levels`]): some stone came
-/// after node `EARLY` and some cell it wants empty was filled for good by then. `level(kind,
-/// x, y)`: the column of point (x, y), `early` (0) or `settled` (1). Returns whether a game
-/// is left.
+/// stones at some node) the games where it cannot stand at any node by the levels'
+/// columns ([`super::levels`]). `level(column, x, y)`: the column of point (x, y), `2 * i`
+/// `early` and `2 * i + 1` `settled` at the `i`th level. Returns whether a game is left.
 fn rule_out_late<'a>(
     acc: &mut [u64; WORDS],
     plan: &Plan,
@@ -291,38 +291,42 @@ fn rule_out_late<'a>(
         return true;
     }
     let at = |&(x, y): &(u8, u8)| (col + usize::from(x), row + usize::from(y));
-    // The games where some stone came late.
-    let mut all_early = [u64::MAX; WORDS];
-    for (x, y) in v.blacks.iter().chain(&v.whites).map(at) {
-        let Some(early) = level(0, x, y) else {
-            return true;
-        };
-        for (a, &e) in all_early.iter_mut().zip(early) {
-            *a &= e;
-        }
-    }
-    let mut late = [0u64; WORDS];
-    let mut or = 0;
-    for ((l, &a), e) in late.iter_mut().zip(acc.iter()).zip(all_early) {
-        *l = a & !e;
-        or |= *l;
-    }
-    if or == 0 {
-        return true;
-    }
-    // Of those, the games where an empty cell was settled early: ruled out.
+    // The games where the variant may stand at some node up to the level's, and among those
+    // past the level before (`settled`: an empty cell was filled for good by then).
+    let mut keep = [0u64; WORDS];
     let mut settled = [0u64; WORDS];
-    for (x, y) in v.empties.iter().map(at) {
-        let Some(s) = level(1, x, y) else {
+    for i in 0..LEVELS.len() {
+        let mut early = [u64::MAX; WORDS];
+        for (x, y) in v.blacks.iter().chain(&v.whites).map(at) {
+            let Some(column) = level(2 * i, x, y) else {
+                return true;
+            };
+            for (e, &c) in early.iter_mut().zip(column) {
+                *e &= c;
+            }
+        }
+        let mut open = 0;
+        for ((k, &e), (&a, &s)) in keep.iter_mut().zip(&early).zip(acc.iter().zip(&settled)) {
+            *k |= a & e & !s;
+            open |= a & !*k;
+        }
+        if open == 0 {
             return true;
-        };
-        for (a, &b) in settled.iter_mut().zip(s) {
-            *a |= b;
+        }
+        settled = [0u64; WORDS];
+        for (x, y) in v.empties.iter().map(at) {
+            let Some(column) = level(2 * i + 1, x, y) else {
+                return true;
+            };
+            for (s, &c) in settled.iter_mut().zip(column) {
+                *s |= c;
+            }
         }
     }
+    // Past the last level: the games where no empty cell was settled by then.
     let mut or = 0;
-    for ((a, l), s) in acc.iter_mut().zip(late).zip(settled) {
-        *a &= !(l & s);
+    for ((a, &k), &s) in acc.iter_mut().zip(&keep).zip(&settled) {
+        *a &= k | !s;
         or |= *a;
     }
     or != 0

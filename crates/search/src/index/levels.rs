@@ -1,17 +1,19 @@
-//! Two more columns per point, over the main line, that let the columns rule out most of a
-//! free pattern's candidates before any game is read: for each game (one bit, 64 games a
-//! word, in the blocks of [`super::columns`]), whether a stone stood on the point by node
-//! [`EARLY`] (`early`), and whether the point's final stone was there for good by then
-//! (`settled`: the final board holds a stone there and its last change comes no later).
+//! More columns per point, over the main line, that let the columns rule out most of a free
+//! pattern's candidates before any game is read: for each game (one bit, 64 games a word, in
+//! the blocks of [`super::columns`]) and each node `T` of [`LEVELS`], whether a stone stood
+//! on the point by node `T` (`early`), and whether the point's final stone was there for
+//! good by then (`settled`: the final board holds a stone there and its last change comes
+//! no later).
 //!
 //! A variant stands at a main-line node `t` only if each of its stones was placed by `t` and
-//! each cell it wants empty is empty at `t`. If `t <= EARLY`, every stone's point is `early`;
-//! if `t > EARLY`, no empty cell's point is `settled` (it holds a stone from before `t` on).
-//! So a place can only hold a variant in the games where its stones are all `early` or none
-//! of its empty cells is `settled`, and the others need not be walked, nor even pruned: for
-//! a 5x5 anywhere on the corpus, 56% of the (game, place) candidates that the stones'
-//! columns leave go this way, at one word operation per 64 games and cell, where the prune
-//! pays about 140 instructions a candidate.
+//! each cell it wants empty is empty at `t`. With `T1 < T2` the levels: if `t <= T1`, every
+//! stone's point is `early` at `T1`; if `T1 < t <= T2`, every stone is `early` at `T2` and no
+//! empty cell's point is `settled` at `T1` (it would hold a stone from before `t` on); if `t >
+//! T2`, no empty cell is `settled` at `T2`. The games where none of the three holds for a
+//! place cannot hold it, and need not be walked, nor even pruned: at one word operation per
+//! 64 games and cell, where the prune pays about 140 instructions a candidate. For a 5x5
+//! anywhere on the corpus, one level (node 60) rules out 56% of the (game, place) candidates
+//! that the stones' columns leave. (With one level, the middle case is the last.)
 //!
 //! The tables are read from the games' cold parts, so these columns are made at the first
 //! search that wants them (a pattern of many places over the main line) and kept; a game
@@ -24,16 +26,19 @@ use super::store::ColdReader;
 use super::PatternIndex;
 use rayon::prelude::*;
 
-/// The main-line node the two columns look at (about move 60: most of a free pattern's
-/// candidates have their stones placed later, when its area has long been filled).
-pub(crate) const EARLY: u32 = 60;
+/// The main-line nodes the columns look at, ascending: about move 60, when most of a free
+/// pattern's candidates still lack a stone, and an area of a 5x5 is already filled for good
+/// in most games. (Nodes 45 or 80 alone, or 60 and 120, cost more instructions for the 5x5
+/// anywhere and the 9x5 side of `bench/search.sh`: 211 M, 213 M and 221 M against 206 M.)
+pub(crate) const LEVELS: [u32; 1] = [60];
 
 /// The `early` and `settled` columns of the games `ids` (ascending, all of board side `n`),
-/// block after block: `2 * n * n` columns (`early` by point, then `settled`) of `WORDS`
-/// words, in the layout of [`super::columns::Columns`].
+/// block after block: for each node of [`LEVELS`], `n * n` columns `early` by point, then
+/// `n * n` columns `settled`, of `WORDS` words each, in the layout of
+/// [`super::columns::Columns`].
 pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
     let points = n * n;
-    let block_words = 2 * points * WORDS;
+    let block_words = 2 * LEVELS.len() * points * WORDS;
     let mut words = vec![0u64; ids.len().div_ceil(BLOCK) * block_words];
     words
         .par_chunks_mut(block_words)
@@ -50,8 +55,10 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     .and_then(|v| v.times)
                     .filter(|(fin, t)| fin.len() >= 8 * n && t.len() >= 2 * points);
                 let Some((fin, times)) = tables else {
-                    for p in 0..points {
-                        cols[p * WORDS + word] |= bit;
+                    for (level, _) in LEVELS.iter().enumerate() {
+                        for p in 0..points {
+                            cols[(2 * level * points + p) * WORDS + word] |= bit;
+                        }
                     }
                     continue;
                 };
@@ -60,11 +67,16 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     let stones = row_word(fin, y) | row_word(fin, n + y);
                     for x in 0..n {
                         let p = y * n + x;
-                        if first[p] != 255 && u32::from(first[p]) << shift <= EARLY {
-                            cols[p * WORDS + word] |= bit;
-                        }
-                        if (stones >> x) & 1 != 0 && u32::from(last[p]) << shift <= EARLY {
-                            cols[(points + p) * WORDS + word] |= bit;
+                        let born = (first[p] != 255).then(|| u32::from(first[p]) << shift);
+                        let fixed = ((stones >> x) & 1 != 0).then(|| u32::from(last[p]) << shift);
+                        for (level, &node) in LEVELS.iter().enumerate() {
+                            let at = 2 * level * points + p;
+                            if born.is_some_and(|b| b <= node) {
+                                cols[at * WORDS + word] |= bit;
+                            }
+                            if fixed.is_some_and(|l| l <= node) {
+                                cols[(at + points) * WORDS + word] |= bit;
+                            }
                         }
                     }
                 }

@@ -27,6 +27,7 @@ mod columns;
 mod entry;
 pub(crate) mod format;
 mod infocols;
+mod intervals;
 mod levels;
 mod names;
 pub(crate) mod plan;

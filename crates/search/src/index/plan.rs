@@ -39,6 +39,9 @@ pub(crate) struct Plan {
     /// board matches both: wildcards), so that a place's hits must be told apart from its
     /// candidates' ([`Workspace::standing_now`]).
     pub(super) overlap: bool,
+    /// Whether every cell of every variant wants one state (no wildcard): then a candidate
+    /// that stands stops at any change inside its rectangle ([`super::intervals`]).
+    pub(super) strict: bool,
 }
 
 /// Whether some board area matches both `a` and `b` (rectangles of the same size whose
@@ -138,10 +141,18 @@ impl Plan {
             .collect();
         let overlap = (0..source.len())
             .any(|a| (a + 1..source.len()).any(|b| can_both_stand(&source[a], &source[b])));
+        let strict = source
+            .iter()
+            .zip(&variants)
+            .all(|(v, p): (&Variant, &VariantPlan)| {
+                p.cells.len() == (v.pattern.width() * v.pattern.height()) as usize
+                    && p.cells.iter().all(|c| matches!(c.2, 0b110 | 0b101 | 0b011))
+            });
         let mut plan = Plan {
             variants,
             placed: Vec::new(),
             overlap,
+            strict,
         };
         plan.placed = plan
             .variants

@@ -69,7 +69,11 @@ pub(crate) fn search_game(
         && !plan.overlap
         && !(query.variations && g.all)
     {
-        let hits = walk_counted(ws, &game, scan, &g.info);
+        let hits = if plan.strict {
+            super::intervals::walk_intervals(ws, &game, scan, &g.info)
+        } else {
+            walk_counted(ws, &game, scan, &g.info)
+        };
         ws.finish();
         if hits > 0 {
             scan.count_game(&g.info, hits);
@@ -99,18 +103,21 @@ pub(crate) fn search_game(
 /// What either walk of one game reads: the query's plan and variants on the game's board, its
 /// cold part, and the last node a candidate may stand at along the main line (`bound`).
 #[derive(Clone, Copy)]
-struct GameWalk<'a> {
-    plan: &'a Plan,
-    query: &'a crate::query::Query,
-    shared: &'a SizeVariants,
-    cold: ColdView<'a>,
-    size: BoardSize,
-    bound: u32,
+pub(super) struct GameWalk<'a> {
+    pub(super) plan: &'a Plan,
+    pub(super) query: &'a crate::query::Query,
+    pub(super) shared: &'a SizeVariants,
+    pub(super) cold: ColdView<'a>,
+    pub(super) size: BoardSize,
+    pub(super) bound: u32,
 }
 
 /// A node's move as the scan names it (a point off the board, which a checked record does
 /// not hold, would be a pass), its point taken from `points` ([`Workspace::points`]).
-fn node_move(mv: Option<(Color, Option<u16>)>, points: &[Point]) -> Option<(Color, Move)> {
+pub(super) fn node_move(
+    mv: Option<(Color, Option<u16>)>,
+    points: &[Point],
+) -> Option<(Color, Move)> {
     mv.map(|(c, p)| {
         let m = match p.and_then(|p| points.get(usize::from(p))) {
             Some(&p) => Move::Play(p),

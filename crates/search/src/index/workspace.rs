@@ -50,6 +50,10 @@ pub(crate) struct Workspace {
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
+    /// Per candidate, the node its stretch of standing began at, and the running sums of the
+    /// nodes, for [`super::intervals`].
+    pub(super) since: Vec<u32>,
+    pub(super) sums: Vec<super::intervals::Sums>,
     /// The walked game's final board and time tables, for [`Workspace::prune`].
     times: Box<super::prune::Times>,
 }

@@ -244,27 +244,32 @@ pub(super) fn walk_intervals(
 mod tests {
     use crate::collection::CollectionFile;
     use crate::index::PatternIndex;
+    use crate::query::Counting;
     use crate::scan::Page;
     use crate::{Pattern, Placement, Query};
     use kifu_go::{BoardSize, Color};
     use kifu_posdb::extract::Source;
 
     /// Games with what a stretch's end can be: moves inside and outside, captures of a
-    /// pattern's stones by a move outside, passes, setup after a move, a stone played onto a
-    /// stone of its colour and a suicide (moves inside that change nothing), the game's end.
+    /// pattern's stones by a move outside, passes, setup after a move and nodes of setup
+    /// alone, a stone played onto a stone of its colour and a suicide (moves inside that
+    /// change nothing), the game's end.
     const GAMES: &str = "(;SZ[9]RU[NZ]RE[B+R]DT[1999];B[cc];W[gg];B[cg];W[gc];B[];W[dd]\
         ;B[ee];W[];B[cc];W[cd];B[dc];W[ce]AB[ff];B[bd];W[be];B[ed];W[ff];B[fe])\
         (;SZ[9]RU[NZ]RE[W+1.5]DT[2003];B[ba];W[aa];B[ab];W[ab];B[gg];W[cc];B[];W[ii]\
-        ;B[hi];W[ih];B[ii])(;SZ[9]AB[cc][gg]AW[gc]HA[2];W[cg];B[ee];W[];B[];W[dd])";
+        ;B[hi];W[ih];B[ii])(;SZ[9]AB[cc][gg]AW[gc]HA[2];W[cg];B[ee];W[];B[];W[dd])\
+        (;SZ[9]DT[2010];B[cc];AW[gg];W[cg];B[gc];AB[ee]AE[cc];W[dd];AW[cc];B[];W[ff])";
 
+    /// The counted walks (by stretches for positions, [`super::super::placements`] for
+    /// placements) give the plain scan's answers.
     #[test]
-    fn stretches_count_as_the_plain_scan() {
+    fn counted_walks_count_as_the_plain_scan() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.sgf");
         std::fs::write(&path, GAMES).unwrap();
         let files = vec![CollectionFile {
             source: Source::new(&path),
-            ids: vec![Some(0), Some(1), Some(2)],
+            ids: vec![Some(0), Some(1), Some(2), Some(3)],
         }];
         let idx = PatternIndex::build(&files);
         let size = BoardSize::new(9).unwrap();
@@ -281,9 +286,15 @@ mod tests {
                     (Some(Color::White), None),
                     (None, Some((3, 9))),
                 ] {
-                    for swap in [false, true] {
+                    for (swap, counting) in [
+                        (false, Counting::Positions),
+                        (true, Counting::Positions),
+                        (false, Counting::Placements),
+                        (true, Counting::Placements),
+                    ] {
                         let mut q = Query::new(Pattern::parse(rows).unwrap(), placement);
                         q.swap_colors = swap;
+                        q.counting = counting;
                         q.to_play = to_play;
                         q.moves = moves;
                         let indexed =
@@ -298,6 +309,6 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 40, "{checked} queries with hits");
+        assert!(checked > 80, "{checked} queries with hits");
     }
 }

@@ -30,6 +30,7 @@ mod infocols;
 mod intervals;
 mod levels;
 mod names;
+mod placements;
 pub(crate) mod plan;
 mod prune;
 mod store;

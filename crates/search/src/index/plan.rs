@@ -44,11 +44,15 @@ pub(crate) struct Plan {
     pub(super) strict: bool,
 }
 
-/// Whether some board area matches both `a` and `b` (rectangles of the same size whose
-/// cells all allow a common state).
+/// Whether `a` and `b` can stand on one rectangle of the board at once: rectangles of the
+/// same size, at a place both may take, whose cells all allow a common state. (Two images of
+/// a corner pattern that look alike stand in different corners: they cannot.)
 fn can_both_stand(a: &Variant, b: &Variant) -> bool {
     let (w, h) = (a.pattern.width(), a.pattern.height());
     if (w, h) != (b.pattern.width(), b.pattern.height()) {
+        return false;
+    }
+    if !a.places.iter().any(|p| b.places.contains(p)) {
         return false;
     }
     let states = |v: &Variant| {

@@ -63,13 +63,14 @@ pub(crate) fn search_game(
         size,
         bound,
     };
-    if !scan.keeps_matches()
-        && query.counting != Counting::Placements
-        && query.sequence.is_empty()
-        && !plan.overlap
-        && !(query.variations && g.all)
-    {
-        let hits = if plan.strict {
+    // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
+    // from another on its rectangle.
+    let counted = !scan.keeps_matches() && query.sequence.is_empty() && !plan.overlap;
+    let one_line = !query.variations || !g.all;
+    if counted && one_line {
+        let hits = if query.counting == Counting::Placements {
+            super::placements::walk_placements(ws, &game, scan, &g.info)
+        } else if plan.strict {
             super::intervals::walk_intervals(ws, &game, scan, &g.info)
         } else {
             walk_counted(ws, &game, scan, &g.info)

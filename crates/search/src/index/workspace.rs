@@ -54,6 +54,8 @@ pub(crate) struct Workspace {
     /// nodes, for [`super::intervals`].
     pub(super) since: Vec<u32>,
     pub(super) sums: Vec<super::intervals::Sums>,
+    /// The hits waiting for a move inside, for [`super::placements`].
+    pub(super) placed: Vec<(u32, bool)>,
     /// The walked game's final board and time tables, for [`Workspace::prune`].
     times: Box<super::prune::Times>,
 }

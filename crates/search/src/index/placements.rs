@@ -1,0 +1,151 @@
+//! The counted walk of a search that counts placements (as Kombilo does: each place and
+//! orientation once per game, at the first node it stands, its continuation the next move
+//! inside its rectangle however late), once the page is full: the counts of [`super::walk`]'s
+//! walk and the scan's `end_game` without a `Pending`, an event or a match per hit.
+//!
+//! Per candidate only what placements need: whether it has stood yet (bits), and the list of
+//! hits waiting for a move inside their rectangle (most are answered by the next move or
+//! two). The general walk instead listed every standing candidate at every node (seen or
+//! not), and carried every waiting hit from node to node as a new entry with its event:
+//! about 300 of the 550 instructions a node cost for a sparse corner.
+
+use super::columns::ones;
+use super::format::NodeReader;
+use super::walk::{node_move, GameWalk};
+use super::workspace::Workspace;
+use crate::filter::GameInfo;
+use crate::scan::{Outside, Scan};
+use kifu_go::Move;
+
+/// The placements walk of a game that is one line as the query reads it, for a query without
+/// a sequence whose variants cannot stand on one rectangle together. Returns the hits
+/// counted.
+pub(super) fn walk_placements(
+    ws: &mut Workspace,
+    game: &GameWalk<'_>,
+    scan: &mut Scan<'_>,
+    info: &GameInfo,
+) -> u64 {
+    let GameWalk {
+        plan,
+        query,
+        shared,
+        cold,
+        size,
+        bound,
+    } = *game;
+    let variants = &shared.0;
+    let winner = info.winner();
+    let n = usize::from(size.get());
+    let last_move = query.moves.map_or(u32::MAX, |m| m.1);
+    let words = ws.standing.len();
+    // The candidates that have stood (at a node of the move window), and those not yet.
+    let mut seen = std::mem::take(&mut ws.hits);
+    seen.clear();
+    seen.resize(words, 0);
+    let mut unseen = ws.cands.len();
+    // The hits waiting for a move inside: candidate, and whether moves outside (or passes)
+    // came since (a hit not yet passed over is dropped at a child without a move, which
+    // stands for its parent).
+    let mut waiting = std::mem::take(&mut ws.placed);
+    waiting.clear();
+    let mut counted = 0u64;
+    let mut numbers = std::mem::take(&mut ws.numbers);
+    let mut changes = std::mem::take(&mut ws.changes);
+    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
+    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
+    let points = std::mem::take(&mut ws.points);
+    let mut index = 0u32;
+    // Checked when the index was opened: a damaged node ends the game where it is.
+    while let Ok(Some(node)) = reader.next(&mut changes) {
+        let i = index;
+        index += 1;
+        if node.in_variation && !query.variations {
+            // The main line comes first in pre-order: the rest are variations.
+            break;
+        }
+        if !query.variations
+            && (i > bound || node.move_number > last_move || unseen == 0)
+            && waiting.is_empty()
+        {
+            // Along the main line no place stands from here on and no hit waits for a move.
+            break;
+        }
+        for &(p, s) in &changes {
+            ws.set(plan, n, usize::from(p), s);
+        }
+        if !waiting.is_empty() {
+            match node_move(node.mv, &points) {
+                Some((color, Move::Play(p))) => {
+                    let (col, row) = (u32::from(p.col()), u32::from(p.row()));
+                    waiting.retain_mut(|(k, waited)| {
+                        let (vi, place) = ws.cands[*k as usize];
+                        let v = &variants[vi as usize];
+                        if v.query_cell(place, col, row).is_some() {
+                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            counted += 1;
+                            false
+                        } else {
+                            *waited = true;
+                            true
+                        }
+                    });
+                }
+                Some((_, Move::Pass)) => {
+                    for (_, waited) in &mut waiting {
+                        *waited = true;
+                    }
+                }
+                None => waiting.retain(|&(k, waited)| {
+                    // Found again at this node if it stands here.
+                    if !waited {
+                        seen[k as usize / 64] &= !(1 << (k % 64));
+                        unseen += 1;
+                    }
+                    waited
+                }),
+            }
+        }
+        if let Some((from, to)) = query.moves {
+            if node.move_number < from || node.move_number > to {
+                continue;
+            }
+        }
+        for (wi, (s, &standing)) in seen.iter_mut().zip(&ws.standing).enumerate() {
+            let fresh = standing & !*s;
+            if fresh == 0 {
+                continue;
+            }
+            *s |= fresh;
+            for b in ones(&[fresh]) {
+                let k = wi * 64 + b;
+                unseen -= 1;
+                let (vi, _) = ws.cands[k];
+                // Each place counts once, at the first node it stands, whatever the side to
+                // move there (as the walk it replaces).
+                if let Some(tp) = query.to_play {
+                    if variants[vi as usize].query_color(node.to_play) != tp {
+                        continue;
+                    }
+                }
+                waiting.push((k as u32, false));
+            }
+        }
+    }
+    // The hits still waiting end with the game.
+    let mut ends = [0u64; 2];
+    for &(k, _) in &waiting {
+        let (vi, _) = ws.cands[k as usize];
+        ends[usize::from(variants[vi as usize].swapped)] += 1;
+    }
+    if ends[0] + ends[1] > 0 {
+        scan.count_outside(Outside::End, ends[0], ends[1], winner);
+        counted += ends[0] + ends[1];
+    }
+    ws.hits = seen;
+    ws.placed = waiting;
+    ws.changes = changes;
+    ws.numbers = numbers;
+    ws.points = points;
+    counted
+}

@@ -56,8 +56,6 @@ pub(crate) struct Workspace {
     pub(super) sums: Vec<super::intervals::Sums>,
     /// The hits waiting for a move inside, for [`super::placements`].
     pub(super) placed: Vec<(u32, bool)>,
-    /// The walked game's final board and time tables, for [`Workspace::prune`].
-    times: Box<super::prune::Times>,
 }
 
 /// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
@@ -197,7 +195,7 @@ impl Workspace {
     /// Along the main line, leaves out the candidates that cannot stand at any node
     /// ([`super::prune`]); returns the last node at which one may stand.
     pub(super) fn prune(&mut self, plan: &Plan, g: &GameEntry, cold: ColdView<'_>) -> u32 {
-        self.times.prune(&mut self.cands, plan, g, cold)
+        super::prune::prune(&mut self.cands, plan, g, cold)
     }
 
     /// Clears the watchers after a game.

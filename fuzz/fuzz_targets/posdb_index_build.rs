@@ -4,8 +4,9 @@
 //! The pattern index built from the same read and replay of the file (`build_index_with` and
 //! `PatternIndexBuilder`) is byte for byte the one built from the finished index, the
 //! full-board index is the one built without it (the file streamed), and the pattern index's
-//! records replay every node's board as the replay has it: single stones and a two-cell
-//! shape sought in every variation give the plain scan's answers.
+//! records replay every node's board as the replay has it: single stones and two-cell shapes
+//! sought in every variation or along the main line, counting positions or placements, give
+//! the plain scan's answers.
 #![no_main]
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
 use kifu_posdb::extract::Source;
@@ -86,16 +87,22 @@ fuzz_target!(|data: &[u8]| {
         if from_read.is_some() {
             assert_eq!(bytes, std::fs::read(&sidecar).ok());
         }
-        if let (Some(index), true) = (&again, variations) {
-            let queries: Vec<Query> = ["#", "O", "#O", "#\n."]
-                .iter()
-                .map(|rows| {
+        if let Some(index) = &again {
+            // Every variation or the main line (the index keeps both either way), counting
+            // positions (by stretches, for these patterns without wildcards) and placements.
+            let mut queries = Vec::new();
+            for rows in ["#", "O", "#O", "#\n.", "#*"] {
+                for counting in [
+                    kifu_search::Counting::Positions,
+                    kifu_search::Counting::Placements,
+                ] {
                     let mut q =
                         Query::new(Pattern::parse(rows).expect("pattern"), Placement::Anywhere);
-                    q.variations = true;
-                    q
-                })
-                .collect();
+                    q.variations = variations;
+                    q.counting = counting;
+                    queries.push(q);
+                }
+            }
             let page = Page {
                 offset: 0,
                 limit: 3,

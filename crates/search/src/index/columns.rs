@@ -16,10 +16,16 @@ use rayon::prelude::*;
 pub(crate) const BLOCK: usize = 4096;
 pub(crate) const WORDS: usize = BLOCK / 64;
 
-/// Places from which a plan's search makes and reads the main line's `early` and `settled`
-/// columns ([`super::levels`]): a corner has a few places, whose games the prune sorts out
-/// cheaply, and making the columns reads every game's tables once.
+/// Places from which a plan's search reads the main line's `early` and `settled` columns
+/// ([`super::levels`]) once they are made: a corner has a few places, whose games the prune
+/// sorts out cheaply.
 const LEVEL_PLACES: usize = 32;
+
+/// Places from which a plan's search makes those columns if they are not made yet: making them
+/// reads every game's tables once (about as long as the columns save a 5x5 anywhere at
+/// 100,000 games, much longer than they save a side), so a one-shot search of a side does
+/// not, and a free pattern pays for them in its first search.
+const MAKE_LEVEL_PLACES: usize = 256;
 
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
 /// pattern of few stones, which most games hold anyway): every game is a candidate then.
@@ -152,7 +158,7 @@ impl Columns {
     /// columns to pay: every game of that side is then to be walked, its places found by
     /// `walk`. With `main_line` (the columns of the main line, searched for a query of the
     /// main line only), a plan of many places also reads the `early` and `settled` columns
-    /// of [`super::levels`], made from `main_line`'s tables the first time.
+    /// of [`super::levels`], made from `main_line`'s tables by the first plan of very many.
     pub(crate) fn candidates(
         &self,
         plan: &Plan,
@@ -168,13 +174,16 @@ impl Columns {
         let n = usize::from(side);
         let points = n * n;
         let block_words = 2 * points * WORDS;
-        let levels = main_line
-            .filter(|_| plan.placed.len() >= LEVEL_PLACES)
-            .map(|index| {
+        let places = plan.placed.len();
+        let levels = match main_line {
+            Some(index) if places >= MAKE_LEVEL_PLACES => Some(
                 cols.levels
                     .get_or_init(|| super::levels::levels(index, n, &cols.games))
-                    .as_slice()
-            });
+                    .as_slice(),
+            ),
+            Some(_) if places >= LEVEL_PLACES => cols.levels.get().map(Vec::as_slice),
+            _ => None,
+        };
         let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)

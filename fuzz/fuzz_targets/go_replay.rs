@@ -61,8 +61,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(only, want, "{size:?}");
     }
     let _ = replay::rule_diagnostics(&parsed.collection);
-    if let Ok(t) = kifu_go::transform::transform_collection(&parsed.collection, Symmetry::Rotate90)
-    {
+    if let Ok(t) = kifu_go::transform::transform_collection(&parsed.collection, Symmetry::Rotate90) {
         let back = kifu_go::transform::transform_collection(&t, Symmetry::Rotate270).unwrap();
         let _ = kifu_sgf::write(&back);
     }

@@ -12,19 +12,13 @@ fuzz_target!(|data: &[u8]| {
     let doc = parsed.document;
     let text = kifu_ishi::write(&doc);
     let again = kifu_ishi::read(text.as_bytes());
-    assert_eq!(
-        again.document, doc,
-        "write/read changed the document:\n{text}"
-    );
+    assert_eq!(again.document, doc, "write/read changed the document:\n{text}");
     let sgf = kifu_ishi::to_sgf(&doc);
     let sgf_text = kifu_sgf::write(&sgf.collection);
     let reparsed = kifu_sgf::Collection::parse(sgf_text.as_bytes());
     let back = kifu_ishi::from_sgf(&reparsed.collection);
     let _ = kifu_ishi::write(&back.document);
     if sgf.diagnostics.is_empty() && !parsed.diagnostics.iter().any(|d| d.is_error()) {
-        assert_eq!(
-            back.document, doc,
-            "Ishi -> SGF -> Ishi changed the document:\n{sgf_text}"
-        );
+        assert_eq!(back.document, doc, "Ishi -> SGF -> Ishi changed the document:\n{sgf_text}");
     }
 });

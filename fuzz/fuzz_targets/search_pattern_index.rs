@@ -35,12 +35,7 @@ fuzz_target!(|data: &[u8]| {
     for (rows, placement) in [
         ("..\n.#", Placement::At { col: 0, row: 0 }),
         ("#O\n.*", Placement::Anywhere),
-        (
-            "...\n.x.",
-            Placement::Edge {
-                side: kifu_search::Side::Top,
-            },
-        ),
+        ("...\n.x.", Placement::Edge { side: kifu_search::Side::Top }),
     ] {
         if let Ok(p) = Pattern::parse(rows) {
             let mut q = Query::new(p, placement);
@@ -63,9 +58,6 @@ fuzz_target!(|data: &[u8]| {
     }
     let answers = index.search_many(&queries, Page::default(), None, None);
     opened.set_cache_limit(4096);
-    assert_eq!(
-        answers,
-        opened.search_many(&queries, Page::default(), None, None)
-    );
+    assert_eq!(answers, opened.search_many(&queries, Page::default(), None, None));
     let _ = index.filter_games(&filters, Page::default(), None);
 });

@@ -5,8 +5,7 @@ use kifu_search::scan::{GameSource, Page, Scan};
 use kifu_search::{GameInfo, Pattern, Placement, Query, SearchAnswer, Side};
 use libfuzzer_sys::fuzz_target;
 
-const GAME: &str =
-    "(;SZ[9]RE[B+3]DT[2001];B[cc];W[gg];B[cg];W[gc];B[dd];W[];B[ee](;W[ef])(;W[fe];B[ff]))";
+const GAME: &str = "(;SZ[9]RE[B+3]DT[2001];B[cc];W[gg];B[cg];W[gc];B[dd];W[];B[ee](;W[ef])(;W[fe];B[ff]))";
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
@@ -34,13 +33,7 @@ fuzz_target!(|data: &[u8]| {
     q.swap_colors = flags & 0x20 != 0;
     q.variations = flags & 0x40 != 0;
     let coll = kifu_sgf::Collection::parse(GAME.as_bytes()).collection;
-    let mut scan = Scan::new(
-        &q,
-        Page {
-            offset: 1,
-            limit: 3,
-        },
-    );
+    let mut scan = Scan::new(&q, Page { offset: 1, limit: 3 });
     for (i, g) in coll.games().enumerate() {
         let source = GameSource {
             id: i as u64,

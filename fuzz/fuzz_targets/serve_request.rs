@@ -88,8 +88,9 @@ fuzz_target!(|data: &[u8]| {
         }
         Request::builder().uri(uri).body(Body::empty()).unwrap()
     };
-    let res =
-        f.rt.block_on(kifu_serve::api::router(f.app.clone()).oneshot(req))
-            .unwrap();
+    let res = f
+        .rt
+        .block_on(kifu_serve::api::router(f.app.clone()).oneshot(req))
+        .unwrap();
     assert!(res.status().as_u16() < 500, "{}", res.status());
 });

@@ -21,15 +21,7 @@ fuzz_target!(|data: &[u8]| {
         for n in g.nodes() {
             for p in n.properties() {
                 for v in p.values() {
-                    let _ = (
-                        v.text(),
-                        v.simple_text(),
-                        v.number(),
-                        v.real(),
-                        v.points(),
-                        v.move_for(c, r),
-                        v.size(),
-                    );
+                    let _ = (v.text(), v.simple_text(), v.number(), v.real(), v.points(), v.move_for(c, r), v.size());
                 }
             }
         }

@@ -21,10 +21,12 @@ pub(crate) const WORDS: usize = BLOCK / 64;
 /// sorts out cheaply.
 const LEVEL_PLACES: usize = 32;
 
-/// Places from which a plan's search makes those columns if they are not made yet: making them
-/// reads every game's tables once (about as long as the columns save a 5x5 anywhere at
-/// 100,000 games, much longer than they save a side), so a one-shot search of a side does
-/// not, and a free pattern pays for them in its first search.
+/// Places from which a plan's search makes those columns at once if they are not made yet:
+/// making them reads every game's tables (about as long as the columns save a 5x5 anywhere at
+/// 100,000 games, much longer than they save a side), so a free pattern pays for them in its
+/// first search, and a plan of fewer places only in the second search of the main line that
+/// could read them: a one-shot search of a side never makes them, a batch, a server or a
+/// session of the Python package soon does.
 const MAKE_LEVEL_PLACES: usize = 256;
 
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
@@ -84,9 +86,10 @@ struct SideColumns {
     /// Per block, the games whose bitmaps are there (a variant without stones may stand in
     /// any of them).
     valid: Vec<u64>,
-    /// The main line's `early` and `settled` columns ([`super::levels`]), made at the first
-    /// search that reads them.
+    /// The main line's `early` and `settled` columns ([`super::levels`]), made when a search
+    /// first needs them, and the searches so far that could have read them.
     levels: std::sync::OnceLock<Vec<u64>>,
+    asked: std::sync::atomic::AtomicU32,
 }
 
 /// The columns of an index's games, over the main line or over every variation.
@@ -146,6 +149,7 @@ impl Columns {
                     words,
                     valid,
                     levels: std::sync::OnceLock::new(),
+                    asked: std::sync::atomic::AtomicU32::new(0),
                 }
             })
             .collect();
@@ -158,7 +162,7 @@ impl Columns {
     /// columns to pay: every game of that side is then to be walked, its places found by
     /// `walk`. With `main_line` (the columns of the main line, searched for a query of the
     /// main line only), a plan of many places also reads the `early` and `settled` columns
-    /// of [`super::levels`], made from `main_line`'s tables by the first plan of very many.
+    /// of [`super::levels`], made from `main_line`'s tables ([`MAKE_LEVEL_PLACES`]).
     pub(crate) fn candidates(
         &self,
         plan: &Plan,
@@ -176,12 +180,17 @@ impl Columns {
         let block_words = 2 * points * WORDS;
         let places = plan.placed.len();
         let levels = match main_line {
-            Some(index) if places >= MAKE_LEVEL_PLACES => Some(
-                cols.levels
-                    .get_or_init(|| super::levels::levels(index, n, &cols.games))
-                    .as_slice(),
-            ),
-            Some(_) if places >= LEVEL_PLACES => cols.levels.get().map(Vec::as_slice),
+            Some(index) if places >= LEVEL_PLACES => {
+                let asked = cols
+                    .asked
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if places >= MAKE_LEVEL_PLACES || asked >= 1 {
+                    let made = || super::levels::levels(index, n, &cols.games);
+                    Some(cols.levels.get_or_init(made).as_slice())
+                } else {
+                    cols.levels.get().map(Vec::as_slice)
+                }
+            }
             _ => None,
         };
         let found: Vec<Candidates> = cols

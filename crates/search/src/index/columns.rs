@@ -4,7 +4,9 @@
 //! and walks only the games left: the per-game bitmap test of `walk`, asked of every game at
 //! once without reading any of them. Derived from the games at the first search that needs
 //! it (nothing on disk), so the answers cannot change: the games it leaves out are exactly
-//! those `walk`'s own candidate test refuses.
+//! those `walk`'s own candidate test refuses, and, with the levels' columns
+//! ([`super::levels`]), games where the place can stand at no node (which the prune would
+//! find one by one).
 
 use super::levels::LEVELS;
 use super::plan::Plan;

@@ -37,7 +37,7 @@ pub(crate) struct Plan {
     pub(super) placed: Vec<(u32, (u32, u32))>,
     /// Whether two variants of the same rectangle may stand on one place at once (some
     /// board matches both: wildcards), so that a place's hits must be told apart from its
-    /// candidates' ([`Workspace::standing_now`]).
+    /// candidates' ([`super::workspace::Workspace::standing_now`]).
     pub(super) overlap: bool,
     /// Whether every cell of every variant wants one state (no wildcard): then a candidate
     /// that stands stops at any change inside its rectangle ([`super::intervals`]).

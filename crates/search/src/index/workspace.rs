@@ -36,7 +36,8 @@ pub(crate) struct Workspace {
     pub(super) events: Vec<(EventKey, Event)>,
     pub(super) found: Vec<(usize, usize, (u32, u32))>,
     /// Candidates whose variant swaps the colours (bits), and the hits of the last node
-    /// (bits), for [`walk_counted`].
+    /// (bits) for `walk_counted` ([`super::walk`]), the candidates that stood at the last node
+    /// for [`super::intervals`], those that have stood for [`super::placements`].
     pub(super) swapped: Vec<u64>,
     pub(super) hits: Vec<u64>,
     /// With few candidates, no watchers: the board is also kept as rows of bits (Black, then

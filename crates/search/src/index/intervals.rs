@@ -18,7 +18,6 @@
 //! most of the walk.
 
 use super::columns::ones;
-use super::format::NodeReader;
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
 use crate::filter::GameInfo;
@@ -77,13 +76,7 @@ pub(super) fn walk_intervals(
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();
-    ws.swapped.clear();
-    ws.swapped.resize(words, 0);
-    for (k, &(vi, _)) in ws.cands.iter().enumerate() {
-        if variants[vi as usize].swapped {
-            ws.swapped[k / 64] |= 1 << (k % 64);
-        }
-    }
+    ws.mark_swapped(variants);
     // Per candidate, the node its stretch began at; the candidates standing at the last node.
     let mut since = std::mem::take(&mut ws.since);
     since.clear();
@@ -94,24 +87,21 @@ pub(super) fn walk_intervals(
     let mut sums = std::mem::take(&mut ws.sums);
     sums.clear();
     let mut t = Tallies::default();
-    let mut numbers = std::mem::take(&mut ws.numbers);
-    let mut changes = std::mem::take(&mut ws.changes);
-    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
-    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
-    let points = std::mem::take(&mut ws.points);
+    let mut lent = ws.lend_nodes();
+    let (mut reader, changes, points) = lent.reader(cold, n);
     // Whether the filters keep the hits of the last node (plain, swapped).
     let mut kept = [false; 2];
     // The last node counted, and whether its hits are counted as the game's end.
     let mut last: Option<(u32, bool)> = None;
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
-    while let Ok(Some(node)) = reader.next(&mut changes) {
+    while let Ok(Some(node)) = reader.next(changes) {
         let i = index;
         index += 1;
         if node.in_variation && !query.variations {
             break;
         }
-        let mv = node_move(node.mv, &points);
+        let mv = node_move(node.mv, points);
         let mut s = sums.last().copied().unwrap_or_default();
         for (c, &k) in kept.iter().enumerate() {
             match mv {
@@ -132,7 +122,7 @@ pub(super) fn walk_intervals(
             last = i.checked_sub(1).map(|l| (l, false));
             break;
         }
-        for &(p, st) in &changes {
+        for &(p, st) in changes.iter() {
             ws.set(plan, n, usize::from(p), st);
         }
         // A move inside the rectangle of candidates that still stand changed nothing there.
@@ -234,9 +224,7 @@ pub(super) fn walk_intervals(
     ws.since = since;
     ws.hits = before;
     ws.sums = sums;
-    ws.changes = changes;
-    ws.numbers = numbers;
-    ws.points = points;
+    ws.give_back(lent);
     counted
 }
 

@@ -10,7 +10,6 @@
 //! about 300 of the 550 instructions a node cost for a sparse corner.
 
 use super::columns::ones;
-use super::format::NodeReader;
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
 use crate::filter::GameInfo;
@@ -50,14 +49,11 @@ pub(super) fn walk_placements(
     let mut waiting = std::mem::take(&mut ws.placed);
     waiting.clear();
     let mut counted = 0u64;
-    let mut numbers = std::mem::take(&mut ws.numbers);
-    let mut changes = std::mem::take(&mut ws.changes);
-    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
-    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
-    let points = std::mem::take(&mut ws.points);
+    let mut lent = ws.lend_nodes();
+    let (mut reader, changes, points) = lent.reader(cold, n);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
-    while let Ok(Some(node)) = reader.next(&mut changes) {
+    while let Ok(Some(node)) = reader.next(changes) {
         let i = index;
         index += 1;
         if node.in_variation && !query.variations {
@@ -71,11 +67,11 @@ pub(super) fn walk_placements(
             // Along the main line no place stands from here on and no hit waits for a move.
             break;
         }
-        for &(p, s) in &changes {
+        for &(p, s) in changes.iter() {
             ws.set(plan, n, usize::from(p), s);
         }
         if !waiting.is_empty() {
-            match node_move(node.mv, &points) {
+            match node_move(node.mv, points) {
                 Some((color, Move::Play(p))) => {
                     let (col, row) = (u32::from(p.col()), u32::from(p.row()));
                     waiting.retain_mut(|(k, waited)| {
@@ -144,8 +140,6 @@ pub(super) fn walk_placements(
     }
     ws.hits = seen;
     ws.placed = waiting;
-    ws.changes = changes;
-    ws.numbers = numbers;
-    ws.points = points;
+    ws.give_back(lent);
     counted
 }

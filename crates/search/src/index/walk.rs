@@ -7,7 +7,6 @@
 
 use super::columns::ones;
 use super::entry::ColdView;
-use super::format::NodeReader;
 use super::plan::Plan;
 use super::workspace::Workspace;
 use super::GameEntry;
@@ -155,26 +154,17 @@ fn walk_counted(
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();
-    ws.swapped.clear();
-    ws.swapped.resize(words, 0);
-    for (k, &(vi, _)) in ws.cands.iter().enumerate() {
-        if variants[vi as usize].swapped {
-            ws.swapped[k / 64] |= 1 << (k % 64);
-        }
-    }
+    ws.mark_swapped(variants);
     ws.hits.clear();
     ws.hits.resize(words, 0);
     // The last node's hits, of variants in the query's colours and with colours swapped.
     let (mut plain, mut swapped) = (0u64, 0u64);
     let mut counted = 0u64;
-    let mut numbers = std::mem::take(&mut ws.numbers);
-    let mut changes = std::mem::take(&mut ws.changes);
-    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
-    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
-    let points = std::mem::take(&mut ws.points);
+    let mut lent = ws.lend_nodes();
+    let (mut reader, changes, points) = lent.reader(cold, n);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
-    while let Ok(Some(node)) = reader.next(&mut changes) {
+    while let Ok(Some(node)) = reader.next(changes) {
         let node_index = index;
         index += 1;
         if node.in_variation && !query.variations {
@@ -184,11 +174,11 @@ fn walk_counted(
         if !query.variations && (node_index > bound || node.move_number > last_move) && !waiting {
             break;
         }
-        for &(p, s) in &changes {
+        for &(p, s) in changes.iter() {
             ws.set(plan, n, usize::from(p), s);
         }
         if waiting {
-            match node_move(node.mv, &points) {
+            match node_move(node.mv, points) {
                 // Hits are found again at a child without a move (setup after a move).
                 None => {}
                 Some((_, Move::Pass)) => {
@@ -241,9 +231,7 @@ fn walk_counted(
         scan.count_outside(Outside::End, plain, swapped, winner);
         counted += plain + swapped;
     }
-    ws.changes = changes;
-    ws.numbers = numbers;
-    ws.points = points;
+    ws.give_back(lent);
     counted
 }
 
@@ -295,14 +283,11 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
     waiting.0.clear();
     let mut events = std::mem::take(&mut ws.events);
     events.clear();
-    let mut numbers = std::mem::take(&mut ws.numbers);
-    let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
-    let mut reader = NodeReader::new(nodes, count, (n * n) as u16, &mut numbers);
-    let mut changes = std::mem::take(&mut ws.changes);
-    let points = std::mem::take(&mut ws.points);
+    let mut lent = ws.lend_nodes();
+    let (mut reader, changes, points) = lent.reader(cold, n);
     let mut index = 0u32;
     // Checked when the index was opened: a damaged node ends the game where it is.
-    while let Ok(Some(node)) = reader.next(&mut changes) {
+    while let Ok(Some(node)) = reader.next(changes) {
         let node_index = index as usize;
         index += 1;
         if node.in_variation && !query.variations {
@@ -330,7 +315,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
                 }
             }
             let mark = ws.undo.len();
-            for &(p, s) in &changes {
+            for &(p, s) in changes.iter() {
                 let p = usize::from(p);
                 ws.undo.push((p as u16, ws.board[p]));
                 ws.set(plan, n, p, s);
@@ -339,11 +324,11 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
         } else {
             // Along the main line each node is the child of the one before (the walk ends
             // at the first variation): nothing is ever undone.
-            for &(p, s) in &changes {
+            for &(p, s) in changes.iter() {
                 ws.set(plan, n, usize::from(p), s);
             }
         }
-        let mv = || node_move(node.mv, &points);
+        let mv = || node_move(node.mv, points);
         if let Some(parent) = node.parent.map(|p| p as usize) {
             let range = waiting.range(parent);
             if !range.is_empty() {
@@ -438,9 +423,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
             ));
         }
     }
-    ws.changes = changes;
-    ws.numbers = numbers;
-    ws.points = points;
+    ws.give_back(lent);
     for &(_, w, had_child) in &waiting.0 {
         if !had_child && w.seq == sequence.len() {
             events.push(((w.origin.0, w.origin.1, usize::MAX), w.event(None)));

@@ -3,6 +3,7 @@
 //! the replay and the buffers of its hits.
 
 use super::entry::ColdView;
+use super::format::NodeReader;
 use super::plan::Plan;
 use super::GameEntry;
 use crate::query::Variant;
@@ -307,6 +308,62 @@ impl Workspace {
                     && variants[oi].pattern.height() == h
             }) {
                 out.push((k, vi, place));
+            }
+        }
+    }
+}
+
+/// The node buffers of the workspace, lent to a walk for one game: taken out of it, so that
+/// the walk can update the workspace while it reads the nodes ([`Workspace::lend_nodes`],
+/// [`Workspace::give_back`]).
+pub(crate) struct NodeBuffers {
+    numbers: Vec<u32>,
+    changes: Vec<(u16, u8)>,
+    points: Vec<Point>,
+}
+
+impl NodeBuffers {
+    /// A reader of `cold`'s nodes on an `n` x `n` board (none if they cannot be read: the
+    /// opening checked them), the buffer of each node's changes it fills, and the board's
+    /// points by index ([`Workspace::points`]).
+    pub(super) fn reader<'a, 'c: 'a>(
+        &'a mut self,
+        cold: ColdView<'c>,
+        n: usize,
+    ) -> (NodeReader<'a>, &'a mut Vec<(u16, u8)>, &'a [Point]) {
+        let (count, nodes) = cold.nodes().unwrap_or((0, &[]));
+        (
+            NodeReader::new(nodes, count, (n * n) as u16, &mut self.numbers),
+            &mut self.changes,
+            &self.points,
+        )
+    }
+}
+
+impl Workspace {
+    /// Lends the node buffers to a walk.
+    pub(super) fn lend_nodes(&mut self) -> NodeBuffers {
+        NodeBuffers {
+            numbers: std::mem::take(&mut self.numbers),
+            changes: std::mem::take(&mut self.changes),
+            points: std::mem::take(&mut self.points),
+        }
+    }
+
+    /// Takes back the buffers [`Workspace::lend_nodes`] lent.
+    pub(super) fn give_back(&mut self, lent: NodeBuffers) {
+        self.numbers = lent.numbers;
+        self.changes = lent.changes;
+        self.points = lent.points;
+    }
+
+    /// Marks in [`Workspace::swapped`] the candidates whose variant swaps the colours.
+    pub(super) fn mark_swapped(&mut self, variants: &[Variant]) {
+        self.swapped.clear();
+        self.swapped.resize(self.standing.len(), 0);
+        for (k, &(vi, _)) in self.cands.iter().enumerate() {
+            if variants[vi as usize].swapped {
+                self.swapped[k / 64] |= 1 << (k % 64);
             }
         }
     }

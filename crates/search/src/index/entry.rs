@@ -2,6 +2,7 @@
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
 use super::format::{put_varint, state, Bytes, FormatError, Node, NodeReader, NodeWriter};
+use super::times::{self, TimeTables};
 use crate::filter::{GameInfo, TextPool};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Color, Move, PlayedMove};
@@ -54,13 +55,11 @@ pub(crate) enum Cold {
 /// A game's cold part, read: what the walk of one game needs beyond the bitmaps.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ColdView<'a> {
-    /// The main line's final board (Black rows then White rows, u32 little-endian each) and
-    /// bytes: per point the node of its first stone, then per point the node of its last
-    /// change, both in units of `1 << shift` nodes (first rounded down, 255: never; last
-    /// rounded up). After its last change a point keeps its final state, before its first
+    /// The main line's final board and the nodes of each point's first stone and last change
+    /// ([`TimeTables`]). After its last change a point keeps its final state, before its first
     /// stone it is empty: a place stands only between its stones' first nodes and the first
     /// last change that the final board contradicts. `None` for games without them.
-    pub times: Option<(&'a [u8], &'a [u8])>,
+    pub times: Option<TimeTables<'a>>,
     /// The node count and nodes, read by [`ColdView::nodes`] (only when the game is walked:
     /// most games a search looks at are left after `times`).
     rest: &'a [u8],
@@ -68,12 +67,17 @@ pub(crate) struct ColdView<'a> {
 
 impl<'a> ColdView<'a> {
     /// Splits a cold part of a game of board side `side` (`times`: it has the final board and
-    /// first and last nodes) without reading its nodes.
-    pub(crate) fn split(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
+    /// first and last nodes, in units of `1 << shift` nodes) without reading its nodes.
+    pub(crate) fn split(
+        bytes: &'a [u8],
+        side: u8,
+        times: bool,
+        shift: u8,
+    ) -> Result<Self, FormatError> {
         let n = usize::from(side);
         let mut b = Bytes::new(bytes);
         let times = if times && n > 0 {
-            Some((b.take(8 * n)?, b.take(4 * time_words(n))?))
+            Some(TimeTables::read(&mut b, n, shift)?)
         } else {
             None
         };
@@ -85,8 +89,16 @@ impl<'a> ColdView<'a> {
 
     /// Reads a cold part as [`ColdView::split`] does, checking that its nodes' length is
     /// right and every byte of `bytes` is used.
-    pub(crate) fn parse(bytes: &'a [u8], side: u8, times: bool) -> Result<Self, FormatError> {
-        let view = Self::split(bytes, side, times)?;
+    pub(crate) fn parse(
+        bytes: &'a [u8],
+        side: u8,
+        times: bool,
+        shift: u8,
+    ) -> Result<Self, FormatError> {
+        let view = Self::split(bytes, side, times, shift)?;
+        if let Some(t) = &view.times {
+            t.check(usize::from(side))?;
+        }
         let mut b = Bytes::new(view.rest);
         let (count, _) = Self::read_nodes(&mut b)?;
         if !b.is_empty() {
@@ -140,15 +152,15 @@ pub(crate) struct CheckScratch {
     path: Vec<u32>,
 }
 
-/// Checks the cold part (`bytes`) of a game of `side` (with move times or not): its layout
-/// and every node, as a search reads them.
+/// Checks the cold part (`bytes`) of a game of `side` (with time tables in units of
+/// `1 << shift` nodes or not): its layout and every node, as a search reads them.
 pub(crate) fn check_cold(
     bytes: &[u8],
     side: u8,
-    times: bool,
+    (times, shift): (bool, u8),
     scratch: &mut CheckScratch,
 ) -> Result<(), FormatError> {
-    ColdView::parse(bytes, side, times)?.check(side, scratch)
+    ColdView::parse(bytes, side, times, shift)?.check(side, scratch)
 }
 
 impl GameEntry {
@@ -159,7 +171,7 @@ impl GameEntry {
         bytes: &[u8],
         scratch: &mut CheckScratch,
     ) -> Result<(), FormatError> {
-        check_cold(bytes, self.side, self.times, scratch)
+        check_cold(bytes, self.side, (self.times, self.shift), scratch)
     }
 
     /// The bitmaps of Black and White over the main line or every variation.
@@ -259,7 +271,7 @@ impl GameEntry {
         let mut bytes = b.clone();
         let n = usize::from(g.side);
         if g.times && n > 0 {
-            b.take(8 * n + 4 * time_words(n))?;
+            TimeTables::read(b, n, g.shift)?;
         }
         ColdView::read_nodes(b)?;
         let len = b.position() - start;
@@ -487,24 +499,7 @@ impl GameBuilder {
         if let Some(shift) = shift {
             entry.times = true;
             entry.shift = shift;
-            let mut board = vec![0u32; 2 * n];
-            for (q, &s) in self.fin.iter().enumerate() {
-                if s != 0 {
-                    board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
-                }
-            }
-            for w in board {
-                cold.extend_from_slice(&w.to_le_bytes());
-            }
-            cold.extend(self.first.iter().map(|&f| {
-                if f == u32::MAX {
-                    255
-                } else {
-                    (f >> shift) as u8
-                }
-            }));
-            cold.extend(self.last.iter().map(|&l| l.div_ceil(1 << shift) as u8));
-            cold.resize(8 * n + 4 * time_words(n), 0);
+            times::encode(&self.fin, &self.first, &self.last, n, shift, &mut cold);
         }
         put_varint(&mut cold, u64::from(self.node_count));
         put_varint(&mut cold, self.writer.bytes.len() as u64);
@@ -611,11 +606,6 @@ impl Differ {
     }
 }
 
-/// The words of the packed first and last nodes of an `n` x `n` board.
-fn time_words(n: usize) -> usize {
-    (2 * n * n).div_ceil(4)
-}
-
 /// Row `i` of bitmaps stored as little-endian u32 words.
 #[inline]
 pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {
@@ -667,7 +657,7 @@ mod tests {
             let Cold::Bytes(cold) = &entry.cold else {
                 panic!("built in memory")
             };
-            let view = ColdView::parse(cold, entry.side, entry.times).unwrap();
+            let view = ColdView::parse(cold, entry.side, entry.times, entry.shift).unwrap();
             let (count, nodes) = view.nodes().unwrap();
             assert_eq!(count as usize, boards.len(), "{sgf}");
             let mut numbers = Vec::new();

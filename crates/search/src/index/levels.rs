@@ -53,8 +53,8 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     .as_ref()
                     .ok()
                     .and_then(|v| v.times)
-                    .filter(|(fin, t)| fin.len() >= 8 * n && t.len() >= 2 * points);
-                let Some((fin, times)) = tables else {
+                    .filter(|t| t.fin.len() >= 8 * n);
+                let Some(times) = tables else {
                     for (level, _) in LEVELS.iter().enumerate() {
                         for p in 0..points {
                             cols[(2 * level * points + p) * WORDS + word] |= bit;
@@ -62,13 +62,14 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     }
                     continue;
                 };
-                let (first, last) = times.split_at(points);
+                let fin = times.fin;
                 for y in 0..n {
                     let stones = row_word(fin, y) | row_word(fin, n + y);
                     for x in 0..n {
                         let p = y * n + x;
-                        let born = (first[p] != 255).then(|| u32::from(first[p]) << shift);
-                        let fixed = ((stones >> x) & 1 != 0).then(|| u32::from(last[p]) << shift);
+                        let first = times.first(p);
+                        let born = (first != 255).then(|| first << shift);
+                        let fixed = ((stones >> x) & 1 != 0).then(|| times.last(p) << shift);
                         for (level, &node) in LEVELS.iter().enumerate() {
                             let at = 2 * level * points + p;
                             if born.is_some_and(|b| b <= node) {

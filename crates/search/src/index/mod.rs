@@ -18,9 +18,10 @@
 //! for Black then `n` for White, bit `c` of row `r` = point (c, r)). That much is the game's
 //! hot part, kept in memory while the index is open. Its cold part follows (`entry::ColdView`,
 //! read from the file when a search walks the game, `store.rs`): with bit 1 the main line's
-//! final board (bitmaps as above) and per point (`row * n + col`) the node of its first stone,
-//! then per point its last change (a byte each, in units of `1 << shift` nodes, padded to a
-//! multiple of 4 bytes), then varint node count, varint byte count, the nodes (`format.rs`).
+//! time tables (`times.rs`: the final board as bitmaps above, then the node of each point's
+//! first stone and last change, in units of `1 << shift` nodes, a byte only for the points that
+//! held a stone or changed again, found through rank directories; format 7 had a byte per
+//! point and table), then varint node count, varint byte count, the nodes (`format.rs`).
 
 mod build;
 mod columns;
@@ -34,6 +35,7 @@ mod placements;
 pub(crate) mod plan;
 mod prune;
 mod store;
+mod times;
 pub(crate) mod walk;
 mod window;
 pub(crate) mod workspace;
@@ -48,7 +50,7 @@ use std::path::{Path, PathBuf};
 pub use store::DEFAULT_CACHE_BYTES;
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 7;
+const VERSION: u32 = 8;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]

@@ -15,6 +15,7 @@
 
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
+use super::times::TimeRead;
 use super::GameEntry;
 
 /// Leaves out of `cands` those that cannot stand at any node of `g`'s main line; returns the
@@ -26,24 +27,14 @@ pub(crate) fn prune(
     cold: ColdView<'_>,
 ) -> u32 {
     let n = usize::from(g.side);
-    let Some((fin, times)) = cold.times else {
+    let Some(times) = cold.times else {
         return u32::MAX;
     };
-    // The two time tables are split once a game.
-    let (first, last) = times.split_at((n * n).min(times.len()));
-    let mut bound = 0u32;
-    let mut keep = 0;
-    for i in 0..cands.len() {
-        let cand = cands[i];
-        let (vi, (c, r)) = cand;
-        let v = &plan.variants[vi as usize];
-        if let Some(dead) = survives((fin, first, last), v, n, c as usize, r as usize) {
-            bound = bound.max(dead);
-            cands[keep] = cand;
-            keep += 1;
-        }
-    }
-    cands.truncate(keep);
+    let bound = if cands.len() >= UNPACK_FROM {
+        filter(cands, plan, &times.unpacked(), times.fin, n)
+    } else {
+        filter(cands, plan, &times, times.fin, n)
+    };
     // Back from units of `1 << shift` nodes (last changes were rounded up).
     if bound == u32::MAX {
         bound
@@ -52,23 +43,53 @@ pub(crate) fn prune(
     }
 }
 
+/// Candidates from which a game's time tables are unpacked before the prune
+/// ([`super::times::Unpacked`]).
+const UNPACK_FROM: usize = 16;
+
+/// The prune's loop over the candidates, with the time tables `times` and the final board
+/// `fin`; gives the bound in units.
+#[inline(always)]
+fn filter(
+    cands: &mut Vec<(u32, (u32, u32))>,
+    plan: &Plan,
+    times: &impl TimeRead,
+    fin: &[u8],
+    n: usize,
+) -> u32 {
+    let mut bound = 0u32;
+    let mut keep = 0;
+    for i in 0..cands.len() {
+        let cand = cands[i];
+        let (vi, (c, r)) = cand;
+        let v = &plan.variants[vi as usize];
+        if let Some(dead) = survives(times, fin, v, n, c as usize, r as usize) {
+            bound = bound.max(dead);
+            cands[keep] = cand;
+            keep += 1;
+        }
+    }
+    cands.truncate(keep);
+    bound
+}
+
 /// The first node after which the final board `fin` contradicts a cell of `v` at place
-/// `(c, r)` for good (`u32::MAX`: none does) when its stones all arrive before it (by the
-/// tables `first` and `last`), `None` when they cannot.
+/// `(c, r)` for good (`u32::MAX`: none does) when its stones all arrive before it (by the time
+/// tables), `None` when they cannot.
 #[inline(always)]
 fn survives(
-    (fin, first, last): (&[u8], &[u8], &[u8]),
+    times: &impl TimeRead,
+    fin: &[u8],
     v: &VariantPlan,
     n: usize,
     c: usize,
     r: usize,
 ) -> Option<u32> {
-    let byte = |t: &[u8], i: usize| t.get(i).map_or(0, |&b| u32::from(b));
     let at = r * n + c;
     let born = v
         .stone_at
         .iter()
-        .fold(0, |m, &o| m.max(byte(first, at + usize::from(o))));
+        .fold(0, |m, &o| m.max(times.first(at + usize::from(o))));
     let mut dead = u32::MAX;
     for (y, masks) in v.rows.iter().enumerate() {
         let row = r + y;
@@ -82,7 +103,7 @@ fn survives(
         while wrong != 0 {
             let x = wrong.trailing_zeros() as usize;
             wrong &= wrong - 1;
-            dead = dead.min(byte(last, row_at + x));
+            dead = dead.min(times.last(row_at + x));
             if dead <= born {
                 return None;
             }

@@ -292,8 +292,9 @@ impl<'a> ColdReader<'a> {
         let Some(bytes) = group.bytes.get(start..start.saturating_add(*len as usize)) else {
             return;
         };
+        // The final board, the first stones and the directory of the last changes.
         let n = usize::from(g.side);
-        let wanted = (8 * n + 2 * n * n).min(bytes.len());
+        let wanted = (8 * n + n * n + 10 * (n * n).div_ceil(64)).min(bytes.len());
         for line in bytes[..wanted].chunks(64) {
             prefetch(line);
         }
@@ -301,12 +302,12 @@ impl<'a> ColdReader<'a> {
 
     /// Game `gi`'s cold part, read.
     pub(crate) fn view(&mut self, gi: usize) -> Result<ColdView<'_>, String> {
-        let (side, times) = match self.games.get(gi) {
-            Some(g) => (g.side, g.times),
+        let (side, times, shift) = match self.games.get(gi) {
+            Some(g) => (g.side, g.times, g.shift),
             None => return Err("no such game".into()),
         };
         let bytes = self.bytes(gi)?;
-        ColdView::split(bytes, side, times).map_err(|e| e.to_string())
+        ColdView::split(bytes, side, times, shift).map_err(|e| e.to_string())
     }
 }
 

@@ -16,7 +16,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 struct Pending {
     id: u64,
     side: u8,
-    times: bool,
+    /// Whether it has time tables, and their shift.
+    times: (bool, u8),
     /// Where its cold part is in the file (`None`: not in the file, which a parsed game's
     /// always is).
     cold: Option<(u64, u32)>,
@@ -171,7 +172,7 @@ impl Window<'_> {
         self.pending.push(Pending {
             id: g.id,
             side: g.side,
-            times: g.times,
+            times: (g.times, g.shift),
             cold: match g.cold {
                 Cold::File { offset, len } => Some((offset, len)),
                 Cold::Bytes(_) => None,

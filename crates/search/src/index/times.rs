@@ -1,0 +1,388 @@
+//! A game's time tables in its cold part: per point the node of its first stone and of its last
+//! change on the main line, which the prune and the levels read for every game the columns
+//! keep, before any node.
+//!
+//! Most points that ever hold a stone change once (a stone played and never taken): their first
+//! stone is their last change. So the last changes are a byte per point, read directly (the
+//! prune reads them for every cell the final board contradicts, many a candidate), and the
+//! first stones are taken from them but for the points that changed again (taken, or taken and
+//! played again: about 30 of a 19x19 game's 361), whose first stones are a byte each, found
+//! through a rank directory (a bitmap of 64-point words, each followed by the number of members
+//! in the words before it; the prune reads first stones only for a pattern's few stones). When
+//! a unit is longer than a node (games of more than 254 nodes), first stones are rounded down
+//! and last changes up, so a bitmap marks the points changed once whose stone came inside its
+//! unit (its first stone is a unit before its last change). On a 19x19 game that is about 600
+//! bytes with the final board, against 874 with a byte per point for the first stones too
+//! (format 7). Tried: a byte only per touched point for both, through rank directories (about
+//! 500 bytes), costs every read of the prune a rank: searches 10-18% slower.
+//!
+//! Layout (board side `n`, `P = n * n` points, `W = ceil(P / 64)`, little-endian): the final
+//! board (`2 * n` u32 rows, Black then White), a byte per point (`row * n + col`) for its last
+//! change (in units of `1 << shift` nodes rounded up; 255: it never held a stone), the points
+//! that changed again (`W` times a u64 word of points and the u16 number of them in the words
+//! before), when `shift` is not 0 the points changed once whose stone came inside its unit
+//! (`W` u64 words), then a byte per point changed again, in point order, for its first stone
+//! (in units rounded down).
+
+use super::format::{Bytes, FormatError};
+
+/// A last change's byte for a point that never held a stone.
+const NEVER: u8 = 255;
+
+/// Bytes of one directory entry: a u64 word and the u16 count of the members before it.
+const DIR_ENTRY: usize = 10;
+
+/// The 64-point words of an `n` x `n` board.
+fn words(n: usize) -> usize {
+    (n * n).div_ceil(64)
+}
+
+/// A directory entry's word and count.
+#[inline(always)]
+fn entry(e: &[u8]) -> (u64, usize) {
+    let word = u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+    (word, usize::from(u16::from_le_bytes([e[8], e[9]])))
+}
+
+/// The time tables of one game, read (see the module docs). Reads past what the bytes hold
+/// give "never": a damaged record can only make a search slower, and [`TimeTables::check`]
+/// refuses it when the index is opened.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TimeTables<'a> {
+    /// The main line's final board (Black rows then White rows, u32 little-endian each).
+    pub fin: &'a [u8],
+    last: &'a [u8],
+    again: &'a [u8],
+    /// The points changed once whose stone came inside its unit (empty when units are
+    /// nodes).
+    inside: &'a [u8],
+    first: &'a [u8],
+}
+
+impl<'a> TimeTables<'a> {
+    /// Reads the tables of a game of side `n` whose units are `1 << shift` nodes from `b`.
+    pub(crate) fn read(b: &mut Bytes<'a>, n: usize, shift: u8) -> Result<Self, FormatError> {
+        let fin = b.take(8 * n)?;
+        let last = b.take(n * n)?;
+        let again = b.take(DIR_ENTRY * words(n))?;
+        let inside = if shift > 0 {
+            b.take(8 * words(n))?
+        } else {
+            &[]
+        };
+        let members = match again.len().checked_sub(DIR_ENTRY) {
+            Some(at) => {
+                let (word, before) = entry(&again[at..]);
+                before + word.count_ones() as usize
+            }
+            None => 0,
+        };
+        let first = b.take(members)?;
+        Ok(TimeTables {
+            fin,
+            last,
+            again,
+            inside,
+            first,
+        })
+    }
+
+    /// Checks what [`TimeTables::read`] does not: the directory's counts are its points before
+    /// each word, and each point of the bitmaps is on the board and held a stone.
+    pub(crate) fn check(&self, n: usize) -> Result<(), FormatError> {
+        let mut count = 0usize;
+        for w in 0..words(n) {
+            let (again, before) = entry(&self.again[DIR_ENTRY * w..]);
+            if before != count {
+                return Err(FormatError::Bad("time table counts"));
+            }
+            count += again.count_ones() as usize;
+            for mut word in [again, self.inside_word(w)] {
+                while word != 0 {
+                    let q = 64 * w + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if q >= n * n {
+                        return Err(FormatError::Bad("time table point off the board"));
+                    }
+                    if self.last[q] == NEVER {
+                        return Err(FormatError::Bad("a time table point without a stone"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Word `w` of the points changed once whose stone came inside its unit.
+    #[inline(always)]
+    fn inside_word(&self, w: usize) -> u64 {
+        match self.inside.get(8 * w..8 * w + 8) {
+            Some(b) => u64::from_le_bytes(b.try_into().expect("8 bytes")),
+            None => 0,
+        }
+    }
+
+    /// The unit of the last change of point `q`, rounded up (255 for a point that never held
+    /// a stone, where the true answer is "never changed": as the prune asks only of cells
+    /// the final board contradicts, a point that never held a stone is only asked for when
+    /// the pattern wants a stone there, whose first stone is then "never" too).
+    #[inline(always)]
+    pub(crate) fn last(&self, q: usize) -> u32 {
+        self.last.get(q).map_or(255, |&b| u32::from(b))
+    }
+
+    /// The unit of point `q`'s first stone, rounded down (255: never).
+    #[inline(always)]
+    pub(crate) fn first(&self, q: usize) -> u32 {
+        let w = q >> 6;
+        let bit = 1u64 << (q & 63);
+        if let Some(e) = self.again.get(DIR_ENTRY * w..DIR_ENTRY * w + DIR_ENTRY) {
+            let (word, before) = entry(e);
+            if word & bit != 0 {
+                let r = before + (word & (bit - 1)).count_ones() as usize;
+                return self.first.get(r).map_or(255, |&b| u32::from(b));
+            }
+        }
+        match self.last.get(q) {
+            Some(&b) if b != NEVER => {
+                u32::from(b) - u32::from(self.inside_word(w) & bit != 0).min(u32::from(b))
+            }
+            _ => 255,
+        }
+    }
+}
+
+/// Reads of a game's time tables by point: [`TimeTables`], or [`Unpacked`] for a game with
+/// many candidates to test.
+pub(crate) trait TimeRead {
+    /// The unit of point `q`'s first stone, rounded down (255: never).
+    fn first(&self, q: usize) -> u32;
+    /// The unit of the last change of point `q`, rounded up ([`TimeTables::last`]).
+    fn last(&self, q: usize) -> u32;
+}
+
+impl TimeRead for TimeTables<'_> {
+    #[inline(always)]
+    fn first(&self, q: usize) -> u32 {
+        TimeTables::first(self, q)
+    }
+
+    #[inline(always)]
+    fn last(&self, q: usize) -> u32 {
+        TimeTables::last(self, q)
+    }
+}
+
+/// Words a bitmap has at most: boards are at most 25x25 (625 points), and a power of two
+/// lets a point's index be masked instead of checked.
+const MAX_WORDS: usize = 16;
+
+/// Points a bitmap covers at most.
+const MAX_POINTS: usize = 64 * MAX_WORDS;
+
+/// A game's time tables with a byte per point for the first stones too: the last changes
+/// copied, then the few points whose first stone differs mended, about 300 instructions
+/// once; each first stone is then one load (a free pattern tests dozens of candidates a
+/// game, each with its stones' first nodes).
+#[derive(Debug, Clone)]
+pub(crate) struct Unpacked<'a> {
+    first: [u8; MAX_POINTS],
+    last: &'a [u8],
+}
+
+impl<'a> TimeTables<'a> {
+    /// The tables with a byte per point for the first stones.
+    pub(crate) fn unpacked(&self) -> Unpacked<'a> {
+        let mut u = Unpacked {
+            first: [NEVER; MAX_POINTS],
+            last: self.last,
+        };
+        let points = self.last.len().min(MAX_POINTS);
+        u.first[..points].copy_from_slice(&self.last[..points]);
+        let mut k = 0;
+        for (w, e) in self
+            .again
+            .chunks_exact(DIR_ENTRY)
+            .take(MAX_WORDS)
+            .enumerate()
+        {
+            let (mut again, _) = entry(e);
+            let mut inside = self.inside_word(w) & !again;
+            while again != 0 {
+                let q = 64 * w + again.trailing_zeros() as usize;
+                again &= again - 1;
+                u.first[q] = self.first.get(k).copied().unwrap_or(NEVER);
+                k += 1;
+            }
+            while inside != 0 {
+                let q = 64 * w + inside.trailing_zeros() as usize;
+                inside &= inside - 1;
+                u.first[q] = u.first[q].saturating_sub(1);
+            }
+        }
+        u
+    }
+}
+
+impl TimeRead for Unpacked<'_> {
+    #[inline(always)]
+    fn first(&self, q: usize) -> u32 {
+        u32::from(self.first[q & (MAX_POINTS - 1)])
+    }
+
+    #[inline(always)]
+    fn last(&self, q: usize) -> u32 {
+        self.last.get(q).map_or(255, |&b| u32::from(b))
+    }
+}
+
+/// Appends the tables of a game of side `n`: its final board `fin` (a state per point: 0
+/// empty, 1 black, 2 white), and per point its first stone (`u32::MAX`: never) and last
+/// change in nodes, in units of `1 << shift` nodes (which the caller chose so that every last
+/// change fits below 255).
+pub(crate) fn encode(
+    fin: &[u8],
+    first: &[u32],
+    last: &[u32],
+    n: usize,
+    shift: u8,
+    out: &mut Vec<u8>,
+) {
+    let mut board = vec![0u32; 2 * n];
+    for (q, &s) in fin.iter().enumerate() {
+        if s != 0 {
+            board[usize::from(s - 1) * n + q / n] |= 1 << (q % n);
+        }
+    }
+    for w in board {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    let up = |t: u32| t.div_ceil(1 << shift) as u8;
+    let held = |q: usize| first[q] != u32::MAX;
+    out.extend((0..n * n).map(|q| if held(q) { up(last[q]) } else { NEVER }));
+    // A point whose first stone is its last change changed once.
+    let again = |q: usize| held(q) && last[q] != first[q];
+    let word = |w: usize, has: &dyn Fn(usize) -> bool| {
+        (0..64)
+            .filter(|&i| 64 * w + i < n * n && has(64 * w + i))
+            .fold(0u64, |m, i| m | 1 << i)
+    };
+    let mut before = 0u16;
+    for w in 0..words(n) {
+        let bits = word(w, &again);
+        out.extend_from_slice(&bits.to_le_bytes());
+        out.extend_from_slice(&before.to_le_bytes());
+        before += bits.count_ones() as u16;
+    }
+    if shift > 0 {
+        let unit = (1u32 << shift) - 1;
+        let inside = |q: usize| held(q) && !again(q) && first[q] & unit != 0;
+        for w in 0..words(n) {
+            out.extend_from_slice(&word(w, &inside).to_le_bytes());
+        }
+    }
+    out.extend(
+        (0..n * n)
+            .filter(|&q| again(q))
+            .map(|q| (first[q] >> shift) as u8),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tables of a 9x9 board with every kind of point:
+    /// never touched, one change, changes again (taken, taken and played again), set up at
+    /// node 0, and the last point of the board.
+    fn tables(shift: u8) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) {
+        let n = 9;
+        let mut fin = vec![0u8; n * n];
+        let mut first = vec![u32::MAX; n * n];
+        let mut last = vec![0u32; n * n];
+        let cases: [(usize, u32, u32, u8); 8] = [
+            (0, 0, 0, 1),      // set up at the root
+            (3, 5, 5, 2),      // played once
+            (10, 7, 30, 0),    // played, taken
+            (20, 9, 44, 1),    // played, taken, played again
+            (30, 4, 4, 1),     // played once
+            (63, 63, 63, 1),   // the end of the first word
+            (64, 11, 11, 2),   // the start of the second
+            (80, 101, 254, 2), // the last point, taken and played again
+        ];
+        for (q, f, l, s) in cases {
+            first[q] = f;
+            last[q] = l;
+            fin[q] = s;
+        }
+        let mut out = Vec::new();
+        encode(&fin, &first, &last, n, shift, &mut out);
+        (out, first, last, fin)
+    }
+
+    #[test]
+    fn every_point_reads_back_its_units() {
+        for shift in [0u8, 1, 2] {
+            let (bytes, first, last, fin) = tables(shift);
+            let mut b = Bytes::new(&bytes);
+            let t = TimeTables::read(&mut b, 9, shift).unwrap();
+            assert!(b.is_empty(), "every byte read");
+            t.check(9).unwrap();
+            // 3 points changed again: the board, a byte per point, a directory of two words,
+            // the words of stones inside their unit when units are longer than a node, 3
+            // bytes.
+            let inside = if shift > 0 { 16 } else { 0 };
+            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + 3);
+            for q in 0..81 {
+                let want_first = if first[q] == u32::MAX {
+                    255
+                } else {
+                    first[q] >> shift
+                };
+                assert_eq!(t.first(q), want_first, "first of {q}, shift {shift}");
+                // 255 for a point that never held a stone.
+                let want_last = if first[q] == u32::MAX {
+                    255
+                } else {
+                    last[q].div_ceil(1 << shift)
+                };
+                assert_eq!(t.last(q), want_last, "last of {q}, shift {shift}");
+                let stone = |c: usize| {
+                    let at = 4 * (c * 9 + q / 9);
+                    let w = u32::from_le_bytes(t.fin[at..at + 4].try_into().unwrap());
+                    w >> (q % 9) & 1 != 0
+                };
+                assert_eq!(stone(0), fin[q] == 1);
+                assert_eq!(stone(1), fin[q] == 2);
+            }
+        }
+    }
+
+    #[test]
+    fn damaged_tables_are_refused_or_read_as_nothing() {
+        let (bytes, ..) = tables(0);
+        // A wrong count (the second word's), a point off the board (bit 63 of the second
+        // word), a change again at a point that never held a stone (point 1).
+        let dir = 72 + 81;
+        for (at, v) in [(dir + 18, 1u8), (dir + 17, 0x80), (dir, 0x02)] {
+            let mut bad = bytes.clone();
+            bad[at] ^= v;
+            // The first two damages have one more point read a byte: give it one, so that
+            // only the check can tell.
+            bad.push(0);
+            let mut b = Bytes::new(&bad);
+            let t = TimeTables::read(&mut b, 9, 0).unwrap();
+            assert!(t.check(9).is_err(), "byte {at}");
+            // Read anyway, nothing panics.
+            for q in 0..200 {
+                t.first(q);
+                t.last(q);
+            }
+        }
+        // Cut short: refused.
+        for len in 0..bytes.len() {
+            let mut b = Bytes::new(&bytes[..len]);
+            assert!(TimeTables::read(&mut b, 9, 0).is_err(), "{len} bytes");
+        }
+    }
+}

@@ -620,19 +620,22 @@ mod tests {
     use super::*;
     use kifu_go::replay::replay_game;
 
-    /// Every node's board, as the replay has it (cells 0 empty, 1 black, 2 white).
-    fn replayed(tree: kifu_sgf::GameTree<'_>) -> Vec<Vec<u8>> {
+    /// Every node's board, as the replay has it (cells 0 empty, 1 black, 2 white), with its
+    /// move number, move and side to play.
+    type Replayed = (Vec<u8>, u32, Option<PlayedMove>, Color);
+
+    fn replayed(tree: kifu_sgf::GameTree<'_>) -> Vec<Replayed> {
         let opts = ReplayOptions {
             scope: Scope::AllVariations,
             ..ReplayOptions::default()
         };
-        let mut boards = Vec::new();
+        let mut nodes = Vec::new();
         let _ = replay_game(tree, &opts, |step: &Step<'_>| {
             let mut cells = vec![0u8; step.position.size().points()];
             step.position.write_cells(&mut cells);
-            boards.push(cells);
+            nodes.push((cells, step.move_number, step.mv, step.to_play));
         });
-        boards
+        nodes
     }
 
     #[test]
@@ -648,6 +651,10 @@ mod tests {
             "(;SZ[5];B[aa];W[bb]AE[aa]AB[ee];B[bb]AW[cc];W[dd]B[de])",
             "(;SZ[5];B[ba];W[];B[ab](;W[aa];B[bb])(;W[ca];B[aa](;W[bb])(;W[cb];B[db]))(;W[dd]))",
             "(;SZ[5];B[ab];W[ac];B[bb];W[bc];B[cb];W[cc];B[db];W[dc];B[eb];W[ec];B[ba];W[aa];B[ca])",
+            // A move in the root (never a short play: it has no parent), a move number set
+            // (the plays after it count from it), points past 511 (a short play's ten bits).
+            "(;SZ[5]B[cc];W[dd];B[ee]MN[7];W[aa];B[bb])",
+            "(;SZ[25];B[yy];W[ya];B[ay];W[xy];B[xx])",
         ];
         for sgf in games {
             let parsed = kifu_sgf::Collection::parse(sgf.as_bytes());
@@ -661,18 +668,31 @@ mod tests {
             let (count, nodes) = view.nodes().unwrap();
             assert_eq!(count as usize, boards.len(), "{sgf}");
             let mut numbers = Vec::new();
-            let mut reader = NodeReader::new(nodes, count, 25, &mut numbers);
+            let points = u16::from(entry.side) * u16::from(entry.side);
+            let mut reader = NodeReader::new(nodes, count, points, &mut numbers);
             let mut changes = Vec::new();
             let mut seen: Vec<Vec<u8>> = Vec::new();
             while let Some(node) = reader.next(&mut changes).unwrap() {
                 let mut board = node
                     .parent
-                    .map_or(vec![0; 25], |p| seen[p as usize].clone());
+                    .map_or(vec![0; usize::from(points)], |p| seen[p as usize].clone());
                 for &(q, s) in &changes {
                     assert_ne!(board[usize::from(q)], s, "{sgf}: a change that is none");
                     board[usize::from(q)] = s;
                 }
-                assert_eq!(board, boards[seen.len()], "{sgf}: node {}", seen.len());
+                let (want, number, mv, to_play) = &boards[seen.len()];
+                assert_eq!(&board, want, "{sgf}: node {}", seen.len());
+                assert_eq!(node.move_number, *number, "{sgf}: node {}", seen.len());
+                assert_eq!(node.to_play, *to_play, "{sgf}: node {}", seen.len());
+                let n = u16::from(entry.side);
+                let want_mv = mv.map(|pm| {
+                    let p = match pm.mv {
+                        Move::Play(p) => Some(u16::from(p.row()) * n + u16::from(p.col())),
+                        Move::Pass => None,
+                    };
+                    (pm.color, p)
+                });
+                assert_eq!(node.mv, want_mv, "{sgf}: node {}", seen.len());
                 seen.push(board);
             }
             assert_eq!(seen.len(), boards.len());

@@ -2,7 +2,9 @@
 //! replay) and its decoder (fed by the search), so the two cannot drift apart.
 //!
 //! A game's nodes are in the replay's pre-order, each one flags byte and what the flags call
-//! for (see [`NodeReader::next`]); points are `row * n + col` as varints. Every read is checked:
+//! for (see [`NodeReader::next`]); points are `row * n + col` as varints, but for the point of
+//! a short play (most nodes: a play whose parent is the node before it), two bytes with its
+//! flags (`MOVE_SHORT`). Every read is checked:
 //! a damaged record is a [`FormatError`], never a panic or a read out of bounds.
 
 use kifu_go::Color;
@@ -19,9 +21,15 @@ pub enum FormatError {
 }
 
 // Flags of a node.
-const MOVE_MASK: u8 = 0b11; // 0 none, 1 play, 2 pass
+const MOVE_MASK: u8 = 0b11; // 0 none, 1 play, 2 pass, 3 a short play
 const MOVE_PLAY: u8 = 1;
 const MOVE_PASS: u8 = 2;
+// A play (not the root) whose parent is the node before it, with no extra byte (most nodes): its point's
+// two high bits take the places of `PARENT` and `EXTRA`, its low byte follows, then its
+// captures if any. Two bytes where a flags byte and a point's varint take three for most
+// points of a 19x19 board (format 8 had no short plays).
+const MOVE_SHORT: u8 = 3;
+const SHORT_FLAGS: u8 = MOVER_WHITE | TO_PLAY_WHITE | CAPTURES | IN_VARIATION;
 const MOVER_WHITE: u8 = 1 << 2;
 const TO_PLAY_WHITE: u8 = 1 << 3;
 const CAPTURES: u8 = 1 << 4;
@@ -202,6 +210,16 @@ impl NodeWriter {
         if extra != 0 {
             flags |= EXTRA;
         }
+        if let (Some((_, Some(p))), 0, Some(_)) = (node.mv, flags & (PARENT | EXTRA), node.parent) {
+            if p < 1 << 10 {
+                self.bytes
+                    .push(MOVE_SHORT | (flags & SHORT_FLAGS) | ((p >> 8) as u8) << 6);
+                self.bytes.push(p as u8);
+                self.push_captures(captures.as_deref().unwrap_or(&[]));
+                self.number(index, node.move_number);
+                return;
+            }
+        }
         self.bytes.push(flags);
         if extra != 0 {
             self.bytes.push(extra);
@@ -219,13 +237,7 @@ impl NodeWriter {
             put_varint(&mut self.bytes, u64::from(p));
         }
         match captures {
-            Some(caps) if !caps.is_empty() => {
-                put_varint(&mut self.bytes, caps.len() as u64);
-                for q in caps {
-                    put_varint(&mut self.bytes, u64::from(q));
-                }
-            }
-            Some(_) => {}
+            Some(caps) => self.push_captures(&caps),
             None => {
                 put_varint(&mut self.bytes, changes.len() as u64);
                 for &(q, s) in changes {
@@ -234,11 +246,26 @@ impl NodeWriter {
                 }
             }
         }
+        self.number(index, node.move_number);
+    }
+
+    /// Appends a play's captures (nothing when there are none: its `CAPTURES` flag says so).
+    fn push_captures(&mut self, caps: &[u16]) {
+        if !caps.is_empty() {
+            put_varint(&mut self.bytes, caps.len() as u64);
+            for &q in caps {
+                put_varint(&mut self.bytes, u64::from(q));
+            }
+        }
+    }
+
+    /// Keeps node `index`'s move number, which its children's are counted from.
+    fn number(&mut self, index: u32, move_number: u32) {
         let at = index as usize;
         if self.move_numbers.len() <= at {
             self.move_numbers.resize(at + 1, 0);
         }
-        self.move_numbers[at] = node.move_number;
+        self.move_numbers[at] = move_number;
     }
 }
 
@@ -313,6 +340,63 @@ impl<'a> NodeReader<'a> {
         Ok(self.step::<false>(&mut none)?.map(|node| node.parent))
     }
 
+    /// The rest of a short play (`flags`: its first byte; see `MOVE_SHORT`).
+    #[inline(always)]
+    fn short<const KEEP: bool>(
+        &mut self,
+        flags: u8,
+        changes: &mut Vec<(u16, u8)>,
+    ) -> Result<Node, FormatError> {
+        let index = self.index;
+        let parent = index
+            .checked_sub(1)
+            .ok_or(FormatError::Bad("a root with a move and no parent"))?;
+        let p = u16::from(flags >> 6) << 8 | u16::from(self.bytes.byte()?);
+        if p >= self.points {
+            return Err(FormatError::Bad("a point off the board"));
+        }
+        let mover = if flags & MOVER_WHITE != 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if KEEP {
+            changes.push((p, state(Some(mover))));
+        }
+        if flags & CAPTURES != 0 {
+            let n = self.bytes.varint()?;
+            if n > u64::from(self.points) {
+                return Err(FormatError::Bad("more captures than points"));
+            }
+            for _ in 0..n {
+                let q = self.point()?;
+                if KEEP {
+                    changes.push((q, 0));
+                }
+            }
+        }
+        if KEEP {
+            let number = self.move_numbers[parent as usize].saturating_add(1);
+            self.move_numbers.push(number);
+        }
+        self.index += 1;
+        Ok(Node {
+            parent: Some(parent),
+            mv: Some((mover, Some(p))),
+            to_play: if flags & TO_PLAY_WHITE != 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            move_number: if KEEP {
+                self.move_numbers[index as usize]
+            } else {
+                0
+            },
+            in_variation: flags & IN_VARIATION != 0,
+        })
+    }
+
     /// [`NodeReader::next`], keeping the changes and move numbers only if `KEEP`.
     #[inline(always)]
     fn step<const KEEP: bool>(
@@ -329,6 +413,9 @@ impl<'a> NodeReader<'a> {
         }
         let index = self.index;
         let flags = self.bytes.byte()?;
+        if flags & MOVE_MASK == MOVE_SHORT {
+            return self.short::<KEEP>(flags, changes).map(Some);
+        }
         let extra = if flags & EXTRA != 0 {
             self.bytes.byte()?
         } else {

@@ -122,6 +122,25 @@ impl ExternalSorter {
         }
         let mut b = [0u8; 32];
         b[..n].copy_from_slice(record);
+        self.push_short(&b, n)
+    }
+
+    /// [`ExternalSorter::push`] of a record whose size is known when compiling: its bytes are
+    /// copied without a call (a call per record for records of any size).
+    #[inline]
+    pub fn push_array<const N: usize>(&mut self, record: &[u8; N]) -> io::Result<()> {
+        if N > 32 || self.short.is_empty() {
+            return self.push(record);
+        }
+        debug_assert_eq!(N, self.record_len);
+        let mut b = [0u8; 32];
+        b[..N].copy_from_slice(record);
+        self.push_short(&b, N)
+    }
+
+    /// Adds a record of `n` bytes, zero-padded in `b`, to its bucket.
+    #[inline]
+    fn push_short(&mut self, b: &[u8; 32], n: usize) -> io::Result<()> {
         let k = usize::from(b[0]);
         if self.short[k].len() == self.short[k].capacity() {
             // A full bucket grows by a quarter (doubling would leave up to half of what is
@@ -138,7 +157,7 @@ impl ExternalSorter {
             bucket.reserve_exact(grow(bucket.len()));
             self.held += (bucket.capacity() - before) * KEY_BYTES;
         }
-        self.short[k].push(pack(&b));
+        self.short[k].push(pack(b));
         self.short_bytes += n;
         Ok(())
     }

@@ -355,7 +355,7 @@ impl Collected {
                 game: base + e.game,
                 ..*e
             };
-            self.sorter.push(&e.encode())?;
+            self.sorter.push_array(&e.encode())?;
         }
         self.summary.entries += r.entries.len() as u64;
         Ok(())

@@ -12,7 +12,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let mut fixed = data.to_vec();
-    if data.len() >= 36 && data[data.len() - 1] % 2 == 0 {
+    if data.len() >= 36 && data[data.len() - 1].is_multiple_of(2) {
         let end = data.len() - 8;
         let sum = kifu_search::index::sidecar_checksum(&data[28..end]);
         fixed[end..].copy_from_slice(&sum.to_le_bytes());

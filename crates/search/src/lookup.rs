@@ -158,3 +158,175 @@ impl LookupAnswer {
         })
     }
 }
+
+/// A full-board lookup answered by the pattern index: the whole board searched as a pattern at
+/// (0, 0), every symmetry, with `to_play` to move (and colours swapped if `swap_colors`),
+/// main lines, positions counted, then put in the terms of [`IndexReader::lookup_page`]: the same hash,
+/// counts, continuations (passes among them, the moves a symmetry of the board maps onto each
+/// other counted together under the lowest point) and first `limit` occurrences (each with the
+/// symmetry the full-board index reports: from the query's board through the canonical
+/// orientation to the game's). The full-board index answers in microseconds from its entries;
+/// this is what lets an index keep entries for the first moves of its games only
+/// (ARCHITECTURE.md, "Size on disk"), and a check of both indexes against each other. An
+/// index of every variation is refused: its entries take a main-line position followed by a
+/// variation's move as in the variation, with no winner, where the pattern search takes the
+/// position's own line and the game's winner.
+pub fn lookup_page_by_search(
+    db: &crate::Database,
+    board: &kifu_go::Board,
+    to_play: Color,
+    swap_colors: bool,
+    limit: usize,
+) -> Result<LookupPage, IndexError> {
+    use crate::{Counting, Pattern, Placement, Query};
+    use kifu_go::{Board, Point, Symmetry};
+    use kifu_posdb::index::{Continuation, Occurrence, NEXT_PASS};
+
+    let reader = db.reader();
+    if reader.variations() {
+        // Its entries take a position followed by a variation's move as in the variation
+        // and count no winner for it; the pattern search takes the position's own line.
+        return Err(IndexError::Companion(
+            "a lookup by the pattern search needs an index of main lines: this one holds every \
+             variation"
+                .into(),
+        ));
+    }
+    let size = reader.size();
+    if board.size() != size {
+        return Err(IndexError::BoardSize {
+            board: board.size(),
+            index: size,
+        });
+    }
+    let n = u32::from(size.get());
+    let search = |board: &Board, to_play: Color, swap: bool, limit: usize| {
+        let pattern = Pattern::from_board(board, 0, 0, n, n)
+            .ok_or(IndexError::Format("a board the pattern search cannot hold"))?;
+        let mut query = Query::new(pattern, Placement::At { col: 0, row: 0 });
+        query.swap_colors = swap;
+        query.to_play = Some(to_play);
+        query.counting = Counting::Positions;
+        let page = crate::scan::Page {
+            offset: 0,
+            limit: limit as u64,
+        };
+        let searched = db.search(&query, page, false);
+        match searched.failures.first() {
+            Some(f) => Err(IndexError::Companion(f.message.clone())),
+            None => Ok(searched.answer),
+        }
+    };
+    let swapped_board = {
+        let mut b = Board::new(size);
+        for (p, c) in board.stones() {
+            let _ = b.set(p, Some(c.opponent()));
+        }
+        b
+    };
+    // The counts and the page: one search (a position and its colours swapped cannot stand at
+    // one node, as their sides to move differ).
+    let answer = search(board, to_play, swap_colors, limit)?;
+    // The continuations: the pattern search counts together the moves that a symmetry of the
+    // pattern maps onto each other, colour swaps among them when colours may be swapped; a
+    // lookup only those of a symmetry of the board. So with colours swapped, the board and
+    // its swapped image (the other side to move) are searched on their own, and the wins of
+    // the second counted back in the query's colours.
+    let mut counted = vec![(search(board, to_play, false, 0)?, false)];
+    if swap_colors {
+        counted.push((search(&swapped_board, to_play.opponent(), false, 0)?, true));
+    }
+
+    let table = reader.keys().table();
+    // The symmetries that leave the board as it is: moves they map onto each other are one
+    // continuation, named by the lowest point index.
+    let stabilizer: Vec<Symmetry> = Symmetry::ALL
+        .into_iter()
+        .filter(|&s| board.transform(s) == *board)
+        .collect();
+    let rep = |p: Point| -> u16 {
+        let i = stabilizer
+            .iter()
+            .map(|s| s.apply(p, size).index(size))
+            .min()
+            .unwrap_or(p.index(size));
+        i as u16
+    };
+    let bad = |_| IndexError::Format("a move the pattern search named that is off the board");
+    let mut stats: std::collections::HashMap<u16, (u64, u64, u64)> = Default::default();
+    for (a, swapped) in &counted {
+        let mut add = |code: u16, t: &crate::answer::Tally| {
+            let (black, white) = if *swapped {
+                (t.white_wins, t.black_wins)
+            } else {
+                (t.black_wins, t.white_wins)
+            };
+            let s = stats.entry(code).or_default();
+            s.0 += t.count;
+            s.1 += black;
+            s.2 += white;
+        };
+        for c in &a.continuations {
+            add(rep(Point::from_human(&c.mv, size).map_err(bad)?), &c.tally);
+        }
+        if a.passes.count > 0 {
+            add(NEXT_PASS, &a.passes);
+        }
+    }
+    let mut continuations: Vec<(u16, Continuation)> = stats
+        .into_iter()
+        .map(|(code, (count, black_wins, white_wins))| {
+            let mv = match Point::from_index(usize::from(code), size) {
+                Some(p) if code != NEXT_PASS => Move::Play(p),
+                _ => Move::Pass,
+            };
+            let c = Continuation {
+                mv,
+                count,
+                black_wins,
+                white_wins,
+            };
+            (code, c)
+        })
+        .collect();
+    continuations.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
+
+    let mut first = Vec::with_capacity(answer.matches.len());
+    for m in &answer.matches {
+        let sym = *Symmetry::ALL
+            .get(m.symmetry)
+            .ok_or(IndexError::Format("a symmetry out of range"))?;
+        let query_board = if m.swapped { &swapped_board } else { board };
+        let qsym = table.symmetric_hashes(query_board).canonical().symmetry;
+        let gsym = table
+            .symmetric_hashes(&query_board.transform(sym))
+            .canonical()
+            .symmetry;
+        let next = match m.next.as_str() {
+            "-" => None,
+            "pass" => Some(Move::Pass),
+            text => {
+                let p = Point::from_human(text, size).map_err(bad)?;
+                let q = sym.inverse().apply(p, size);
+                let code = rep(q);
+                Point::from_index(usize::from(code), size).map(Move::Play)
+            }
+        };
+        first.push(Occurrence {
+            game: u32::try_from(m.game).map_err(|_| IndexError::TooMany)?,
+            move_number: u16::try_from(m.move_number).unwrap_or(u16::MAX),
+            symmetry: qsym.then(gsym.inverse()),
+            swapped: m.swapped,
+            in_variation: m.in_variation,
+            next,
+        });
+    }
+    Ok(LookupPage {
+        hash: table.symmetric_hashes(board).canonical().hash,
+        occurrences: answer.occurrences,
+        games: answer.games,
+        swapped: answer.swapped,
+        continuations: continuations.into_iter().map(|(_, c)| c).collect(),
+        first,
+    })
+}

@@ -180,7 +180,9 @@ pub fn lookup_page_by_search(
 ) -> Result<LookupPage, IndexError> {
     use crate::{Counting, Pattern, Placement, Query};
     use kifu_go::{Board, Point, Symmetry};
-    use kifu_posdb::index::{Continuation, Occurrence, NEXT_PASS};
+    use kifu_posdb::index::{
+        code_to_move, representative, stabilizer, ContinuationSums, Occurrence, NEXT_PASS,
+    };
 
     let reader = db.reader();
     if reader.variations() {
@@ -238,33 +240,14 @@ pub fn lookup_page_by_search(
     }
 
     let table = reader.keys().table();
-    // The symmetries that leave the board as it is: moves they map onto each other are one
-    // continuation, named by the lowest point index.
-    let stabilizer: Vec<Symmetry> = Symmetry::ALL
-        .into_iter()
-        .filter(|&s| board.transform(s) == *board)
-        .collect();
-    let rep = |p: Point| -> u16 {
-        let i = stabilizer
-            .iter()
-            .map(|s| s.apply(p, size).index(size))
-            .min()
-            .unwrap_or(p.index(size));
-        i as u16
-    };
+    // Moves the symmetries of the board map onto each other are one continuation.
+    let stabilizer = stabilizer(board);
+    let rep = |p: Point| representative(p, &stabilizer, size);
     let bad = |_| IndexError::Format("a move the pattern search named that is off the board");
-    let mut stats: std::collections::HashMap<u16, (u64, u64, u64)> = Default::default();
+    let mut sums = ContinuationSums::default();
     for (a, swapped) in &counted {
         let mut add = |code: u16, t: &crate::answer::Tally| {
-            let (black, white) = if *swapped {
-                (t.white_wins, t.black_wins)
-            } else {
-                (t.black_wins, t.white_wins)
-            };
-            let s = stats.entry(code).or_default();
-            s.0 += t.count;
-            s.1 += black;
-            s.2 += white;
+            sums.add(code, t.count, t.black_wins, t.white_wins, *swapped)
         };
         for c in &a.continuations {
             add(rep(Point::from_human(&c.mv, size).map_err(bad)?), &c.tally);
@@ -273,23 +256,6 @@ pub fn lookup_page_by_search(
             add(NEXT_PASS, &a.passes);
         }
     }
-    let mut continuations: Vec<(u16, Continuation)> = stats
-        .into_iter()
-        .map(|(code, (count, black_wins, white_wins))| {
-            let mv = match Point::from_index(usize::from(code), size) {
-                Some(p) if code != NEXT_PASS => Move::Play(p),
-                _ => Move::Pass,
-            };
-            let c = Continuation {
-                mv,
-                count,
-                black_wins,
-                white_wins,
-            };
-            (code, c)
-        })
-        .collect();
-    continuations.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(&b.0)));
 
     let mut first = Vec::with_capacity(answer.matches.len());
     for m in &answer.matches {
@@ -308,8 +274,7 @@ pub fn lookup_page_by_search(
             text => {
                 let p = Point::from_human(text, size).map_err(bad)?;
                 let q = sym.inverse().apply(p, size);
-                let code = rep(q);
-                Point::from_index(usize::from(code), size).map(Move::Play)
+                Some(code_to_move(rep(q), size))
             }
         };
         first.push(Occurrence {
@@ -326,7 +291,7 @@ pub fn lookup_page_by_search(
         occurrences: answer.occurrences,
         games: answer.games,
         swapped: answer.swapped,
-        continuations: continuations.into_iter().map(|(_, c)| c).collect(),
+        continuations: sums.into_continuations(size),
         first,
     })
 }

@@ -2,7 +2,7 @@
 //! `kifu pos lookup` shows; and the sums continuations are counted in.
 
 use super::format::NEXT_PASS;
-use kifu_go::{BoardSize, Move, Point, Symmetry};
+use kifu_go::{Board, BoardSize, Move, Point, Symmetry};
 use std::collections::HashMap;
 
 /// One game where the position occurred.
@@ -84,11 +84,13 @@ impl LookupPage {
     }
 }
 
-/// Continuation sums by the query's representative code.
-#[derive(Default)]
-pub(super) struct Stats(HashMap<u16, (u64, u64, u64)>);
+/// Continuation sums by the query's representative code (a point index in the query's
+/// orientation, [`representative`] of its class, or [`NEXT_PASS`]): what a lookup's
+/// continuations are counted in, from the entries or from a pattern search.
+#[derive(Debug, Default)]
+pub struct ContinuationSums(HashMap<u16, (u64, u64, u64)>);
 
-impl Stats {
+impl ContinuationSums {
     /// Adds `count` continuations by `code` with their wins (colours swapped back for a
     /// swapped key).
     pub fn add(&mut self, code: u16, count: u64, black: u64, white: u64, swapped: bool) {
@@ -126,8 +128,28 @@ impl Stats {
     }
 }
 
+/// The symmetries that leave `board` as it is: the moves they map onto each other are one
+/// continuation of it.
+pub fn stabilizer(board: &Board) -> Vec<Symmetry> {
+    Symmetry::ALL
+        .into_iter()
+        .filter(|&s| board.transform(s) == *board)
+        .collect()
+}
+
+/// The code of point `p`'s class of moves under `stabilizer` (the symmetries of the query's
+/// board, [`stabilizer`]): the lowest point index among its images.
+pub fn representative(p: Point, stabilizer: &[Symmetry], size: BoardSize) -> u16 {
+    let i = stabilizer
+        .iter()
+        .map(|s| s.apply(p, size).index(size))
+        .min()
+        .unwrap_or(p.index(size));
+    i as u16
+}
+
 /// A next-move code (a point index in the query's orientation, or a pass) as a move.
-pub(super) fn code_to_move(code: u16, size: BoardSize) -> Move {
+pub fn code_to_move(code: u16, size: BoardSize) -> Move {
     match Point::from_index(usize::from(code), size) {
         Some(p) if code != NEXT_PASS => Move::Play(p),
         _ => Move::Pass,

@@ -71,7 +71,10 @@ pub mod summary;
 #[cfg(test)]
 mod tests;
 
-pub use answer::{Continuation, LookupPage, LookupResult, Occurrence};
+pub use answer::{
+    code_to_move, representative, stabilizer, Continuation, ContinuationSums, LookupPage,
+    LookupResult, Occurrence,
+};
 pub use build::{build_index, build_index_with, AppendFile, FileReplay, FileWork, VisitFile};
 pub use format::{ENTRY_BYTES, NEXT_NONE, NEXT_PASS, VARIATION_BIT};
 pub use merge::{merge_index_parts, Layout};

@@ -1,6 +1,6 @@
 //! Reading an index: [`IndexReader`] opens and checks a file, [`IndexReader::lookup`] searches.
 
-use super::answer::{code_to_move, Stats};
+use super::answer::{code_to_move, representative, stabilizer, ContinuationSums};
 use super::answer::{LookupPage, LookupResult, Occurrence};
 use super::format::{
     DirRecord, Entry, FileRecord, GameRecord, GameSet, GameStrings, Header, Key, StrRef,
@@ -411,12 +411,8 @@ impl IndexReader {
                 index: self.size,
             });
         }
-        // The symmetries that leave the query board unchanged: moves they map onto each other
-        // are the same continuation (the lowest point index represents them).
-        let stabilizer: Vec<Symmetry> = Symmetry::ALL
-            .into_iter()
-            .filter(|&s| board.transform(s) == *board)
-            .collect();
+        // Moves the symmetries of the query board map onto each other are one continuation.
+        let stabilizer = stabilizer(board);
         let (key, qsym) = self.key_of(board, to_play);
         let mut queries = vec![Query {
             key,
@@ -455,13 +451,11 @@ impl IndexReader {
             i => {
                 let c = Point::from_index(usize::from(i), size)
                     .ok_or(IndexError::Format("bad next move"))?;
-                let p = q.qsym.inverse().apply(c, size);
-                let rep = stabilizer
-                    .iter()
-                    .map(|s| s.apply(p, size).index(size))
-                    .min()
-                    .unwrap_or(p.index(size));
-                Some(rep as u16)
+                Some(representative(
+                    q.qsym.inverse().apply(c, size),
+                    stabilizer,
+                    size,
+                ))
             }
         })
     }
@@ -488,7 +482,7 @@ impl IndexReader {
     /// Adds one entry's continuation.
     fn count_entry(
         &self,
-        stats: &mut Stats,
+        stats: &mut ContinuationSums,
         e: &Entry,
         q: &Query,
         stabilizer: &[Symmetry],
@@ -511,7 +505,7 @@ impl IndexReader {
     ) -> Result<LookupResult, IndexError> {
         let (queries, stabilizer) = self.queries(board, to_play, swap_colors)?;
         let mut occurrences = Vec::new();
-        let mut stats = Stats::default();
+        let mut stats = ContinuationSums::default();
         for q in &queries {
             for e in self.entries_with(&q.key)? {
                 self.count_entry(&mut stats, &e, q, &stabilizer)?;
@@ -537,7 +531,7 @@ impl IndexReader {
         limit: usize,
     ) -> Result<LookupPage, IndexError> {
         let (queries, stabilizer) = self.queries(board, to_play, swap_colors)?;
-        let mut stats = Stats::default();
+        let mut stats = ContinuationSums::default();
         let mut first = Vec::new();
         let (mut occurrences, mut swapped) = (0u64, 0u64);
         // Per key: its distinct games' count and a way to get the set when two keys matched.

@@ -6,12 +6,15 @@
 //!
 //! Most candidates are rejected on their first row (99% of a 5x5 anywhere's 707,000), so what
 //! a test costs beyond its few loads is most of the prune: the candidates are filtered in place
-//! by a plain loop (`Vec::retain` called a closure per candidate). Tried and dropped: copying a
-//! game's tables into arrays that every index fits first (no bounds checks: 6% fewer
-//! instructions for the 5x5 anywhere, no faster, and slower for a corner's two or three
-//! candidates a game); one table per kind of cell (last change where the final board
-//! contradicts that kind, else 255), four cells a branch (fewer instructions still, but slower:
-//! its fill per game).
+//! by a plain loop (`Vec::retain` called a closure per candidate). The last changes are read
+//! as stored, a byte per point; the first stones of a game with many candidates are unpacked
+//! into a byte per point first ([`super::times::Unpacked`]: read through the tables' directory,
+//! a free pattern's three stones a candidate cost it 8%), those of a game with few are read
+//! through it. Tried and dropped (format 7, a byte per point for both): copying a game's
+//! tables into arrays that every index fits first (no bounds checks: 6% fewer instructions for
+//! the 5x5 anywhere, no faster, and slower for a corner's two or three candidates a game); one
+//! table per kind of cell (last change where the final board contradicts that kind, else 255),
+//! four cells a branch (fewer instructions still, but slower: its fill per game).
 
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};

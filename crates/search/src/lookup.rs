@@ -234,10 +234,19 @@ pub fn lookup_page_by_search(
     // lookup only those of a symmetry of the board. So with colours swapped, the board and
     // its swapped image (the other side to move) are searched on their own, and the wins of
     // the second counted back in the query's colours.
-    let mut counted = vec![(search(board, to_play, false, 0)?, false)];
-    if swap_colors {
-        counted.push((search(&swapped_board, to_play.opponent(), false, 0)?, true));
-    }
+    let apart = if swap_colors {
+        vec![
+            (search(board, to_play, false, 0)?, false),
+            (search(&swapped_board, to_play.opponent(), false, 0)?, true),
+        ]
+    } else {
+        Vec::new()
+    };
+    let counted: Vec<(&crate::SearchAnswer, bool)> = if swap_colors {
+        apart.iter().map(|(a, s)| (a, *s)).collect()
+    } else {
+        vec![(&answer, false)]
+    };
 
     let table = reader.keys().table();
     // Moves the symmetries of the board map onto each other are one continuation.
@@ -245,9 +254,9 @@ pub fn lookup_page_by_search(
     let rep = |p: Point| representative(p, &stabilizer, size);
     let bad = |_| IndexError::Format("a move the pattern search named that is off the board");
     let mut sums = ContinuationSums::default();
-    for (a, swapped) in &counted {
+    for &(a, swapped) in &counted {
         let mut add = |code: u16, t: &crate::answer::Tally| {
-            sums.add(code, t.count, t.black_wins, t.white_wins, *swapped)
+            sums.add(code, t.count, t.black_wins, t.white_wins, swapped)
         };
         for c in &a.continuations {
             add(rep(Point::from_human(&c.mv, size).map_err(bad)?), &c.tally);

@@ -7,14 +7,14 @@
 //! Over a part of the corpus (to keep the oracle's time down) plus a hand-made file with
 //! variations, setup in the middle of a game, passes, captures and a node with two moves.
 
+mod common;
+
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{Board, BoardSize, Color, Move};
-use kifu_posdb::extract::Source;
-use kifu_posdb::index::{build_index, IndexOptions};
+use kifu_go::{Board, Color, Move};
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// xorshift64*: the test's only randomness, seeded.
 struct Rng(u64);
@@ -41,16 +41,6 @@ const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 (;W[dc];B[ce];W[ed](;B[dj])(;B[qk];W[jd])))\
 (;GM[1]SZ[19]HA[2]AB[pd][dp]PB[Handi]PW[Cap]RE[B+3.5]DT[1999-05]\
 ;W[qp];B[dd];W[oq];B[qn];W[jj];B[];W[dc];B[cc];W[ec];B[cd];W[db];B[cb];W[eb])";
-
-fn build(dir: &Path, files: &[PathBuf], size: u32) -> Database {
-    let sources: Vec<Source> = files.iter().map(Source::new).collect();
-    let opts = IndexOptions::new(BoardSize::new(size).unwrap());
-    let path = dir.join(format!("db{size}.kpx"));
-    let mut out = std::fs::File::create(&path).unwrap();
-    build_index(&sources, &opts, &mut out, &|| {}).unwrap();
-    drop(out);
-    Database::open(&path).unwrap()
-}
 
 /// Main-line boards of the database's games, with the moves after them.
 fn positions(db: &Database, rng: &mut Rng, count: usize) -> Vec<(Board, Vec<(Color, Move)>)> {
@@ -261,12 +251,12 @@ fn the_index_answers_as_the_plain_scan() {
     let step = (all.len() / 700).max(1);
     let mut files: Vec<PathBuf> = all.iter().step_by(step).cloned().collect();
     files.push(hand);
-    let db19 = build(dir.path(), &files, 19);
+    let db19 = common::build(dir.path(), &files, 19, false);
     // Duplicates from the index's signatures are those of reading every file.
     let (groups, _) = kifu_search::collection::duplicate_groups(&db19.files().unwrap());
     assert_eq!(db19.duplicates().groups, groups);
     let n19 = compare(&db19, &mut rng, 350, "19x19");
-    let db9 = build(dir.path(), &files, 9);
+    let db9 = common::build(dir.path(), &files, 9, false);
     let n9 = compare(&db9, &mut rng, 300, "9x9");
     // The sidecar, read back, gives the same index.
     let reopened = Database::open(db19.path()).unwrap();
@@ -306,7 +296,7 @@ fn the_index_answers_as_the_plain_scan_across_blocks() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("many.sgf");
     std::fs::write(&file, sgf).unwrap();
-    let db = build(dir.path(), &[file], 9);
+    let db = common::build(dir.path(), &[file], 9, false);
     assert_eq!(db.games(), 4_500);
     let n = compare(&db, &mut rng, 150, "4,500 games");
     assert!(n > 30, "{n} queries");

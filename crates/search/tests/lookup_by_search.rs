@@ -7,13 +7,14 @@
 //! middle of a game, variations and symmetric boards reached in several orientations. An index of every variation is refused (see the
 //! function's docs).
 
+mod common;
+
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{Board, BoardSize, Color};
 use kifu_posdb::extract::Source;
-use kifu_posdb::index::{build_index, IndexOptions};
 use kifu_search::lookup::lookup_page_by_search;
 use kifu_search::Database;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 ;B[pd];W[dp];B[pq](;W[dd];B[fq];W[dn];B[qk]\
@@ -25,17 +26,6 @@ const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 (;GM[1]SZ[19]PB[Sym]PW[B]RE[W+1.5];B[jj];W[pp];B[dd];W[pd];B[dp];W[jp])\
 (;GM[1]SZ[19]PB[Sym]PW[C]RE[B+R];B[jj];W[dp];B[pd];W[dd];B[pp];W[dj])\
 (;GM[1]SZ[19]PB[Sym]PW[D]RE[W+R];B[jj];W[pd];B[dp];W[pp];B[dd];W[pj])";
-
-fn build(dir: &Path, files: &[PathBuf], variations: bool) -> Database {
-    let sources: Vec<Source> = files.iter().map(Source::new).collect();
-    let mut opts = IndexOptions::new(BoardSize::NINETEEN);
-    opts.variations = variations;
-    let path = dir.join(format!("db-{variations}.kpx"));
-    let mut out = std::fs::File::create(&path).unwrap();
-    build_index(&sources, &opts, &mut out, &|| {}).unwrap();
-    drop(out);
-    Database::open(&path).unwrap()
-}
 
 /// Every `every`-th main-line position of the first `games` games of each file, and its side
 /// to move.
@@ -97,12 +87,12 @@ fn the_pattern_index_answers_lookups_as_the_entries_do() {
     let mut asked = positions(&files[..files.len().min(80)], 9, 1);
     asked.extend(positions(&[hand], 1, usize::MAX));
     assert!(asked.len() > 300, "{} positions", asked.len());
-    let db = build(dir.path(), &files, false);
+    let db = common::build(dir.path(), &files, 19, false);
     let found = compare(&db, &asked);
     assert!(found > asked.len(), "{found} lookups found something");
     // An index of every variation counts a position followed by a variation's move apart:
     // refused, not answered otherwise.
-    let all = build(dir.path(), &files, true);
+    let all = common::build(dir.path(), &files, 19, true);
     let (board, to_play, _) = &asked[0];
     let refused = lookup_page_by_search(&all, board, *to_play, false, 20).unwrap_err();
     assert!(refused.to_string().contains("every variation"), "{refused}");

@@ -355,46 +355,60 @@ impl<'a> NodeReader<'a> {
         if p >= self.points {
             return Err(FormatError::Bad("a point off the board"));
         }
-        let mover = if flags & MOVER_WHITE != 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let mover = colour(flags, MOVER_WHITE);
         if KEEP {
             changes.push((p, state(Some(mover))));
         }
         if flags & CAPTURES != 0 {
-            let n = self.bytes.varint()?;
-            if n > u64::from(self.points) {
-                return Err(FormatError::Bad("more captures than points"));
-            }
-            for _ in 0..n {
-                let q = self.point()?;
-                if KEEP {
-                    changes.push((q, 0));
-                }
+            self.captures::<KEEP>(changes)?;
+        }
+        let move_number = if KEEP {
+            self.move_numbers[parent as usize].saturating_add(1)
+        } else {
+            0
+        };
+        Ok(self.node::<KEEP>(flags, Some(parent), Some((mover, Some(p))), move_number))
+    }
+
+    /// A play's captures (a count, then the points), each put in `changes` as emptied.
+    #[inline(always)]
+    fn captures<const KEEP: bool>(
+        &mut self,
+        changes: &mut Vec<(u16, u8)>,
+    ) -> Result<(), FormatError> {
+        let n = self.bytes.varint()?;
+        if n > u64::from(self.points) {
+            return Err(FormatError::Bad("more captures than points"));
+        }
+        for _ in 0..n {
+            let q = self.point()?;
+            if KEEP {
+                changes.push((q, 0));
             }
         }
+        Ok(())
+    }
+
+    /// The node just read (its move number kept for its children if `KEEP`).
+    #[inline(always)]
+    fn node<const KEEP: bool>(
+        &mut self,
+        flags: u8,
+        parent: Option<u32>,
+        mv: Option<(Color, Option<u16>)>,
+        move_number: u32,
+    ) -> Node {
         if KEEP {
-            let number = self.move_numbers[parent as usize].saturating_add(1);
-            self.move_numbers.push(number);
+            self.move_numbers.push(move_number);
         }
         self.index += 1;
-        Ok(Node {
-            parent: Some(parent),
-            mv: Some((mover, Some(p))),
-            to_play: if flags & TO_PLAY_WHITE != 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-            move_number: if KEEP {
-                self.move_numbers[index as usize]
-            } else {
-                0
-            },
+        Node {
+            parent,
+            mv,
+            to_play: colour(flags, TO_PLAY_WHITE),
+            move_number,
             in_variation: flags & IN_VARIATION != 0,
-        })
+        }
     }
 
     /// [`NodeReader::next`], keeping the changes and move numbers only if `KEEP`.
@@ -436,11 +450,7 @@ impl<'a> NodeReader<'a> {
         if index > 0 && parent.is_none() {
             return Err(FormatError::Bad("a second root"));
         }
-        let mover = if flags & MOVER_WHITE != 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let mover = colour(flags, MOVER_WHITE);
         let parent_number = match parent {
             Some(p) if KEEP => self.move_numbers[p as usize],
             _ => 0,
@@ -481,33 +491,20 @@ impl<'a> NodeReader<'a> {
                 return Err(FormatError::Bad("captures without a move"));
             }
             if flags & CAPTURES != 0 {
-                let n = self.bytes.varint()?;
-                if n > u64::from(self.points) {
-                    return Err(FormatError::Bad("more captures than points"));
-                }
-                for _ in 0..n {
-                    let q = self.point()?;
-                    if KEEP {
-                        changes.push((q, 0));
-                    }
-                }
+                self.captures::<KEEP>(changes)?;
             }
         }
-        if KEEP {
-            self.move_numbers.push(move_number);
-        }
-        self.index += 1;
-        Ok(Some(Node {
-            parent,
-            mv,
-            to_play: if flags & TO_PLAY_WHITE != 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-            move_number,
-            in_variation: flags & IN_VARIATION != 0,
-        }))
+        Ok(Some(self.node::<KEEP>(flags, parent, mv, move_number)))
+    }
+}
+
+/// The colour a node's flag bit `white` gives.
+#[inline(always)]
+fn colour(flags: u8, white: u8) -> Color {
+    if flags & white != 0 {
+        Color::White
+    } else {
+        Color::Black
     }
 }
 

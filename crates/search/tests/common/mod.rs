@@ -1,0 +1,20 @@
+//! What the integration tests of the pattern index share.
+
+use kifu_go::BoardSize;
+use kifu_posdb::extract::Source;
+use kifu_posdb::index::{build_index, IndexOptions};
+use kifu_search::Database;
+use std::path::{Path, PathBuf};
+
+/// The database of `files` (games of side `size`, every variation too if `variations`) built
+/// in `dir`, with its pattern index.
+pub fn build(dir: &Path, files: &[PathBuf], size: u32, variations: bool) -> Database {
+    let sources: Vec<Source> = files.iter().map(Source::new).collect();
+    let mut opts = IndexOptions::new(BoardSize::new(size).unwrap());
+    opts.variations = variations;
+    let path = dir.join(format!("db{size}-{variations}.kpx"));
+    let mut out = std::fs::File::create(&path).unwrap();
+    build_index(&sources, &opts, &mut out, &|| {}).unwrap();
+    drop(out);
+    Database::open(&path).unwrap()
+}

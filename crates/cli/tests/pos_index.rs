@@ -794,3 +794,140 @@ fn added_games_equal_one_build() {
         2,
     );
 }
+
+/// The default index keeps full-board entries up to 12 stones: lookups of fuller boards come
+/// from the pattern index and equal those of an index that keeps every entry (`--entry-stones
+/// all`); games added to a cut index, and the shards of a cut build merged, give one cut
+/// build's bytes; options that do not go together are usage errors.
+#[test]
+fn an_index_cut_by_stones_looks_up_fuller_boards_through_the_pattern_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let games = common::corpus().join("sgf/games");
+    let (fuego, gnugo) = (
+        games.join("fuego-regression").display().to_string(),
+        games.join("gnugo-regression").display().to_string(),
+    );
+    let index = |inputs: &[&str], extra: &[&str], out: &str| {
+        let mut args = vec!["pos", "index", "--size", "9", "--json", "-o", out];
+        args.extend_from_slice(inputs);
+        args.extend_from_slice(extra);
+        json(&args, d)
+    };
+    let cut = index(&[&fuego, &gnugo], &[], "cut.idx");
+    let full = index(&[&fuego, &gnugo], &["--entry-stones", "all"], "full.idx");
+    assert_eq!(
+        (cut["entry_stones"].as_u64(), full["entry_stones"].as_u64()),
+        (Some(12), None)
+    );
+    assert_eq!(cut["positions"], full["positions"]);
+    assert_eq!(full["entries"], full["positions"]);
+    let (kept, all) = (
+        cut["entries"].as_u64().unwrap(),
+        full["entries"].as_u64().unwrap(),
+    );
+    assert!(kept > 0 && kept < all / 2, "{kept} of {all}");
+    // Positions of a few 9x9 games, early and late, by the pattern index or the entries.
+    fn sgfs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                sgfs(&p, out);
+            } else if p.extension().is_some_and(|x| x == "sgf")
+                && std::fs::read_to_string(&p).is_ok_and(|t| t.contains("SZ[9]"))
+            {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    sgfs(&games.join("fuego-regression"), &mut files);
+    files.sort();
+    let mut found = 0;
+    for f in files.iter().step_by(37).take(8) {
+        let f = f.display().to_string();
+        for n in ["0", "3", "10", "20", "40"] {
+            let look = |db: &str, swap: bool| {
+                let mut args = vec!["pos", "lookup", db, "--sgf", &f, "--move", n, "--json"];
+                if swap {
+                    args.push("--swap-colors");
+                }
+                let o = kifu(&args, d);
+                (
+                    o.status.code(),
+                    String::from_utf8_lossy(&o.stdout).into_owned(),
+                )
+            };
+            for swap in [false, true] {
+                let (a, b) = (look("cut.idx", swap), look("full.idx", swap));
+                assert_eq!(a, b, "{f} move {n} swap {swap}");
+                found += usize::from(a.0 == Some(0));
+            }
+        }
+    }
+    assert!(found > 30, "{found} lookups answered");
+    // Games added to a cut index: one cut build's bytes.
+    index(&[&fuego], &[], "added.idx");
+    let v = json(
+        &["pos", "index", &gnugo, "--add", "-o", "added.idx", "--json"],
+        d,
+    );
+    assert_eq!(
+        (v["positions"].clone(), v["entries"].as_u64()),
+        (cut["positions"].clone(), Some(kept))
+    );
+    let read = |p: &str| std::fs::read(d.join(p)).unwrap();
+    assert!(
+        read("added.idx") == read("cut.idx"),
+        "added games differ from one cut build"
+    );
+    // Two shards of a cut build merged: the same bytes.
+    for i in 1..=2 {
+        let shard = format!("{i}/2");
+        index(
+            &[&fuego, &gnugo],
+            &["--shard", &shard],
+            &format!("p{i}.idx"),
+        );
+    }
+    let m = json(
+        &[
+            "pos", "merge", "--shards", "p1.idx", "p2.idx", "-o", "m.idx", "--json",
+        ],
+        d,
+    );
+    assert_eq!(
+        (m["positions"].clone(), m["entries"].as_u64()),
+        (cut["positions"].clone(), Some(kept))
+    );
+    assert!(
+        read("m.idx") == read("cut.idx"),
+        "merged shards differ from one cut build"
+    );
+    // Usage errors: a cut with every variation, a cut that is not a number, a cut with --add.
+    for extra in [
+        &["--variations", "--entry-stones", "5"][..],
+        &["--entry-stones", "some"][..],
+    ] {
+        let mut args = vec!["pos", "index", &gnugo, "--size", "9", "-o", "x.idx"];
+        args.extend_from_slice(extra);
+        fails(&kifu(&args, d), 2);
+    }
+    fails(
+        &kifu(
+            &[
+                "pos",
+                "index",
+                &gnugo,
+                "--add",
+                "--entry-stones",
+                "3",
+                "-o",
+                "cut.idx",
+            ],
+            d,
+        ),
+        2,
+    );
+    assert!(!d.join("x.idx").exists());
+}

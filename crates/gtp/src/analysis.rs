@@ -234,9 +234,13 @@ pub fn analyze_all<T>(
     let mut next_id = 0u64;
     let in_flight = in_flight.max(1);
     let mut dead: Option<String> = None;
+    // The engine's input closed on a send: nothing more is sent, but the answers it wrote
+    // before it went are still read (its output is a pipe that outlives it), so only the
+    // queries it never answered fail.
+    let mut closed: Option<String> = None;
     loop {
         // Fill the window.
-        while outstanding.len() < in_flight && dead.is_none() {
+        while outstanding.len() < in_flight && dead.is_none() && closed.is_none() {
             if stop.load(Ordering::SeqCst) {
                 break;
             }
@@ -259,10 +263,14 @@ pub fn analyze_all<T>(
                     tag: job.tag,
                     error: e.to_string(),
                 });
-                dead = Some(e.to_string());
+                closed = Some(e.to_string());
                 break;
             }
             outstanding.insert(id, job.tag);
+        }
+        if outstanding.is_empty() && dead.is_none() {
+            // Every answer it wrote is read: the engine must be replaced.
+            dead = closed.take();
         }
         if outstanding.is_empty() && (dead.is_none() || stop.load(Ordering::SeqCst)) {
             // Nothing in flight: done, or stopped, or the engine must be replaced.
@@ -303,7 +311,7 @@ pub fn analyze_all<T>(
                     }
                     continue;
                 }
-                Err(e) => dead = Some(e.to_string()),
+                Err(e) => dead = Some(closed.take().unwrap_or_else(|| e.to_string())),
             }
         }
         // The engine is gone or hung: what was outstanding failed; start another.

@@ -9,12 +9,12 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// The scripted engine: answers `query_version`; holds each even-numbered query until the next
-/// one has been answered (so answers come out of order); refuses boards with a stone on A1; the
-/// first process started dies after reading its third query (a marker file tells later
-/// processes apart). The lead is the number of black stones minus white ones, the deviation 2.
+/// The scripted engine: answers `query_version`; holds each odd-numbered query until the next
+/// one has been answered (so answers come out of order), or until no other came for a second
+/// (a last query is answered too); refuses boards with a stone on A1; the first process started
+/// dies after reading its third query (a marker file tells later processes apart). The lead is the number of black stones minus white ones, the deviation 2.
 const SCRIPT: &str = r#"
-import json, os, sys
+import json, os, select, sys
 marker = sys.argv[1]
 first = not os.path.exists(marker)
 open(marker, "a").close()
@@ -28,7 +28,26 @@ def answer(q):
     lead = sum(1 if c == "B" else -1 for c, _ in stones)
     print(json.dumps({"id": q["id"], "isDuringSearch": False, "rootInfo": {
         "scoreLead": lead, "scoreStdev": 2.0, "winrate": 0.5, "visits": q["maxVisits"]}}), flush=True)
-for line in sys.stdin:
+def lines():
+    # Lines as they come; None when a query is held and no other came for a second.
+    buf = b""
+    while True:
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            yield line
+        ready, _, _ = select.select([0], [], [], 1.0 if held is not None else None)
+        if not ready:
+            yield None
+            continue
+        chunk = os.read(0, 65536)
+        if not chunk:
+            return
+        buf += chunk
+for line in lines():
+    if line is None:
+        answer(held)
+        held = None
+        continue
     q = json.loads(line)
     if q.get("action") == "query_version":
         print(json.dumps({"id": q["id"], "action": "query_version", "version": "9.9.9"}), flush=True)
@@ -196,4 +215,63 @@ fn a_stop_abandons_what_was_not_sent_and_a_non_engine_fails_at_start() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("query_version"), "{err}");
+}
+
+/// An engine that closes its input after reading two queries, then answers both (the second
+/// first) and lingers: the client's next send fails, and the answer still in the pipe is read,
+/// so only the query never answered fails.
+const CLOSES_INPUT: &str = r#"
+import json, os, sys, time
+def answer(q):
+    lead = len(q["initialStones"])
+    print(json.dumps({"id": q["id"], "isDuringSearch": False, "rootInfo": {
+        "scoreLead": lead, "scoreStdev": 1.0, "winrate": 0.5, "visits": 1}}), flush=True)
+v = json.loads(sys.stdin.readline())
+print(json.dumps({"id": v["id"], "action": "query_version", "version": "1"}), flush=True)
+q1 = json.loads(sys.stdin.readline())
+q2 = json.loads(sys.stdin.readline())
+os.close(0)
+answer(q2)
+answer(q1)
+time.sleep(0.5)
+"#;
+
+#[test]
+fn answers_written_before_the_engine_went_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("closes_input.py");
+    std::fs::write(&script, CLOSES_INPUT).unwrap();
+    let engine =
+        EngineConfig::from_command_line(&format!("python3 '{}'", script.display())).unwrap();
+    let config = AnalysisConfig {
+        visits: 1,
+        rules: "chinese".into(),
+        komi: 0.0,
+    };
+    let mut events = Vec::new();
+    analyze_all(
+        (1..=3).map(|k| job(k, false)),
+        &engine,
+        &config,
+        2,
+        0,
+        &AtomicBool::new(false),
+        |e| {
+            events.push(match e {
+                AnalysisEvent::Estimated { tag, estimate } => {
+                    (tag, format!("lead {}", estimate.lead))
+                }
+                AnalysisEvent::Failed { tag, error } => (tag, format!("failed: {error}")),
+                AnalysisEvent::Abandoned { tag } => (tag, "abandoned".into()),
+            })
+        },
+    )
+    .unwrap();
+    // Job 3 is sent once job 2's answer is read, into a closed input; job 1's answer was
+    // written before the engine went.
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert_eq!(events[0], (2, "lead 2".to_string()));
+    assert_eq!(events[1].0, 3);
+    assert!(events[1].1.contains("input closed"), "{events:?}");
+    assert_eq!(events[2], (1, "lead 1".to_string()));
 }

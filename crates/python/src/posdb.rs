@@ -402,15 +402,20 @@ fn paths_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 /// Builds a `kifu pos index` database (what `kifu pos index GAMES -o DB` does) from game files
 /// and folders of `size` x `size` games (others are skipped and counted); every variation with
-/// `variations=True`. Returns the counts (files, games, entries, errors, ...).
+/// `variations=True`. Full-board entries are kept for positions of at most `entry_stones`
+/// stones (default 12, as `kifu pos index --entry-stones`; `"all"`: every position, as an index
+/// of every variation always does); `Index.lookup` answers the others from the pattern index.
+/// Returns the counts (files, games, positions, entries, errors, ...).
 #[pyfunction(name = "posdb_build_index")]
-#[pyo3(signature = (sources, output, *, size = 19, variations = false, threads = None))]
+#[pyo3(signature = (sources, output, *, size = 19, variations = false, entry_stones = None,
+                    threads = None))]
 fn posdb_build_index<'py>(
     py: Python<'py>,
     sources: &Bound<'py, PyAny>,
     output: PathBuf,
     size: u32,
     variations: bool,
+    entry_stones: Option<&Bound<'py, PyAny>>,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let bs =
@@ -418,6 +423,20 @@ fn posdb_build_index<'py>(
     let sources = game_sources(paths_arg(sources)?)?;
     let mut opts = kifu_posdb::index::IndexOptions::new(bs);
     opts.variations = variations;
+    opts.most_stones = match entry_stones {
+        None if variations => None,
+        None => Some(kifu_posdb::index::DEFAULT_MOST_STONES),
+        Some(e) if e.extract::<String>().is_ok_and(|s| s == "all") => None,
+        Some(_) if variations => {
+            return Err(PyValueError::new_err(
+                "entry_stones with variations=True: an index of every variation keeps all its \
+                 positions' entries",
+            ))
+        }
+        Some(e) => Some(e.extract::<u16>().map_err(|_| {
+            PyValueError::new_err(format!("entry_stones={e}: a number of stones or \"all\""))
+        })?),
+    };
     opts.temp_dir = output
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -438,6 +457,7 @@ fn posdb_build_index<'py>(
     d.set_item("games", summary.games)?;
     d.set_item("games_other_size", summary.games_other_size)?;
     d.set_item("games_failed", summary.games_failed)?;
+    d.set_item("positions", summary.positions)?;
     d.set_item("entries", summary.entries)?;
     d.set_item("summaries", summary.summaries)?;
     d.set_item("errors", summary.errors)?;
@@ -620,8 +640,21 @@ impl PyIndex {
 
     /// The number of positions indexed.
     #[getter]
+    fn positions(&self) -> u64 {
+        self.db.reader().positions()
+    }
+
+    /// The number of full-board entries kept: the positions of at most `entry_stones` stones
+    /// (every position when that is None); the pattern index answers lookups of the others.
+    #[getter]
     fn entries(&self) -> u64 {
         self.db.reader().entries()
+    }
+
+    /// The most stones of a position whose full-board entries are kept (None: every position).
+    #[getter]
+    fn entry_stones(&self) -> Option<u16> {
+        self.db.reader().most_stones()
     }
 
     /// Whether the index holds every variation (not only main lines).
@@ -645,11 +678,12 @@ impl PyIndex {
     ) -> PyResult<Bound<'py, PyAny>> {
         let board = board_of(board)?;
         let to_play = color_arg(to_play)?;
-        let reader = self.db.reader();
+        let db = &self.db;
+        let reader = db.reader();
         let size = reader.size();
         let name = self.path.clone();
         let v = py.detach(|| -> PyResult<serde_json::Value> {
-            let r = reader
+            let r = db
                 .lookup_page(&board, to_play, swap_colors, limit)
                 .map_err(|e| posdb_error(Some(name.clone()), e))?;
             // As the CLI computes them (a percentage, then / 100), for the same floats.

@@ -148,6 +148,37 @@ def test_lookup(index):
     assert index.game_sgf(0).startswith("(;")
 
 
+def test_lookups_of_an_index_cut_by_stones(index, tmp_path):
+    """Full-board entries kept up to 12 stones (the default): lookups of fuller boards come from
+    the pattern index, and equal those of an index that keeps every entry."""
+    assert index.entry_stones == 12 and 0 < index.entries < index.positions / 4
+    games = need(GAMES / "computer-go-dataset")
+    full_path = tmp_path / "full.kidx"
+    s = posdb.build_index([games], full_path, size=19, entry_stones="all")
+    full = posdb.Index(full_path)
+    assert full.entry_stones is None and full.entries == full.positions == s["positions"]
+    assert index.positions == full.positions and index.games == full.games
+    # Boards along games (a 2-D array of 0/1/2 each): up to 12 stones from the entries, the
+    # others from the pattern index, with and without colours swapped.
+    held = searched = 0
+    for m in index.search("..../..#./..../....", corner=True, limit=20)["matches"][:5]:
+        r = kifu.go.positions(index.game_sgf(m["game"]).encode(), size=19)
+        for i in range(0, len(r["boards"]), 7):
+            board, to_play = r["boards"][i], "B" if r["to_play"][i] == 1 else "W"
+            stones = int((board != 0).sum())
+            held += stones <= 12
+            searched += stones > 12
+            for swap in (False, True):
+                got = index.lookup(board, to_play, swap_colors=swap, limit=5)
+                assert got == full.lookup(board, to_play, swap_colors=swap, limit=5)
+                assert got["occurrences"] >= 1
+    assert held > 5 and searched > 20
+    with pytest.raises(ValueError, match="entry_stones"):
+        posdb.build_index([games], tmp_path / "x.kidx", size=19, variations=True, entry_stones=4)
+    with pytest.raises(ValueError, match="entry_stones"):
+        posdb.build_index([games], tmp_path / "x.kidx", size=19, entry_stones="some")
+
+
 def test_search(index):
     a = index.search("..../..#./..../....", corner=True, limit=2)
     assert {"games", "matches", "continuations", "games_searched", "failures"} <= set(a)

@@ -242,7 +242,12 @@ impl Database {
     }
 
     /// The games that reached `board` with `to_play` to move (in any symmetry, and with colours
-    /// swapped if `swap_colors`): counts, continuations and the first `limit` matches.
+    /// swapped if `swap_colors`): counts, continuations and the first `limit` matches. From the
+    /// full-board index's entries when it holds the board, else (an index cut by stones, see
+    /// [`IndexReader::most_stones`]) by the pattern index ([`lookup::lookup_page_by_search`]),
+    /// which gives the same answer.
+    ///
+    /// [`lookup::lookup_page_by_search`]: crate::lookup::lookup_page_by_search
     pub fn lookup(
         &self,
         board: &kifu_go::Board,
@@ -250,10 +255,25 @@ impl Database {
         swap_colors: bool,
         limit: usize,
     ) -> Result<LookupAnswer, IndexError> {
-        let page = self
-            .reader
-            .lookup_page(board, to_play, swap_colors, limit)?;
+        let page = self.lookup_page(board, to_play, swap_colors, limit)?;
         LookupAnswer::new(&self.reader, &page, to_play)
+    }
+
+    /// [`Database::lookup`]'s answer in the full-board index's terms
+    /// ([`IndexReader::lookup_page`]'s).
+    pub fn lookup_page(
+        &self,
+        board: &kifu_go::Board,
+        to_play: kifu_go::Color,
+        swap_colors: bool,
+        limit: usize,
+    ) -> Result<kifu_posdb::index::LookupPage, IndexError> {
+        match self.reader.lookup_page(board, to_play, swap_colors, limit) {
+            Err(IndexError::NotHeld { .. }) => {
+                crate::lookup::lookup_page_by_search(self, board, to_play, swap_colors, limit)
+            }
+            answer => answer,
+        }
     }
 
     /// Game `id` as SGF text (the one game, as the FF\[4\] writer writes it), with the index's

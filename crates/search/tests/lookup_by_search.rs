@@ -5,7 +5,7 @@
 //! the main lines of a spread of the shared corpus (the empty board, symmetric openings and
 //! positions after captures among them) and of a hand-made file with passes, setup in the
 //! middle of a game, variations and symmetric boards reached in several orientations. An index of every variation is refused (see the
-//! function's docs).
+//! function's docs). An index cut by stones answers `Database::lookup` as the full one does.
 
 mod common;
 
@@ -90,6 +90,23 @@ fn the_pattern_index_answers_lookups_as_the_entries_do() {
     let db = common::build(dir.path(), &files, 19, false);
     let found = compare(&db, &asked);
     assert!(found > asked.len(), "{found} lookups found something");
+    // An index whose entries are cut by stones answers every lookup as the full one does:
+    // from its entries up to the cut, by the pattern search above it.
+    for most in [4, 12] {
+        let cut = common::build_cut(dir.path(), &files, 19, false, Some(most));
+        assert_eq!(cut.reader().most_stones(), Some(most));
+        assert!(cut.reader().entries() < db.reader().entries() / 4);
+        let mut held = 0;
+        for (board, to_play, name) in &asked {
+            held += usize::from(board.stone_count() <= usize::from(most));
+            for swap in [false, true] {
+                let want = db.lookup(board, *to_play, swap, 5).unwrap();
+                let got = cut.lookup(board, *to_play, swap, 5).unwrap();
+                assert_eq!(got, want, "{name}, swap {swap}, cut at {most}");
+            }
+        }
+        assert!(held > 20 && held < asked.len() / 2, "{held} held at {most}");
+    }
     // An index of every variation counts a position followed by a variation's move apart:
     // refused, not answered otherwise.
     let all = common::build(dir.path(), &files, 19, true);

@@ -32,6 +32,13 @@ pub struct IndexSelection {
     /// A zobrist_board_N.dat table, so keys match position files made with it (default: kifu's own).
     #[arg(long)]
     pub zobrist: Option<PathBuf>,
+    /// Keep full-board entries only for positions of at most this many stones (default 12:
+    /// about the first dozen moves), or `all`. `kifu pos lookup` answers the other positions
+    /// from the pattern index beside the index (the same answers, in about half a millisecond
+    /// instead of microseconds), for an index about an eighth the size. An index of every
+    /// variation keeps all.
+    #[arg(long, value_name = "N|all")]
+    pub entry_stones: Option<String>,
 }
 
 impl IndexSelection {
@@ -42,7 +49,28 @@ impl IndexSelection {
         if self.variations {
             args.push("--variations".into());
         }
+        if let Some(e) = &self.entry_stones {
+            args.extend(["--entry-stones".into(), e.clone()]);
+        }
         args
+    }
+
+    /// The most stones of a position whose entries are kept (`None`: all), from
+    /// `--entry-stones` and `--variations`; a usage error if they do not go together.
+    pub fn most_stones(&self) -> Result<Option<u16>> {
+        match self.entry_stones.as_deref() {
+            None if self.variations => Ok(None),
+            None => Ok(Some(kifu_posdb::index::DEFAULT_MOST_STONES)),
+            Some("all") => Ok(None),
+            Some(_) if self.variations => crate::usage!(
+                "--entry-stones with --variations: an index of every variation keeps all \
+                 its positions' entries"
+            ),
+            Some(n) => match n.parse::<u16>() {
+                Ok(n) => Ok(Some(n)),
+                Err(_) => crate::usage!("--entry-stones {n:?}: a number of stones or `all`"),
+            },
+        }
     }
 }
 
@@ -68,7 +96,7 @@ pub struct IndexArgs {
     /// Add the games to the index given to -o (with its size, variations and Zobrist table)
     /// without indexing its games again: the result is the index of one build over its files
     /// then these. Files it already holds are skipped. Only the new games are read, for the pattern index too.
-    #[arg(long, conflicts_with_all = ["size", "variations", "zobrist", "shard"])]
+    #[arg(long, conflicts_with_all = ["size", "variations", "zobrist", "shard", "entry_stones"])]
     add: bool,
     /// Memory for sorting before spilling to temporary files: bytes, or with K, M or G (what
     /// the sort allocates, 32 bytes a position as held). The default holds about 30 million
@@ -158,6 +186,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     opts.variations = a.select.variations;
+    opts.most_stones = a.select.most_stones()?;
     // A part has its pattern index too, made from the same reads: the merge copies the
     // parts' records instead of reading every game's file again.
     let mut builder = if regular_or_new(&a.output) {
@@ -200,6 +229,10 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
                 format!("size={}", size.get()),
                 format!("variations={}", a.select.variations),
                 format!(
+                    "entry_stones={}",
+                    opts.most_stones.map_or("all".into(), |m| m.to_string())
+                ),
+                format!(
                     "zobrist={:016x}",
                     kifu_posdb::parts::checksum(opts.keys.table().to_text().as_bytes())
                 ),
@@ -220,8 +253,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         "output": a.output.display().to_string(), "variations": a.select.variations,
         "files": s.files, "files_failed": s.files_failed, "games": s.games,
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
-        "positions": s.entries, "spilled_runs": s.spilled_runs, "errors": s.errors,
-        "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.entries),
+        "positions": s.positions, "entries": s.entries, "entry_stones": opts.most_stones,
+        "spilled_runs": s.spilled_runs, "errors": s.errors,
+        "seconds": secs, "games_per_second": rate(s.games), "positions_per_second": rate(s.positions),
         "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
         "pattern_index_bytes": patterns.as_ref().map(|(_, b, _)| *b),
         "duplicate_groups": patterns.as_ref().map(|(_, _, d)| *d),
@@ -231,7 +265,7 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     } else {
         crate::output::message(format_args!(
             "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} failed games",
-            s.games, s.entries, s.files, s.games_other_size, s.files_failed, s.games_failed
+            s.games, s.positions, s.files, s.games_other_size, s.files_failed, s.games_failed
         ));
         if let Some((path, _, groups)) = &patterns {
             crate::output::message(format_args!(
@@ -430,6 +464,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
     let mut opts = IndexOptions::new(existing.size());
     opts.keys = existing.keys().clone();
     opts.variations = existing.variations();
+    opts.most_stones = existing.most_stones();
     opts.memory_limit = super::extract::parse_bytes(&a.memory)?;
     let folder = a
         .output
@@ -472,7 +507,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
             crate::output::message(format_args!("kifu: {e}"));
         }
         let parts = [a.output.clone(), new.path().to_path_buf()];
-        let mut counts = (0, 0, 0);
+        let mut counts = kifu_posdb::index::IndexSummary::default();
         crate::output::write_atomically_with(&a.output, |w| {
             counts = kifu_posdb::index::merge_index_parts(
                 &parts,
@@ -498,12 +533,14 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         };
         Ok((s, counts, patterns))
     })??;
-    let (entries, games, files) = counts;
+    let (positions, entries, games, files) =
+        (counts.positions, counts.entries, counts.games, counts.files);
     let secs = started.elapsed().as_secs_f64();
     let v = json!({
         "output": a.output.display().to_string(), "skipped_files": skipped, "added_files": s.files, "added_games": s.games,
-        "added_positions": s.entries, "files_failed": s.files_failed, "games_failed": s.games_failed,
-        "games_other_size": s.games_other_size, "files": files, "games": games, "positions": entries,
+        "added_positions": s.positions, "files_failed": s.files_failed, "games_failed": s.games_failed,
+        "games_other_size": s.games_other_size, "files": files, "games": games, "positions": positions,
+        "entries": entries,
         "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
         "pattern_index_extended": extended,
         "seconds": secs, "errors": s.errors,
@@ -512,8 +549,8 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         crate::output::print_json(&v)?;
     } else {
         crate::output::message(format_args!(
-            "added {} games ({} positions) from {} files to {}: now {games} games, {entries} positions, {files} files ({secs:.2}s)",
-            s.games, s.entries, s.files, a.output.display()
+            "added {} games ({} positions) from {} files to {}: now {games} games, {positions} positions, {files} files ({secs:.2}s)",
+            s.games, s.positions, s.files, a.output.display()
         ));
     }
     Ok(if s.files_failed > 0 || s.games_failed > 0 {
@@ -538,21 +575,22 @@ pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> 
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map(std::path::Path::to_path_buf);
-    let mut counts = (0, 0, 0);
+    let mut counts = kifu_posdb::index::IndexSummary::default();
     crate::output::write_atomically_with(output, |w| {
         counts = kifu_posdb::index::merge_index_parts(&parts, Layout::Shards, temp, w)?;
         Ok(())
     })?;
     let patterns = merged_pattern_index(output, &parts)?;
-    let (entries, games, files) = counts;
+    let (positions, entries, games, files) =
+        (counts.positions, counts.entries, counts.games, counts.files);
     if json {
         crate::output::print_json(&json!({
-            "inputs": inputs.len(), "positions": entries, "games": games, "files": files,
+            "inputs": inputs.len(), "positions": positions, "entries": entries, "games": games, "files": files,
             "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),
         }))?;
     } else {
         crate::output::message(format_args!(
-            "merged {} index parts into {} ({games} games, {entries} positions, {files} files)",
+            "merged {} index parts into {} ({games} games, {positions} positions, {files} files)",
             inputs.len(),
             output.display()
         ));
@@ -657,7 +695,15 @@ pub fn lookup(a: LookupArgs) -> Result<Outcome> {
     let (board, to_play) = query_position(&a)?;
     let size = db.size();
     // Counts, continuations and the listed games only: summaries answer the common positions.
-    let r = db.lookup_page(&board, to_play, a.swap_colors, a.limit)?;
+    // A board the entries do not hold (an index cut by stones) is looked up by the pattern
+    // index, opened only then (opening reads every game's summary).
+    let r = match db.lookup_page(&board, to_play, a.swap_colors, a.limit) {
+        Err(kifu_posdb::index::IndexError::NotHeld { .. }) => kifu_search::Database::open(&a.db)
+            .with_context(|| a.db.display().to_string())?
+            .lookup_page(&board, to_play, a.swap_colors, a.limit)
+            .with_context(|| a.db.display().to_string())?,
+        r => r?,
+    };
     let pct = |n: u64, d: u64| {
         if d > 0 {
             n as f64 * 100.0 / d as f64

@@ -140,6 +140,13 @@ pub fn build_index_with<T: Send>(
             size: opts.size,
         });
     }
+    if opts.variations && opts.most_stones.is_some() {
+        // The pattern search answers the positions without entries by their own line, where
+        // the entries of such an index follow a main-line position by a variation's move.
+        return Err(IndexError::Options(
+            "an index of every variation keeps every position's entries: no cut by stones",
+        ));
+    }
     let Collected {
         sorter,
         games,
@@ -154,7 +161,12 @@ pub fn build_index_with<T: Send>(
         strings,
         files,
     };
-    let counts = (summary.entries, summary.games, summary.files);
+    let counts = (
+        summary.positions,
+        summary.entries,
+        summary.games,
+        summary.files,
+    );
     summary.summaries = write_index(out, opts, counts, tables, &mut |each| {
         if let Some(sorted) = runs.in_memory() {
             for e in sorted.as_chunks::<ENTRY_BYTES>().0 {
@@ -187,13 +199,13 @@ pub(super) struct Tables {
 pub(super) type EntrySource<'a> = dyn FnMut(&mut dyn FnMut(&[u8; ENTRY_BYTES]) -> Result<(), IndexError>) -> Result<(), IndexError>
     + 'a;
 
-/// Writes a whole index (see the [module docs](super)) from its counts (entries, games,
-/// files), its tables and its sorted entries; gives the number of summaries. One pass over the
-/// entries: the summaries are built as they stream past.
+/// Writes a whole index (see the [module docs](super)) from its counts (positions, entries,
+/// games, files), its tables and its sorted entries; gives the number of summaries. One pass
+/// over the entries: the summaries are built as they stream past.
 pub(super) fn write_index(
     out: &mut dyn Write,
     opts: &IndexOptions,
-    (entries, games, files): (u64, u64, u64),
+    (positions, entries, games, files): (u64, u64, u64, u64),
     tables: Tables,
     sorted: &mut EntrySource<'_>,
 ) -> Result<u64, IndexError> {
@@ -202,6 +214,7 @@ pub(super) fn write_index(
     let header = Header::new(
         opts.size,
         opts.variations,
+        opts.most_stones.map(|most| (most, positions)),
         entries,
         games,
         files,
@@ -358,6 +371,7 @@ impl Collected {
             self.sorter.push_array(&e.encode())?;
         }
         self.summary.entries += r.entries.len() as u64;
+        self.summary.positions += r.positions;
         Ok(())
     }
 }
@@ -449,7 +463,11 @@ fn index_file<T>(
                 keys,
                 ..Default::default()
             };
-            let sink = replay_bytes(&text, &replay, FileIndexer::new(opts.size, second));
+            let sink = replay_bytes(
+                &text,
+                &replay,
+                FileIndexer::new(opts.size, second, opts.most_stones),
+            );
             (sink.finish(), None)
         }
         Some(visit) => {
@@ -464,7 +482,7 @@ fn index_file<T>(
                 },
                 size: opts.size,
                 main_only: scope == Scope::MainLineOnly,
-                indexer: Some(FileIndexer::new(opts.size, second)),
+                indexer: Some(FileIndexer::new(opts.size, second, opts.most_stones)),
                 result: None,
             };
             let t = visit(source, &mut replay);
@@ -473,7 +491,7 @@ fn index_file<T>(
             let r = replay
                 .result
                 .take()
-                .unwrap_or_else(|| FileIndexer::new(opts.size, second).finish());
+                .unwrap_or_else(|| FileIndexer::new(opts.size, second, opts.most_stones).finish());
             let t = (!r.games.is_empty()).then_some(t);
             (r, t)
         }

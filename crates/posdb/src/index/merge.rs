@@ -14,7 +14,7 @@ use super::build::{write_index, Spool, Tables};
 use super::format::{
     Entry, FileRecord, GameRecord, Header, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, HEADER_BYTES,
 };
-use super::{IndexError, IndexOptions};
+use super::{IndexError, IndexOptions, IndexSummary};
 use kifu_go::{ZobristKeys, ZobristTable};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -145,15 +145,15 @@ pub enum Layout {
 
 /// Merges `parts` into `out`: the index of one build over their files laid out as `layout`
 /// says (for shards, part `I` of `N` is `parts[I - 1]`: the caller orders them), with the board
-/// size, variations, Zobrist table and summary threshold they were built with (all alike, or
-/// the part that differs is named); temporary files go to `temp_dir`. Returns (entries, games,
-/// files).
+/// size, variations, Zobrist table, summary threshold and cut by stones they were built with (all alike, or
+/// the part that differs is named); temporary files go to `temp_dir`. Returns its counts (files,
+/// games, positions, entries, summaries).
 pub fn merge_index_parts(
     parts: &[PathBuf],
     layout: Layout,
     temp_dir: Option<PathBuf>,
     out: &mut dyn Write,
-) -> Result<(u64, u64, u64), IndexError> {
+) -> Result<IndexSummary, IndexError> {
     let parts = parts
         .iter()
         .map(|p| {
@@ -178,6 +178,7 @@ pub fn merge_index_parts(
     opts.keys = Arc::new(ZobristKeys::new(table));
     opts.variations = first.header.variations;
     opts.summary_threshold = first.header.summary_threshold;
+    opts.most_stones = first.header.most_stones;
     opts.temp_dir = temp_dir;
     let opts = &opts;
     let zobrist = first.zobrist.clone();
@@ -187,11 +188,12 @@ pub fn merge_index_parts(
             || h.variations != opts.variations
             || p.zobrist != zobrist
             || h.summary_threshold != opts.summary_threshold.max(1)
+            || h.most_stones != opts.most_stones
         {
             return Err(IndexError::Part {
                 path: p.path.clone(),
-                reason: "built with another board size, variations, Zobrist table or summary \
-                         threshold than the first part"
+                reason: "built with another board size, variations, Zobrist table, summary \
+                         threshold or cut by stones than the first part"
                     .into(),
             });
         }
@@ -264,6 +266,7 @@ pub fn merge_index_parts(
         }
     }
     let entries: u64 = parts.iter().map(|p| p.header.entries).sum();
+    let positions: u64 = parts.iter().map(|p| p.header.positions).sum();
     let mut streams = Vec::with_capacity(n);
     for (p, games) in parts.into_iter().zip(renumber) {
         let mut f = p.file;
@@ -274,10 +277,10 @@ pub fn merge_index_parts(
             games,
         });
     }
-    write_index(
+    let summaries = write_index(
         out,
         opts,
-        (entries, games, total_files),
+        (positions, entries, games, total_files),
         tables,
         &mut |each| {
             let mut heap = BinaryHeap::with_capacity(n);
@@ -298,5 +301,12 @@ pub fn merge_index_parts(
             Ok(())
         },
     )?;
-    Ok((entries, games, total_files))
+    Ok(IndexSummary {
+        files: total_files,
+        games,
+        positions,
+        entries,
+        summaries,
+        ..IndexSummary::default()
+    })
 }

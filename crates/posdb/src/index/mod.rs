@@ -165,7 +165,19 @@ pub struct IndexOptions {
     /// least 1). Lookups give the same answers whatever it is; tests lower it to summarize many
     /// keys.
     pub summary_threshold: u64,
+    /// Keep entries only for positions of at most this many stones (`None`: every position).
+    /// Whether a position is held depends on the position alone, so any key's entries are all
+    /// there or all absent, and parts cut alike merge exactly. The pattern index answers the
+    /// other lookups (`kifu_search::Database::lookup`); `kifu pos index` cuts at
+    /// [`DEFAULT_MOST_STONES`] unless told otherwise. Refused with `variations`, whose entries
+    /// the pattern search does not reproduce.
+    pub most_stones: Option<u16>,
 }
+
+/// The most stones of a position `kifu pos index` keeps entries for by default: the first
+/// dozen moves of a game, which the pattern search would answer slowest (many games to
+/// count), are about 8% of a 19x19 game's positions.
+pub const DEFAULT_MOST_STONES: u16 = 12;
 
 impl IndexOptions {
     /// Defaults for `size`: kifu's own keys, 1 GiB for sorting (about 30 million positions
@@ -179,6 +191,7 @@ impl IndexOptions {
             batch: 256,
             variations: false,
             summary_threshold: SUMMARY_THRESHOLD,
+            most_stones: None,
         }
     }
 }
@@ -196,7 +209,9 @@ pub struct IndexSummary {
     pub games_other_size: u64,
     /// Games that could not be replayed.
     pub games_failed: u64,
-    /// Entries (positions) written.
+    /// Positions indexed (what the entries would be if every position kept them).
+    pub positions: u64,
+    /// Entries written (the positions of at most `IndexOptions::most_stones` stones).
     pub entries: u64,
     /// Sorted runs spilled to disk.
     pub spilled_runs: u64,
@@ -248,4 +263,19 @@ pub enum IndexError {
     /// An index of an older format.
     #[error("an index of format {0} (from an older kifu): rebuild it with `kifu pos index`")]
     OldFormat(u32),
+    /// A board with more stones than the positions this index keeps entries for: its games
+    /// are found by the pattern index beside it (`kifu_search::Database::lookup`).
+    #[error(
+        "the board has {stones} stones: this index keeps entries only for positions of at most \
+         {most}; look it up through the pattern index (kifu_search::Database::lookup)"
+    )]
+    NotHeld {
+        /// Stones on the board.
+        stones: u32,
+        /// The most stones of a position with entries.
+        most: u16,
+    },
+    /// Options that do not go together.
+    #[error("{0}")]
+    Options(&'static str),
 }

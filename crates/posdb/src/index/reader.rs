@@ -122,9 +122,30 @@ impl IndexReader {
         self.header.games
     }
 
-    /// Number of entries.
+    /// Number of entries (with [`IndexReader::most_stones`], fewer than the positions).
     pub fn entries(&self) -> u64 {
         self.header.entries
+    }
+
+    /// Number of positions indexed: the entries, and in an index cut by stones
+    /// ([`IndexReader::most_stones`]) also the positions whose entries were not kept.
+    pub fn positions(&self) -> u64 {
+        self.header.positions
+    }
+
+    /// Entries are kept only for positions of at most this many stones (`None`: every
+    /// position has its entries). Lookups of other boards are refused with
+    /// [`IndexError::NotHeld`]; the pattern index answers them.
+    pub fn most_stones(&self) -> Option<u16> {
+        self.header.most_stones
+    }
+
+    /// Whether the entries answer lookups of `board` (its stones are few enough): a board
+    /// and its colours swapped have the same stones, so both or neither.
+    pub fn holds(&self, board: &Board) -> bool {
+        self.header
+            .most_stones
+            .is_none_or(|most| board.stone_count() <= usize::from(most))
     }
 
     /// Reads `buf.len()` bytes at offset `at`. Positional: the reader is shared by threads (a
@@ -409,6 +430,12 @@ impl IndexReader {
             return Err(IndexError::BoardSize {
                 board: board.size(),
                 index: self.size,
+            });
+        }
+        if !self.holds(board) {
+            return Err(IndexError::NotHeld {
+                stones: board.stone_count() as u32,
+                most: self.header.most_stones.unwrap_or(u16::MAX),
             });
         }
         // Moves the symmetries of the query board map onto each other are one continuation.

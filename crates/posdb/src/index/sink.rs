@@ -26,6 +26,8 @@ pub(super) struct IndexedFile {
     pub games: Vec<FileGame>,
     /// Their entries, with game numbers counted from the file's first game.
     pub entries: Vec<Entry>,
+    /// Their positions (the entries, and those not kept for having too many stones).
+    pub positions: u64,
     /// Games of another size.
     pub games_other_size: u64,
     /// Games that could not be replayed.
@@ -43,6 +45,8 @@ struct PathNode {
     /// The node's variation is not the main line.
     in_variation: bool,
     has_child: bool,
+    /// The position has few enough stones to keep its entries.
+    kept: bool,
 }
 
 /// `e` as stored: an entry in a variation is marked, and carries no winner (the game's result
@@ -82,6 +86,9 @@ pub(super) struct FileIndexer<'a> {
     counts: [u32; 2],
     games: Vec<FileGame>,
     entries: Vec<Entry>,
+    positions: u64,
+    /// Entries are kept only for positions of at most this many stones.
+    most_stones: u32,
     /// The nodes from the root to the last one yielded, each with its entry (next move not yet
     /// known) and whether a child of it has been seen.
     path: Vec<PathNode>,
@@ -95,8 +102,13 @@ pub(super) struct FileIndexer<'a> {
 }
 
 impl<'a> FileIndexer<'a> {
-    /// A sink for games of `size`.
-    pub fn new(size: BoardSize, second: &'a SecondHash) -> FileIndexer<'a> {
+    /// A sink for games of `size` that keeps entries for positions of at most `most_stones`
+    /// stones (`None`: all).
+    pub fn new(
+        size: BoardSize,
+        second: &'a SecondHash,
+        most_stones: Option<u16>,
+    ) -> FileIndexer<'a> {
         FileIndexer {
             size,
             second,
@@ -108,6 +120,8 @@ impl<'a> FileIndexer<'a> {
             counts: [0; 2],
             games: Vec::new(),
             entries: Vec::new(),
+            positions: 0,
+            most_stones: most_stones.map_or(u32::MAX, u32::from),
             path: Vec::new(),
             current_game: None,
             other_size_game: None,
@@ -124,6 +138,7 @@ impl<'a> FileIndexer<'a> {
         IndexedFile {
             games: self.games,
             entries: self.entries,
+            positions: self.positions,
             games_other_size: self.games_other_size,
             games_failed: self.games_failed,
             errors: self.errors,
@@ -220,8 +235,10 @@ impl FileIndexer<'_> {
                 break;
             }
             if !top.has_child {
-                let e = entry_in(top.entry, top.in_variation);
-                self.entries.push(e);
+                self.positions += 1;
+                if top.kept {
+                    self.entries.push(entry_in(top.entry, top.in_variation));
+                }
             }
             self.path.pop();
         }
@@ -266,7 +283,10 @@ impl ReplaySink for FileIndexer<'_> {
             parent.has_child = true;
             // The parent's position, continued by this node's move (a node without a move
             // stands for its parent: setup changes the board, a comment node repeats it).
-            if let Some(m) = step.mv {
+            if step.mv.is_some() {
+                self.positions += 1;
+            }
+            if let (Some(m), true) = (step.mv, parent.kept) {
                 let sym = parent.entry.symmetry;
                 let mut e = entry_in(parent.entry, in_variation);
                 e.next = match m.mv {
@@ -291,6 +311,7 @@ impl ReplaySink for FileIndexer<'_> {
             },
             in_variation,
             has_child: false,
+            kept: pos.stone_count(Color::Black) + pos.stone_count(Color::White) <= self.most_stones,
         });
     }
 

@@ -190,7 +190,8 @@ fn build_open_lookup_and_damaged_files() {
     assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
     assert_eq!(
         bytes.len() as u64,
-        (HEADER_BYTES
+        // A header of format 2 (8 bytes short of format 3's).
+        (HEADER_BYTES - 8
             + ZobristTable::generate(size).to_text().len()
             + 4 * ENTRY_BYTES
             + GAME_BYTES
@@ -546,4 +547,131 @@ fn winners_read_from_results_in_any_ascii_case() {
     ] {
         assert_eq!(Winner::from_result(re), w, "{re:?}");
     }
+}
+
+/// An index cut by stones keeps every entry of the positions it holds and none of the others:
+/// on the corpus's 9x9 games and hand-made 5x5 games with captures, passes and setup, its
+/// lookups of boards with few enough stones equal the full index's (summaries included: a
+/// threshold of 2 summarizes most keys), the others are refused with `NotHeld`, and it holds
+/// exactly as many entries as the full index holds for positions of so few stones.
+#[test]
+fn a_cut_by_stones_keeps_every_entry_of_the_positions_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let hand = [
+        "(;GM[1]SZ[5]RE[B+1];B[cc];W[bb];B[dd];W[];B[ab];W[ba];B[aa])",
+        // A capture brings a later position back under the cut.
+        "(;GM[1]SZ[5]RE[W+1];B[ab];W[aa];B[ba];W[cc];B[dd];W[ee])",
+        "(;GM[1]SZ[5]AB[aa][bb][cc]RE[W+R];W[dd];B[de];W[ed])",
+    ];
+    let mut small = Vec::new();
+    for (i, t) in hand.iter().enumerate() {
+        let p = dir.path().join(format!("{i}.sgf"));
+        std::fs::write(&p, t).unwrap();
+        small.push(p);
+    }
+    let corpus = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
+    let replay = ReplayOptions::default();
+    for (size, files, most) in [(5, small, [0u16, 3, 4]), (9, corpus, [0, 6, 12])] {
+        let size = BoardSize::new(size).unwrap();
+        let open = |most: Option<u16>| {
+            let mut opts = IndexOptions::new(size);
+            opts.summary_threshold = 2;
+            opts.most_stones = most;
+            let mut bytes = Vec::new();
+            let s = build_index(&srcs(&files), &opts, &mut bytes, &|| {}).unwrap();
+            let p = dir.path().join(format!("{size}-{most:?}.kpx"));
+            std::fs::write(&p, &bytes).unwrap();
+            (s, IndexReader::open(&p).unwrap())
+        };
+        let (full_sum, full) = open(None);
+        assert_eq!(full_sum.positions, full_sum.entries);
+        assert!(full_sum.games > 0);
+        // Every position of the main lines (what the entries hold), with its stones.
+        let mut positions = Vec::new();
+        for f in &files {
+            let bytes = std::fs::read(f).unwrap();
+            let _ = kifu_go::replay::replay_bytes(&bytes, &replay, |s: &Step<'_>| {
+                if s.variation == 0 && s.position.size() == size {
+                    positions.push((s.position.board(), s.to_play));
+                }
+            });
+        }
+        for most in most {
+            let (sum, cut) = open(Some(most));
+            assert_eq!(cut.most_stones(), Some(most));
+            assert_eq!(sum.positions, full_sum.positions);
+            assert_eq!(
+                (cut.positions(), full.positions()),
+                (sum.positions, full_sum.positions)
+            );
+            // Entries of each held key (its hash and side to move).
+            let mut held = std::collections::HashMap::new();
+            let mut refused = 0;
+            for (board, to_play) in &positions {
+                let stones = board.stone_count();
+                if stones <= usize::from(most) {
+                    let want = full.lookup(board, *to_play, false).unwrap();
+                    held.insert((want.hash, *to_play), want.occurrences.len() as u64);
+                    for swap in [false, true] {
+                        assert_eq!(
+                            cut.lookup(board, *to_play, swap).unwrap(),
+                            full.lookup(board, *to_play, swap).unwrap()
+                        );
+                        assert_eq!(
+                            cut.lookup_page(board, *to_play, swap, 3).unwrap(),
+                            full.lookup_page(board, *to_play, swap, 3).unwrap()
+                        );
+                    }
+                } else {
+                    refused += 1;
+                    match cut.lookup_page(board, *to_play, false, 3) {
+                        Err(IndexError::NotHeld { stones: s, most: m }) => {
+                            assert_eq!((s as usize, m), (stones, most))
+                        }
+                        other => panic!("{other:?}"),
+                    }
+                }
+            }
+            assert!(refused > 0 && !held.is_empty(), "{size} {most}");
+            // The held positions' entries, and no others.
+            assert_eq!(cut.entries(), held.values().sum::<u64>(), "{size} {most}");
+            assert_eq!(sum.entries, cut.entries());
+        }
+    }
+    // Parts cut alike merge into the one build's bytes; parts cut otherwise are refused.
+    let corpus = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
+    let files = &corpus[..300];
+    let size = BoardSize::new(19).unwrap();
+    let build = |files: Vec<PathBuf>, most: Option<u16>, name: &str| {
+        let mut opts = IndexOptions::new(size);
+        opts.most_stones = most;
+        let mut bytes = Vec::new();
+        build_index(&srcs(&files), &opts, &mut bytes, &|| {}).unwrap();
+        let p = dir.path().join(name);
+        std::fs::write(&p, &bytes).unwrap();
+        (p, bytes)
+    };
+    let (_, one) = build(files.to_vec(), Some(12), "one.kpx");
+    let shard = |i: usize| files.iter().skip(i).step_by(3).cloned().collect::<Vec<_>>();
+    let parts: Vec<PathBuf> = (0..3)
+        .map(|i| build(shard(i), Some(12), &format!("part{i}.kpx")).0)
+        .collect();
+    let mut merged = Vec::new();
+    let counts = merge_index_parts(&parts, Layout::Shards, None, &mut merged).unwrap();
+    assert!(merged == one, "merged cut parts differ from one cut build");
+    assert!(counts.entries < counts.positions);
+    let other = build(shard(2), Some(11), "other.kpx").0;
+    let mixed = [parts[0].clone(), parts[1].clone(), other.clone()];
+    let e = merge_index_parts(&mixed, Layout::Shards, None, &mut io::sink()).unwrap_err();
+    assert!(
+        matches!(&e, IndexError::Part { path, .. } if *path == other),
+        "{e}"
+    );
+    // An index of every variation is not cut.
+    let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
+    opts.variations = true;
+    opts.most_stones = Some(3);
+    let files = [dir.path().join("0.sgf")];
+    let e = build_index(&srcs(&files), &opts, &mut io::sink(), &|| {}).unwrap_err();
+    assert!(matches!(e, IndexError::Options(_)), "{e}");
 }

@@ -28,15 +28,19 @@ pub(crate) fn prune(
     plan: &Plan,
     g: &GameEntry,
     cold: ColdView<'_>,
+    from: u32,
 ) -> u32 {
     let n = usize::from(g.side);
+    // A node's move number is at most its index plus one (a root may hold a move), so a
+    // candidate that cannot stand at node `from - 1` or later is before the window.
+    let from = from.saturating_sub(1) >> g.shift;
     let Some(times) = cold.times else {
         return u32::MAX;
     };
     let bound = if cands.len() >= UNPACK_FROM {
-        filter(cands, plan, &times.unpacked(), times.fin, n)
+        filter(cands, plan, &times.unpacked(), times.fin, n, from)
     } else {
-        filter(cands, plan, &times, times.fin, n)
+        filter(cands, plan, &times, times.fin, n, from)
     };
     // Back from units of `1 << shift` nodes (last changes were rounded up).
     if bound == u32::MAX {
@@ -59,6 +63,7 @@ fn filter(
     times: &impl TimeRead,
     fin: &[u8],
     n: usize,
+    from: u32,
 ) -> u32 {
     let mut bound = 0u32;
     let mut keep = 0;
@@ -66,7 +71,7 @@ fn filter(
         let cand = cands[i];
         let (vi, (c, r)) = cand;
         let v = &plan.variants[vi as usize];
-        if let Some(dead) = survives(times, fin, v, n, c as usize, r as usize) {
+        if let Some(dead) = survives(times, fin, v, n, c as usize, r as usize, from) {
             bound = bound.max(dead);
             cands[keep] = cand;
             keep += 1;
@@ -87,12 +92,13 @@ fn survives(
     n: usize,
     c: usize,
     r: usize,
+    from: u32,
 ) -> Option<u32> {
     let at = r * n + c;
     let born = v
         .stone_at
         .iter()
-        .fold(0, |m, &o| m.max(times.first(at + usize::from(o))));
+        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))));
     let mut dead = u32::MAX;
     for (y, masks) in v.rows.iter().enumerate() {
         let row = r + y;

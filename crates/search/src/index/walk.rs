@@ -48,7 +48,7 @@ pub(crate) fn search_game(
     let bound = if query.variations && g.all {
         u32::MAX
     } else {
-        ws.prune(plan, g, cold)
+        ws.prune(plan, g, cold, query.moves.map_or(0, |m| m.0))
     };
     if ws.cands.is_empty() {
         return;

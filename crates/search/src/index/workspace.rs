@@ -196,8 +196,14 @@ impl Workspace {
 
     /// Along the main line, leaves out the candidates that cannot stand at any node
     /// ([`super::prune`]); returns the last node at which one may stand.
-    pub(super) fn prune(&mut self, plan: &Plan, g: &GameEntry, cold: ColdView<'_>) -> u32 {
-        super::prune::prune(&mut self.cands, plan, g, cold)
+    pub(super) fn prune(
+        &mut self,
+        plan: &Plan,
+        g: &GameEntry,
+        cold: ColdView<'_>,
+        from: u32,
+    ) -> u32 {
+        super::prune::prune(&mut self.cands, plan, g, cold, from)
     }
 
     /// Clears the watchers after a game.

@@ -3,12 +3,15 @@
 //! reader ([`super::reader`]) and the summaries ([`super::summary`]) go through these types and
 //! never index raw bytes, so a change of layout is a change of this file.
 //!
-//! # The file (format 2; all integers big-endian)
-//! - [`Header`], 96 bytes: magic `KIFUPIX2`, board size (1 byte), flags (1 byte; bit 0: variations
-//!   were indexed), 6 bytes zero, then u64 each: entries, games, files, offset of the Zobrist
+//! # The file (formats 2 and 3; all integers big-endian)
+//! - [`Header`], 96 bytes in format 2, 104 in format 3: magic `KIFUPIX2` (every position has
+//!   its entries) or `KIFUPIX3` (entries only for positions of at most `most_stones` stones),
+//!   board size (1 byte), flags (1 byte; bit 0: variations were indexed), `most_stones` (u16;
+//!   0 in format 2), 4 bytes zero, then u64 each: entries, games, files, offset of the Zobrist
 //!   table text, its length, offset of the entries, offset of the game table, offset of the file
 //!   table, length of the strings, the summary threshold the file was built with (for
-//!   information).
+//!   information); in format 3 a u64 more: the positions indexed (with those whose entries
+//!   were not kept).
 //! - The Zobrist table text (`zobrist_board_N.dat` format) the keys were made with.
 //! - [`Entry`] records, 26 bytes, sorted by their bytes: canonical hash `h1` (8; the PositionId
 //!   hash with that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes
@@ -45,6 +48,10 @@ pub(super) use tables::{FileRecord, GameRecord, GameStrings, StrRef};
 
 /// Magic of format 2.
 const MAGIC: &[u8; 8] = b"KIFUPIX2";
+/// Magic of format 3: format 2 whose entries are kept only for positions of at most
+/// [`Header::most_stones`] stones (header bytes 10-11, u16). A full index is still written as
+/// format 2, so a reader that knows only format 2 refuses only the files it would misread.
+const MAGIC_V3: &[u8; 8] = b"KIFUPIX3";
 /// Magic of format 1 (no summaries, no winners in the entries): refused with "rebuild it".
 const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";
 /// Magic of the trailer.
@@ -52,8 +59,11 @@ const TRAILER_MAGIC: &[u8; 8] = b"KIFUPIXS";
 /// Header byte 9, bit 0: variations were indexed.
 const FLAG_VARIATIONS: u8 = 1;
 
-/// Bytes of the header.
-pub(super) const HEADER_BYTES: usize = 96;
+/// Bytes of the header of format 3, the most a header takes (so what a reader reads first:
+/// every index file is longer, its Zobrist table and trailer alone are).
+pub(super) const HEADER_BYTES: usize = 104;
+/// Bytes of the header of format 2.
+const HEADER_V2_BYTES: usize = 96;
 /// Bytes of one entry.
 pub const ENTRY_BYTES: usize = 26;
 /// Bytes of a game record.
@@ -131,15 +141,22 @@ pub(super) struct Header {
     pub strings_len: u64,
     /// The summary threshold the file was built with (for information).
     pub summary_threshold: u64,
+    /// Entries are kept only for positions of at most this many stones (format 3); `None`:
+    /// for every position (format 2).
+    pub most_stones: Option<u16>,
+    /// Positions indexed: the entries, and in format 3 also those not kept.
+    pub positions: u64,
 }
 
 impl Header {
     /// The header of a file with these counts: the sections follow each other from the end of
-    /// the header.
+    /// the header. `cut`: the most stones of a position with entries and the positions
+    /// indexed (format 3), or `None` (format 2: every position has its entries).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         size: BoardSize,
         variations: bool,
+        cut: Option<(u16, u64)>,
         entries: u64,
         games: u64,
         files: u64,
@@ -147,7 +164,7 @@ impl Header {
         strings_len: u64,
         summary_threshold: u64,
     ) -> Header {
-        let zobrist_off = HEADER_BYTES as u64;
+        let zobrist_off = Header::bytes_of(cut.is_some()) as u64;
         let entries_off = zobrist_off + zobrist_len;
         let games_off = entries_off + entries * ENTRY_BYTES as u64;
         let files_off = games_off + games * GAME_BYTES as u64;
@@ -164,13 +181,31 @@ impl Header {
             files_off,
             strings_len,
             summary_threshold,
+            most_stones: cut.map(|c| c.0),
+            positions: cut.map_or(entries, |c| c.1),
         }
     }
 
-    /// The header's bytes.
-    pub fn encode(&self) -> [u8; HEADER_BYTES] {
-        let mut h = [0u8; HEADER_BYTES];
-        put(&mut h, 0, MAGIC);
+    /// Bytes of the header of format 3 (`cut`) or 2.
+    fn bytes_of(cut: bool) -> usize {
+        if cut {
+            HEADER_BYTES
+        } else {
+            HEADER_V2_BYTES
+        }
+    }
+
+    /// The header's bytes (96 in format 2, 104 in format 3).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut h = vec![0u8; Header::bytes_of(self.most_stones.is_some())];
+        match self.most_stones {
+            None => put(&mut h, 0, MAGIC),
+            Some(most) => {
+                put(&mut h, 0, MAGIC_V3);
+                put(&mut h, 10, &most.to_be_bytes());
+                put(&mut h, HEADER_V2_BYTES, &self.positions.to_be_bytes());
+            }
+        }
         h[8] = self.size.get();
         if self.variations {
             h[9] = FLAG_VARIATIONS;
@@ -199,13 +234,18 @@ impl Header {
 
     /// Reads a header: a file of format 1 or another magic is refused, and so are sections that
     /// do not follow each other or do not fit in a file of `file_len` bytes with its trailer.
+    ///
+    /// `h` is the file's first [`HEADER_BYTES`] (a header of format 2 is shorter: what follows
+    /// it is not read).
     pub fn decode(h: &[u8; HEADER_BYTES], file_len: u64) -> Result<Header, IndexError> {
         if &h[..8] == MAGIC_V1 {
             return Err(IndexError::OldFormat(1));
         }
-        if &h[..8] != MAGIC {
-            return Err(IndexError::Format("bad magic"));
-        }
+        let most_stones = match &h[..8] {
+            m if m == MAGIC => None,
+            m if m == MAGIC_V3 => Some(be16(h, 10)),
+            _ => return Err(IndexError::Format("bad magic")),
+        };
         let size = BoardSize::new(u32::from(h[8])).map_err(|_| IndexError::Format("bad size"))?;
         let f = |i: usize| be64(h, 16 + i * 8);
         let header = Header {
@@ -221,8 +261,14 @@ impl Header {
             files_off: f(7),
             strings_len: f(8),
             summary_threshold: f(9),
+            most_stones,
+            positions: match most_stones {
+                Some(_) => be64(h, HEADER_V2_BYTES),
+                None => f(0),
+            },
         };
-        let ok = header.zobrist_off == HEADER_BYTES as u64
+        let ok = header.zobrist_off == Header::bytes_of(most_stones.is_some()) as u64
+            && header.positions >= header.entries
             && header.zobrist_off.checked_add(header.zobrist_len) == Some(header.entries_off)
             && section_end(header.entries_off, header.entries, ENTRY_BYTES)
                 == Some(header.games_off)

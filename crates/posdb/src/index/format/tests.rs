@@ -96,9 +96,34 @@ fn records_round_trip() {
     assert_eq!(Trailer::decode(&t.encode()), Some(t));
     assert_eq!(t.file_len(), Some(100 + 80 + 24));
     let size = BoardSize::new(9).unwrap();
-    let h = Header::new(size, true, 3, 2, 1, 10, 7, 1024);
+    let h = Header::new(size, true, None, 3, 2, 1, 10, 7, 1024);
+    let read = |bytes: &[u8]| {
+        // What a reader reads first: the header, then the Zobrist table's first bytes.
+        let mut first = [b'z'; HEADER_BYTES];
+        first[..bytes.len()].copy_from_slice(bytes);
+        first
+    };
     let bytes = h.encode();
+    assert_eq!(
+        (bytes.len(), &bytes[..8], h.positions),
+        (96, &b"KIFUPIX2"[..], 3)
+    );
     let len = h.summaries_off() + TRAILER_BYTES as u64;
-    assert_eq!(Header::decode(&bytes, len).unwrap(), h);
-    assert!(Header::decode(&bytes, len - 1).is_err());
+    assert_eq!(Header::decode(&read(&bytes), len).unwrap(), h);
+    assert!(Header::decode(&read(&bytes), len - 1).is_err());
+    // Format 3: the most stones of a position with entries at bytes 10-11, the positions
+    // indexed after the u64 fields, the sections 8 bytes further.
+    let cut = Header::new(size, false, Some((0x0102, 9)), 3, 2, 1, 10, 7, 1024);
+    assert_eq!(cut.zobrist_off, 104);
+    let bytes = cut.encode();
+    assert_eq!(bytes.len(), 104);
+    assert_eq!(&bytes[..8], b"KIFUPIX3");
+    assert_eq!(bytes[10..12], [1, 2]);
+    assert_eq!(bytes[96..], 9u64.to_be_bytes());
+    let len = cut.summaries_off() + TRAILER_BYTES as u64;
+    assert_eq!(Header::decode(&read(&bytes), len).unwrap(), cut);
+    // Fewer positions than entries is a damaged header.
+    let mut bad = bytes.clone();
+    bad[96..].copy_from_slice(&2u64.to_be_bytes());
+    assert!(Header::decode(&read(&bad), len).is_err());
 }

@@ -4,9 +4,11 @@
 //! with a page of 20. The boards come from a JSON-lines file of whole-board queries (kifu-search
 //! `Query`: the board as the pattern's rows, its side to move in `to_play`, Black if none).
 //! Prints per board one JSON line: both answers' occurrences, whether they are equal, and the
-//! fastest of `runs` for each in milliseconds.
+//! fastest of `runs` for each in milliseconds. With `CUT_DB` (the same games indexed with
+//! entries cut by stones, `kifu pos index --entry-stones N`), also `Database::lookup_page` of
+//! it: from its entries or by the search, as the board's stones say (checked equal too).
 //!
-//! usage: cargo run --release -p kifu-search --example lookup_timing -- DB BOARDS.jsonl [RUNS]
+//! usage: cargo run --release -p kifu-search --example lookup_timing -- DB BOARDS.jsonl [RUNS] [CUT_DB]
 
 use kifu_go::{Board, Color, Point};
 use kifu_search::lookup::lookup_page_by_search;
@@ -27,10 +29,14 @@ fn fastest<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, f64) {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        return Err("usage: lookup_timing DB BOARDS.jsonl [RUNS]".into());
+        return Err("usage: lookup_timing DB BOARDS.jsonl [RUNS] [CUT_DB]".into());
     }
     let runs: usize = args.get(3).map_or(Ok(5), |r| r.parse())?;
     let db = Database::open(std::path::Path::new(&args[1]))?;
+    let cut = match args.get(4) {
+        Some(p) => Some(Database::open(std::path::Path::new(p))?),
+        None => None,
+    };
     let size = db.reader().size();
     for line in std::fs::read_to_string(&args[2])?.lines() {
         if line.trim().is_empty() {
@@ -59,16 +65,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             lookup_page_by_search(&db, &board, to_play, false, 20)
         });
         let (entries, searched) = (entries?, searched?);
-        println!(
-            "{}",
-            serde_json::json!({
-                "occurrences": entries.occurrences,
-                "games": entries.games,
-                "equal": entries == searched,
-                "entries_ms": entries_ms,
-                "search_ms": search_ms,
-            })
-        );
+        let mut line = serde_json::json!({
+            "stones": board.stone_count(),
+            "occurrences": entries.occurrences,
+            "games": entries.games,
+            "equal": entries == searched,
+            "entries_ms": entries_ms,
+            "search_ms": search_ms,
+        });
+        if let Some(cut) = &cut {
+            let (page, ms) = fastest(runs, || cut.lookup_page(&board, to_play, false, 20));
+            line["cut_equal"] = (page? == entries).into();
+            line["cut_ms"] = ms.into();
+        }
+        println!("{line}");
     }
     Ok(())
 }

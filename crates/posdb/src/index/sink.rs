@@ -296,22 +296,33 @@ impl ReplaySink for FileIndexer<'_> {
                 self.entries.push(e);
             }
         }
-        let canon = pos.canonical();
-        let h2 = self.second_hash(pos, step);
+        let kept =
+            pos.stone_count(Color::Black) + pos.stone_count(Color::White) <= self.most_stones;
+        // A position whose entries are not kept needs no key; the second hash's rows are then
+        // left behind, and the next key compares the whole board (rarely: boards seldom come
+        // back under the cut).
+        let (key, symmetry) = if kept {
+            let canon = pos.canonical();
+            let h2 = self.second_hash(pos, step);
+            (Key::new(canon.hash, h2, step.to_play), canon.symmetry)
+        } else {
+            self.rows_node = usize::MAX;
+            (Key::new(0, 0, step.to_play), kifu_go::Symmetry::ALL[0])
+        };
         self.path.push(PathNode {
             node: step.node_index,
             entry: Entry {
-                key: Key::new(canon.hash, h2, step.to_play),
+                key,
                 game: local,
                 move_number: step.move_number.min(u32::from(u16::MAX)) as u16,
-                symmetry: canon.symmetry,
+                symmetry,
                 winner,
                 in_variation: false,
                 next: NEXT_NONE,
             },
             in_variation,
             has_child: false,
-            kept: pos.stone_count(Color::Black) + pos.stone_count(Color::White) <= self.most_stones,
+            kept,
         });
     }
 

@@ -6,7 +6,8 @@
 //! full-board index is the one built without it (the file streamed), and the pattern index's
 //! records replay every node's board as the replay has it: single stones and two-cell shapes
 //! sought in every variation or along the main line, counting positions or placements, give
-//! the plain scan's answers.
+//! the plain scan's answers. Indexes of the main lines cut at 0 and 2 stones answer every
+//! lookup as the full index does (`Database::lookup_page`: the entries or the pattern search).
 #![no_main]
 use kifu_go::replay::{replay_bytes, ReplayOptions, Scope, Step};
 use kifu_posdb::extract::Source;
@@ -119,6 +120,29 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(dbs[0].lookup(board, *to_play, swap).expect("lookup"), full);
                 let page = dbs[0].lookup_page(board, *to_play, swap, 5).expect("page");
                 assert_eq!(page.occurrences, full.occurrences.len() as u64);
+            }
+        }
+        if variations || again.is_none() {
+            continue;
+        }
+        // Entries cut by stones (the same games, so the same pattern index serves): boards the
+        // entries hold are answered by them, the others by the pattern search, all as the
+        // full index answers them.
+        for most in [0u16, 2] {
+            let mut o = IndexOptions::new(size);
+            o.most_stones = Some(most);
+            let mut bytes = Vec::new();
+            build_index(&[Source::new(&sgf)], &o, &mut bytes, &|| {})
+                .expect("a cut index of any SGF file is built");
+            std::fs::write(&kpx, &bytes).expect("index written");
+            let cut = kifu_search::Database::open(&kpx).expect("a cut index opens");
+            for (board, to_play) in queries.iter().filter(|(b, _)| b.size() == size) {
+                for swap in [false, true] {
+                    let want = dbs[1].lookup_page(board, *to_play, swap, 5).expect("page");
+                    let held = cut.reader().lookup_page(board, *to_play, swap, 5);
+                    assert_eq!(held.is_ok(), board.stone_count() <= usize::from(most));
+                    assert_eq!(cut.lookup_page(board, *to_play, swap, 5).expect("page"), want);
+                }
             }
         }
     }

@@ -2,7 +2,8 @@
 //! replayed as the index build replayed them (main lines, or every variation when the index
 //! holds them; the index's Zobrist table), and each position the index holds becomes a row.
 //!
-//! Rows are the index's entries, in game order: a node's position gets one row for each child
+//! Rows are the index's positions (its entries, and in an index cut by stones the positions
+//! whose entries it did not keep), in game order: a node's position gets one row for each child
 //! that plays a move (that move is the row's next move), and one with no next move when the node
 //! has no child; a child without a move (setup, a comment node) stands for its parent, so the
 //! parent has no row of its own for it. On a main line this is one row per move and one for the

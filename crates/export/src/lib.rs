@@ -42,8 +42,9 @@
 //! ```
 //!
 //! # The columns of an index export
-//! One row per entry of the index (see [`index`](mod@index) for which positions those are),
-//! games in the index's order (its game numbers), each game's rows in move order.
+//! One row per position of the index, entry kept or not (see [`index`](mod@index) for which
+//! positions those are), games in the index's order (its game numbers), each game's rows in
+//! move order.
 //!
 //! | column | type | what |
 //! |---|---|---|

@@ -210,7 +210,9 @@ impl Query {
     /// colour choice, with the places its top-left cell may take. Orientations that give the same
     /// cells at the same places (a symmetric pattern) are kept once, the first in the order
     /// identity, the other symmetries by index, then the same with colours swapped: a position
-    /// is counted once however many of them it matches. Empty when the pattern does not fit.
+    /// is counted once however many of them it matches. With a side to move, a variant with
+    /// the colours swapped is kept beside an unswapped one of the same cells (it wants the
+    /// other side to move). Empty when the pattern does not fit.
     pub fn variants(&self, size: BoardSize) -> Vec<Variant> {
         self.variants_and_stabilizer(size).0
     }
@@ -319,10 +321,14 @@ impl Query {
                 if places.is_empty() {
                     continue;
                 }
-                if let Some(i) = out
-                    .iter()
-                    .position(|v| v.pattern == pattern && v.places == places)
-                {
+                // The same cells at the same places are the same variant, but for a side to
+                // move: the colours swapped want the other side, so an image that swaps the
+                // colours is then a variant of its own (not a symmetry of the query).
+                if let Some(i) = out.iter().position(|v| {
+                    v.pattern == pattern
+                        && v.places == places
+                        && (self.to_play.is_none() || v.swapped == swapped)
+                }) {
                     if i == 0 {
                         stabilizer.push((sym, swapped));
                     }
@@ -433,6 +439,12 @@ impl Variant {
         } else {
             c
         }
+    }
+
+    /// Whether a position with `to_play` to move is one a query wanting `wanted` to move (in
+    /// its colours; `None`: either) asks for in this variant's colours.
+    pub fn wants_to_play(&self, wanted: Option<Color>, to_play: Color) -> bool {
+        wanted.is_none_or(|tp| self.query_color(to_play) == tp)
     }
 }
 

@@ -321,16 +321,11 @@ impl<'q> Scan<'q> {
                 }
             }
             let mut here = Vec::new();
-            for (vi, place) in find(variants, step.position) {
+            for (vi, place) in find(variants, step.position, query.to_play, step.to_play) {
                 // Counting placements, a placement counts once per game, where it first
                 // appears (as Kombilo counts).
                 if placements && !seen.insert((vi, place)) {
                     continue;
-                }
-                if let Some(tp) = query.to_play {
-                    if variants[vi].query_color(step.to_play) != tp {
-                        continue;
-                    }
                 }
                 let k = here.len();
                 here.push((
@@ -679,7 +674,16 @@ pub(crate) struct Event {
 
 /// Every (variant, place) where a variant stands on `position`, each rectangle of the board
 /// once (the first variant that matches it).
-fn find(variants: &[Variant], position: &Position) -> Vec<(usize, (u32, u32))> {
+/// The variants standing on `position` and their places, one a rectangle (a position is one
+/// hit however many variants stand there), among those that want its side to move (`to_play`)
+/// when the query wants one (`wanted`): a variant with the colours swapped may stand where an
+/// unswapped one of the same cells does, wanting the other side.
+fn find(
+    variants: &[Variant],
+    position: &Position,
+    wanted: Option<Color>,
+    to_play: Color,
+) -> Vec<(usize, (u32, u32))> {
     let n = position.size().get() as usize;
     // One copy of the board as rows (`#`, `O`, `.`) makes every test an array read.
     let mut rows = [0u8; 25 * 25];
@@ -687,6 +691,9 @@ fn find(variants: &[Variant], position: &Position) -> Vec<(usize, (u32, u32))> {
     position.write_rows(rows);
     let mut out: Vec<(usize, (u32, u32))> = Vec::new();
     for (vi, v) in variants.iter().enumerate() {
+        if !v.wants_to_play(wanted, to_play) {
+            continue;
+        }
         let (w, h) = (v.pattern.width(), v.pattern.height());
         for &place in &v.places {
             let base = place.1 as usize * n + place.0 as usize;
@@ -733,13 +740,16 @@ mod tests {
 
     proptest! {
         // The fast test (stones first, on a copy of the rows) finds exactly the places where
-        // the plain `Pattern::matches_at` says the variant stands.
+        // the plain `Pattern::matches_at` says the variant stands, among the variants that
+        // want the side to move.
         #[test]
         fn find_agrees_with_the_plain_test(
             stones in proptest::collection::vec(0u8..3, 81),
             w in 1u32..5, h in 1u32..5,
             cells in proptest::collection::vec(0u8..6, 16),
             swap in any::<bool>(),
+            wanted in 0u8..3,
+            white_to_play in any::<bool>(),
         ) {
             let size = BoardSize::new(9).unwrap();
             let mut board = Board::new(size);
@@ -751,11 +761,17 @@ mod tests {
             let Ok(p) = Pattern::new(w as usize, h as usize, cells) else { return Ok(()) };
             let mut q = Query::new(p, Placement::Anywhere);
             q.swap_colors = swap;
+            let wanted = [None, Some(Color::Black), Some(Color::White)][usize::from(wanted)];
+            q.to_play = wanted;
             let variants = q.variants(size);
-            let position = Position::from_board(&board, Color::Black, Rules::default());
-            let fast = find(&variants, &position);
+            let to_play = if white_to_play { Color::White } else { Color::Black };
+            let position = Position::from_board(&board, to_play, Rules::default());
+            let fast = find(&variants, &position, wanted, to_play);
             let mut plain: Vec<(usize, (u32, u32))> = Vec::new();
             for (vi, v) in variants.iter().enumerate() {
+                if wanted.is_some_and(|tp| v.query_color(to_play) != tp) {
+                    continue;
+                }
                 for &place in &v.places {
                     let (vw, vh) = (v.pattern.width(), v.pattern.height());
                     let taken = plain.iter().any(|&(oi, op)| op == place

@@ -4,7 +4,8 @@
 //! moves, with and without colours swapped, at several page sizes. Positions are taken along
 //! the main lines of a spread of the shared corpus (the empty board, symmetric openings and
 //! positions after captures among them) and of a hand-made file with passes, setup in the
-//! middle of a game, variations and symmetric boards reached in several orientations. An index of every variation is refused (see the
+//! middle of a game, variations, symmetric boards reached in several orientations, and a board
+//! that a symmetry maps onto its colours swapped, reached with either side to move. An index of every variation is refused (see the
 //! function's docs). An index cut by stones answers `Database::lookup` as the full one does.
 
 mod common;
@@ -25,7 +26,8 @@ const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 (;GM[1]SZ[19]PB[Sym]PW[A]RE[B+1.5];B[jj];W[dd];B[pp];W[dp];B[pd];W[jd])\
 (;GM[1]SZ[19]PB[Sym]PW[B]RE[W+1.5];B[jj];W[pp];B[dd];W[pd];B[dp];W[jp])\
 (;GM[1]SZ[19]PB[Sym]PW[C]RE[B+R];B[jj];W[dp];B[pd];W[dd];B[pp];W[dj])\
-(;GM[1]SZ[19]PB[Sym]PW[D]RE[W+R];B[jj];W[pd];B[dp];W[pp];B[dd];W[pj])";
+(;GM[1]SZ[19]PB[Sym]PW[D]RE[W+R];B[jj];W[pd];B[dp];W[pp];B[dd];W[pj])\
+(;GM[1]SZ[19]PB[Swap]PW[Sym]RE[B+R];B[dd];W[pp];B[];W[];B[qq])";
 
 /// Every `every`-th main-line position of the first `games` games of each file, and its side
 /// to move.

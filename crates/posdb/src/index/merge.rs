@@ -145,9 +145,9 @@ pub enum Layout {
 
 /// Merges `parts` into `out`: the index of one build over their files laid out as `layout`
 /// says (for shards, part `I` of `N` is `parts[I - 1]`: the caller orders them), with the board
-/// size, variations, Zobrist table, summary threshold and cut by stones they were built with (all alike, or
-/// the part that differs is named); temporary files go to `temp_dir`. Returns its counts (files,
-/// games, positions, entries, summaries).
+/// size, variations, Zobrist table, summary threshold and cut by stones they were built with
+/// (all alike, or the part that differs is named); temporary files go to `temp_dir`. Returns
+/// its counts (files, games, positions, entries, summaries).
 pub fn merge_index_parts(
     parts: &[PathBuf],
     layout: Layout,

@@ -112,18 +112,16 @@ pub(super) fn walk_placements(
             if fresh == 0 {
                 continue;
             }
-            *s |= fresh;
             for b in ones(&[fresh]) {
                 let k = wi * 64 + b;
-                unseen -= 1;
                 let (vi, _) = ws.cands[k];
-                // Each place counts once, at the first node it stands, whatever the side to
-                // move there (as the walk it replaces).
-                if let Some(tp) = query.to_play {
-                    if variants[vi as usize].query_color(node.to_play) != tp {
-                        continue;
-                    }
+                // Each place counts once, at the first node it stands with the side to move
+                // the query wants (as the walk it replaces).
+                if !variants[vi as usize].wants_to_play(query.to_play, node.to_play) {
+                    continue;
                 }
+                *s |= 1 << b;
+                unseen -= 1;
                 waiting.push((k as u32, false));
             }
         }

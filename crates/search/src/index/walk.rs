@@ -387,7 +387,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
                 continue;
             }
         }
-        ws.standing_now(variants);
+        ws.standing_now(variants, query.to_play, node.to_play);
         if ws.found.is_empty() {
             continue;
         }
@@ -399,11 +399,6 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
                 }
                 ws.seen[k] = true;
                 unseen -= 1;
-            }
-            if let Some(tp) = query.to_play {
-                if variants[vi].query_color(node.to_play) != tp {
-                    continue;
-                }
             }
             let k = here;
             here += 1;

@@ -8,7 +8,7 @@ use super::plan::Plan;
 use super::GameEntry;
 use crate::query::Variant;
 use crate::scan::{Event, EventKey, Pending};
-use kifu_go::{BoardSize, Point};
+use kifu_go::{BoardSize, Color, Point};
 
 /// Buffers reused from game to game.
 #[derive(Debug, Default)]
@@ -296,13 +296,24 @@ impl Workspace {
         }
     }
 
-    /// Every (variant, place) standing now, each rectangle once (the first variant), as the
-    /// plain search's `find` lists them.
-    pub(super) fn standing_now(&mut self, variants: &[Variant]) {
+    /// Every (variant, place) standing now that wants the side to move `to_play` (when the
+    /// query wants one, `wanted`), each rectangle once (the first variant), as the plain
+    /// search's `find` lists them.
+    pub(super) fn standing_now(
+        &mut self,
+        variants: &[Variant],
+        wanted: Option<Color>,
+        to_play: Color,
+    ) {
         let out = &mut self.found;
         out.clear();
         for k in super::columns::ones(&self.standing) {
             let (vi, place) = self.cands[k];
+            // Before the one hit a rectangle: another variant standing there may want the
+            // side to move that this one does not.
+            if !variants[vi as usize].wants_to_play(wanted, to_play) {
+                continue;
+            }
             let (vi, w, h) = (
                 vi as usize,
                 variants[vi as usize].pattern.width(),

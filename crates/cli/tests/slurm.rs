@@ -329,9 +329,21 @@ fn run_job(dir: &Path, args: &[&str], out: &Path) -> Vec<u8> {
     assert_eq!(jobs["submitted_shards"], serde_json::json!([1, 2, 3]));
     wait_for(jobs["merge_job"].as_str().unwrap());
     std::fs::read(out).unwrap_or_else(|e| {
+        // Every task's log (a shard that failed cancels the merge, which then has none).
         let work = PathBuf::from(jobs["work"].as_str().unwrap());
-        let log = std::fs::read_to_string(work.join("logs/merge.log"));
-        panic!("no merged file {} ({e}): {log:?}", out.display())
+        let mut logs = String::new();
+        if let Ok(dir) = std::fs::read_dir(work.join("logs")) {
+            let mut names: Vec<PathBuf> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            names.sort();
+            for p in names {
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                logs.push_str(&format!("--- {}\n{text}\n", p.display()));
+            }
+        }
+        panic!(
+            "no merged file {} ({e}); the tasks' logs:\n{logs}",
+            out.display()
+        )
     })
 }
 

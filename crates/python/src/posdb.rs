@@ -4,7 +4,7 @@
 
 use crate::errors::{io_error, raise, Place, PosdbError};
 use crate::{in_pool, Source};
-use kifu_go::{Board, BoardSize, Color, Move, Point};
+use kifu_go::{Board, BoardSize, Color, Point};
 use kifu_posdb::{
     ExtraInfo, PositionId, PositionReader, PositionRecord, PositionWriter, ReadError,
     ScoredPosition, ScoredReader, ScoredWriter,
@@ -541,13 +541,6 @@ fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
 
-fn move_text(m: Option<Move>, size: BoardSize) -> String {
-    match m {
-        Some(m) => m.to_human(size),
-        None => "-".to_string(),
-    }
-}
-
 /// A board from rows (`"#O./..."`, line breaks or `/` between rows) or a 2-D array of 0/1/2.
 fn board_of(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
     let rows: Vec<u8> = if obj.is_instance_of::<PyString>() {
@@ -679,49 +672,18 @@ impl PyIndex {
         let board = board_of(board)?;
         let to_play = color_arg(to_play)?;
         let db = &self.db;
-        let reader = db.reader();
-        let size = reader.size();
         let name = self.path.clone();
         let v = py.detach(|| -> PyResult<serde_json::Value> {
-            let r = db
-                .lookup_page(&board, to_play, swap_colors, limit)
+            // The CLI's answer (`kifu pos lookup --json`), without the scores it may add.
+            let answer = db
+                .lookup(&board, to_play, swap_colors, limit)
                 .map_err(|e| posdb_error(Some(name.clone()), e))?;
-            // As the CLI computes them (a percentage, then / 100), for the same floats.
-            let pct = |n: u64, d: u64| {
-                if d > 0 {
-                    n as f64 * 100.0 / d as f64 / 100.0
-                } else {
-                    0.0
-                }
-            };
-            let mut matches = Vec::new();
-            for o in &r.first {
-                let g = reader
-                    .game(o.game)
-                    .map_err(|e| posdb_error(Some(name.clone()), e))?;
-                matches.push(serde_json::json!({
-                    "game": o.game, "move": o.move_number, "symmetry": o.symmetry.index(),
-                    "symmetry_name": o.symmetry.to_string(), "swapped": o.swapped,
-                    "in_variation": o.in_variation,
-                    "next": move_text(o.next, size),
-                    "black": g.black, "white": g.white, "date": g.date, "result": g.result,
-                    "file": g.file, "game_in_file": g.game_in_file + 1,
-                }));
+            let mut v = serde_json::to_value(&answer)
+                .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+            if let Some(o) = v.as_object_mut() {
+                o.remove("scores");
             }
-            Ok(serde_json::json!({
-                "hash": format!("{:016x}", r.hash),
-                "to_play": to_play.letter().to_string(),
-                "occurrences": r.occurrences,
-                "games": r.games,
-                "swapped": r.swapped,
-                "continuations": r.continuations.iter().map(|c| serde_json::json!({
-                    "move": move_text(Some(c.mv), size), "count": c.count,
-                    "black_wins": c.black_wins, "white_wins": c.white_wins,
-                    "black_win_rate": pct(c.black_wins, c.count),
-                    "white_win_rate": pct(c.white_wins, c.count),
-                })).collect::<Vec<_>>(),
-                "matches": matches,
-            }))
+            Ok(v)
         })?;
         json_to_py(py, &v.to_string())
     }

@@ -1,4 +1,7 @@
 """kifu.posdb: position and scored files as structured arrays, indexes, lookups, searches."""
+import json
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -6,6 +9,7 @@ import kifu
 from kifu import posdb
 
 from conftest import GAMES, need
+from test_export import kifu_bin
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +177,16 @@ def test_lookups_of_an_index_cut_by_stones(index, tmp_path):
                 assert got == full.lookup(board, to_play, swap_colors=swap, limit=5)
                 assert got["occurrences"] >= 1
     assert held > 5 and searched > 20
+    # The same JSON as `kifu pos lookup --json` (less its scores), for a board the pattern
+    # index answers.
+    rows = "/".join("".join(".#O"[c] for c in row) for row in board)
+    assert int((board != 0).sum()) > 12
+    out = subprocess.run([kifu_bin(), "pos", "lookup", str(index.path), "--board", rows,
+                          "--to-play", to_play, "--swap-colors", "--limit", "7", "--json"],
+                         capture_output=True, text=True, check=True)
+    cli = json.loads(out.stdout)
+    assert cli.pop("scores") == []
+    assert index.lookup(rows, to_play, swap_colors=True, limit=7) == cli
     with pytest.raises(ValueError, match="entry_stones"):
         posdb.build_index([games], tmp_path / "x.kidx", size=19, variations=True, entry_stones=4)
     with pytest.raises(ValueError, match="entry_stones"):

@@ -102,8 +102,24 @@ pub fn walk(root: &Path, exts: &[&str]) -> Result<Found, FsError> {
             }
         }
     }
-    found.files.sort();
+    sort_paths(&mut found.files);
     Ok(found)
+}
+
+/// Sorts the paths of one walk as `Path` orders them (component by component), with a byte key
+/// each instead of a component parse at every comparison (the sort of a large tree's paths was
+/// a few percent of an index build): they share the root as given and differ only in names
+/// joined by `/` (a directory entry is never `.` or `..`), so their bytes with each `/` made
+/// the lowest byte compare as their components do.
+fn sort_paths(files: &mut [PathBuf]) {
+    use std::os::unix::ffi::OsStrExt;
+    files.sort_by_cached_key(|p| {
+        p.as_os_str()
+            .as_bytes()
+            .iter()
+            .map(|&b| if b == b'/' { 0 } else { b })
+            .collect::<Vec<u8>>()
+    });
 }
 
 /// Whether `path` ends in one of `exts` (case-insensitive); an empty list takes any name.
@@ -119,6 +135,26 @@ pub fn has_ext(path: &Path, exts: &[&str]) -> bool {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    /// The byte keys order a walk's paths exactly as `Path`'s own order does, with names that
+    /// sort before `/` as bytes (space, `!`, `-`, `.`) and prefixes of each other.
+    #[test]
+    fn paths_sort_as_path_orders_them() {
+        let names = ["a", "a b", "a-b", "a.b", "a!", "ab", "a/b", "a/b/c", "a-b/c", "a b/c"];
+        for root in ["games", "./games/", "/tmp//x", ""] {
+            let mut paths: Vec<PathBuf> = Vec::new();
+            for (i, n) in names.iter().enumerate() {
+                for m in ["", "/z.sgf", "-1/z.sgf", " 2.sgf", "/y/z.sgf"] {
+                    paths.push(Path::new(root).join(format!("{n}{m}{i}")));
+                }
+            }
+            let mut want = paths.clone();
+            want.sort();
+            paths.reverse();
+            sort_paths(&mut paths);
+            assert_eq!(paths, want, "root {root:?}");
+        }
+    }
 
     #[test]
     fn regular_files_only_and_no_loops() {

@@ -140,7 +140,9 @@ mod tests {
     /// sort before `/` as bytes (space, `!`, `-`, `.`) and prefixes of each other.
     #[test]
     fn paths_sort_as_path_orders_them() {
-        let names = ["a", "a b", "a-b", "a.b", "a!", "ab", "a/b", "a/b/c", "a-b/c", "a b/c"];
+        let names = [
+            "a", "a b", "a-b", "a.b", "a!", "ab", "a/b", "a/b/c", "a-b/c", "a b/c",
+        ];
         for root in ["games", "./games/", "/tmp//x", ""] {
             let mut paths: Vec<PathBuf> = Vec::new();
             for (i, n) in names.iter().enumerate() {

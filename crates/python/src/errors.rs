@@ -136,6 +136,23 @@ fn opt<'py, T: IntoPyObject<'py>>(py: Python<'py>, v: Option<T>) -> Bound<'py, P
     }
 }
 
+/// An output written as the CLI writes its outputs (`kifu_fs::atomic::AtomicFile`): `write`
+/// fills a temporary file in the target's folder, which is synced and renamed over the target
+/// (a device or FIFO is written directly), so a failure or a kill never leaves half a file. An
+/// OS error keeps its errno (for [`io_error`]).
+pub(crate) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut (dyn std::io::Write + Send)) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let os = |e: kifu_fs::FsError| match e {
+        kifu_fs::FsError::Io { error, .. } => error,
+        other => std::io::Error::other(other),
+    };
+    let mut f = kifu_fs::atomic::AtomicFile::create(path).map_err(os)?;
+    write(&mut f)?;
+    f.commit().map_err(os)
+}
+
 /// The OS error of reading `path`, as Python's `OSError` subclass for its errno (e.g.
 /// `FileNotFoundError`), with `filename` set.
 pub(crate) fn io_error(path: &Path, e: &std::io::Error) -> PyErr {

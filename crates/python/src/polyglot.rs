@@ -2,7 +2,7 @@
 //! python-chess's users can drop in (`chess.Board` accepted, moves in standard UCI), making
 //! books from PGN, merging.
 
-use crate::errors::{io_error, raise, BookError, Place};
+use crate::errors::{io_error, raise, write_atomically, BookError, Place};
 use crate::{in_pool, Source};
 use kifu_polyglot::make::{self, Compat, MakeOptions};
 use kifu_polyglot::shakmaty::uci::UciMove;
@@ -414,7 +414,7 @@ impl PyBook {
     /// Writes the book's bytes to a file.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let bytes = self.book.as_bytes();
-        py.detach(|| std::fs::write(&path, bytes).map_err(|e| io_error(&path, &e)))
+        py.detach(|| write_atomically(&path, |w| w.write_all(bytes)).map_err(|e| io_error(&path, &e)))
     }
 
     /// What `make_book` reported (games, skipped, plies, pairs, entries, ...), else `None`.
@@ -557,12 +557,8 @@ fn polyglot_make_book(
     let (bytes, report) = made.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {
         // Written safely, as the CLI writes: a temporary file in the same folder, renamed.
-        py.detach(|| -> std::io::Result<()> {
-            let mut f = kifu_fs::atomic::AtomicFile::create(out).map_err(std::io::Error::other)?;
-            std::io::Write::write_all(&mut f, &bytes)?;
-            f.commit().map_err(std::io::Error::other)
-        })
-        .map_err(|e| io_error(out, &e))?;
+        py.detach(|| write_atomically(out, |w| w.write_all(&bytes)))
+            .map_err(|e| io_error(out, &e))?;
     }
     let mut book = PyBook::from_bytes(bytes, output.map(|p| p.display().to_string()))?;
     book.report = Some(vec![
@@ -640,7 +636,7 @@ fn polyglot_merge(
     });
     let bytes = bytes.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {
-        py.detach(|| std::fs::write(out, &bytes))
+        py.detach(|| write_atomically(out, |w| w.write_all(&bytes)))
             .map_err(|e| io_error(out, &e))?;
     }
     PyBook::from_bytes(bytes, output.map(|p| p.display().to_string()))

@@ -2,7 +2,7 @@
 //! columns, and a `kifu pos index` database: full-board lookups and pattern searches, answered
 //! by kifu-posdb and kifu-search with the data `kifu pos lookup|search --json` prints.
 
-use crate::errors::{io_error, raise, Place, PosdbError};
+use crate::errors::{io_error, raise, write_atomically, Place, PosdbError};
 use crate::{in_pool, Source};
 use kifu_go::{Board, BoardSize, Color, Point};
 use kifu_posdb::{
@@ -314,7 +314,7 @@ fn posdb_write_positions<'py>(
 fn finish(py: Python<'_>, path: Option<PathBuf>, bytes: Vec<u8>) -> PyResult<Py<PyAny>> {
     match path {
         Some(p) => {
-            py.detach(|| std::fs::write(&p, &bytes))
+            py.detach(|| write_atomically(&p, |w| w.write_all(&bytes)))
                 .map_err(|e| io_error(&p, &e))?;
             Ok(bytes.len().into_pyobject(py)?.into_any().unbind())
         }
@@ -443,13 +443,32 @@ fn posdb_build_index<'py>(
         .map(PathBuf::from);
     let name = output.display().to_string();
     let summary = py.detach(|| -> PyResult<kifu_posdb::index::IndexSummary> {
-        let mut bytes = Vec::new();
-        let summary = in_pool(threads, || {
-            kifu_posdb::index::build_index(&sources, &opts, &mut bytes, &|| {})
-        })?
-        .map_err(|e| posdb_error(Some(name.clone()), e))?;
-        std::fs::write(&output, &bytes).map_err(|e| io_error(&output, &e))?;
-        Ok(summary)
+        // Streamed into the output as the CLI writes it (not held whole in memory); a failed
+        // build is not committed, so the output is left as it was.
+        let mut summary = None;
+        let written = write_atomically(&output, |w| {
+            let built = in_pool(threads, || {
+                kifu_posdb::index::build_index(&sources, &opts, w, &|| {})
+            })
+            .and_then(|r| r.map_err(|e| posdb_error(Some(name.clone()), e)));
+            let ok = built.is_ok();
+            summary = Some(built);
+            if ok {
+                Ok(())
+            } else {
+                Err(std::io::Error::other("the index was not built"))
+            }
+        });
+        match summary {
+            Some(Err(e)) => Err(e),
+            Some(Ok(s)) => written.map(|()| s).map_err(|e| io_error(&output, &e)),
+            None => Err(io_error(
+                &output,
+                &written
+                    .err()
+                    .unwrap_or_else(|| std::io::Error::other("not written")),
+            )),
+        }
     })?;
     let d = PyDict::new(py);
     d.set_item("files", summary.files)?;
@@ -509,7 +528,7 @@ fn posdb_extract(
     match output {
         None => Ok(pyo3::types::PyBytes::new(py, &bytes).into_any().unbind()),
         Some(p) => {
-            py.detach(|| std::fs::write(&p, &bytes))
+            py.detach(|| write_atomically(&p, |w| w.write_all(&bytes)))
                 .map_err(|e| io_error(&p, &e))?;
             Ok(bytes.len().into_pyobject(py)?.into_any().unbind())
         }

@@ -233,3 +233,18 @@ def test_games_by_filters_alone(index):
     # A misspelt filter is refused, not ignored.
     with pytest.raises(ValueError, match="playr"):
         index.find_games({"playr": "Lee"})
+
+
+def test_build_index_writes_its_output_safely(tmp_path):
+    """Streamed into a temporary file beside the output and renamed over it, as the CLI writes:
+    an old file is replaced whole, a folder in the way is an OSError and leaves nothing."""
+    games = need(GAMES / "fuego-regression")
+    out = tmp_path / "db.kidx"
+    out.write_bytes(b"old")
+    s = posdb.build_index([games], out, size=9)
+    assert out.read_bytes()[:8] == b"KIFUPIX3" and s["games"] > 100
+    assert posdb.Index(out).games == s["games"]
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError):
+        posdb.build_index([games], tmp_path / "folder", size=9)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".kifu-")) == []

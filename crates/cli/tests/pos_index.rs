@@ -29,6 +29,15 @@ fn setup(d: &Path) {
     w("e.sgf", "(;GM[1]SZ[13];B[dd])");
 }
 
+/// The corpus's two folders of 9x9 regression games (fuego's, gnugo's), as arguments.
+fn fuego_gnugo() -> (String, String) {
+    let games = common::corpus().join("sgf/games");
+    (
+        games.join("fuego-regression").display().to_string(),
+        games.join("gnugo-regression").display().to_string(),
+    )
+}
+
 /// The JSON a successful `kifu ARGS` run in `d` prints.
 fn json(args: &[&str], d: &Path) -> Value {
     serde_json::from_str(&ok(&kifu(args, d))).unwrap()
@@ -567,11 +576,8 @@ fn lookup_by_sgf_takes_setup_after_the_move() {
 fn sharded_index_merges_to_one_build() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let games = common::corpus().join("sgf/games");
-    let inputs = [
-        games.join("fuego-regression").display().to_string(),
-        games.join("gnugo-regression").display().to_string(),
-    ];
+    let (fuego, gnugo) = fuego_gnugo();
+    let inputs = [fuego, gnugo];
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
             .args(args)
@@ -721,11 +727,7 @@ fn sharded_pattern_indexes_merge_without_the_games() {
 fn added_games_equal_one_build() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let games = common::corpus().join("sgf/games");
-    let (fuego, gnugo) = (
-        games.join("fuego-regression").display().to_string(),
-        games.join("gnugo-regression").display().to_string(),
-    );
+    let (fuego, gnugo) = fuego_gnugo();
     ok(&kifu(
         &[
             "pos",
@@ -803,11 +805,7 @@ fn added_games_equal_one_build() {
 fn an_index_cut_by_stones_looks_up_fuller_boards_through_the_pattern_index() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let games = common::corpus().join("sgf/games");
-    let (fuego, gnugo) = (
-        games.join("fuego-regression").display().to_string(),
-        games.join("gnugo-regression").display().to_string(),
-    );
+    let (fuego, gnugo) = fuego_gnugo();
     let index = |inputs: &[&str], extra: &[&str], out: &str| {
         let mut args = vec!["pos", "index", "--size", "9", "--json", "-o", out];
         args.extend_from_slice(inputs);
@@ -841,7 +839,7 @@ fn an_index_cut_by_stones_looks_up_fuller_boards_through_the_pattern_index() {
         }
     }
     let mut files = Vec::new();
-    sgfs(&games.join("fuego-regression"), &mut files);
+    sgfs(std::path::Path::new(&fuego), &mut files);
     files.sort();
     let mut found = 0;
     for f in files.iter().step_by(37).take(8) {

@@ -138,19 +138,26 @@ fn opt<'py, T: IntoPyObject<'py>>(py: Python<'py>, v: Option<T>) -> Bound<'py, P
 
 /// An output written as the CLI writes its outputs (`kifu_fs::atomic::AtomicFile`): `write`
 /// fills a temporary file in the target's folder, which is synced and renamed over the target
-/// (a device or FIFO is written directly), so a failure or a kill never leaves half a file. An
-/// OS error keeps its errno (for [`io_error`]).
-pub(crate) fn write_atomically(
+/// (a device or FIFO is written directly), so a failure or a kill never leaves half a file; a
+/// failed `write` leaves the target as it was. Errors of the file are [`io_error`]s of `path`
+/// (an OS error keeps its errno).
+pub(crate) fn write_atomically<T>(
     path: &Path,
-    write: impl FnOnce(&mut (dyn std::io::Write + Send)) -> std::io::Result<()>,
-) -> std::io::Result<()> {
+    write: impl FnOnce(&mut (dyn std::io::Write + Send)) -> PyResult<T>,
+) -> PyResult<T> {
     let os = |e: kifu_fs::FsError| match e {
-        kifu_fs::FsError::Io { error, .. } => error,
-        other => std::io::Error::other(other),
+        kifu_fs::FsError::Io { error, .. } => io_error(path, &error),
+        other => io_error(path, &std::io::Error::other(other)),
     };
     let mut f = kifu_fs::atomic::AtomicFile::create(path).map_err(os)?;
-    write(&mut f)?;
-    f.commit().map_err(os)
+    let out = write(&mut f)?;
+    f.commit().map_err(os)?;
+    Ok(out)
+}
+
+/// [`write_atomically`] of `bytes`.
+pub(crate) fn write_bytes(path: &Path, bytes: &[u8]) -> PyResult<()> {
+    write_atomically(path, |w| w.write_all(bytes).map_err(|e| io_error(path, &e)))
 }
 
 /// The OS error of reading `path`, as Python's `OSError` subclass for its errno (e.g.

@@ -2,7 +2,7 @@
 //! python-chess's users can drop in (`chess.Board` accepted, moves in standard UCI), making
 //! books from PGN, merging.
 
-use crate::errors::{io_error, raise, write_atomically, BookError, Place};
+use crate::errors::{io_error, raise, write_bytes, BookError, Place};
 use crate::{in_pool, Source};
 use kifu_polyglot::make::{self, Compat, MakeOptions};
 use kifu_polyglot::shakmaty::uci::UciMove;
@@ -414,7 +414,7 @@ impl PyBook {
     /// Writes the book's bytes to a file.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let bytes = self.book.as_bytes();
-        py.detach(|| write_atomically(&path, |w| w.write_all(bytes)).map_err(|e| io_error(&path, &e)))
+        py.detach(|| write_bytes(&path, bytes))
     }
 
     /// What `make_book` reported (games, skipped, plies, pairs, entries, ...), else `None`.
@@ -557,8 +557,7 @@ fn polyglot_make_book(
     let (bytes, report) = made.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {
         // Written safely, as the CLI writes: a temporary file in the same folder, renamed.
-        py.detach(|| write_atomically(out, |w| w.write_all(&bytes)))
-            .map_err(|e| io_error(out, &e))?;
+        py.detach(|| write_bytes(out, &bytes))?;
     }
     let mut book = PyBook::from_bytes(bytes, output.map(|p| p.display().to_string()))?;
     book.report = Some(vec![
@@ -636,8 +635,7 @@ fn polyglot_merge(
     });
     let bytes = bytes.map_err(|e| book_error(None, e))?;
     if let Some(out) = &output {
-        py.detach(|| write_atomically(out, |w| w.write_all(&bytes)))
-            .map_err(|e| io_error(out, &e))?;
+        py.detach(|| write_bytes(out, &bytes))?;
     }
     PyBook::from_bytes(bytes, output.map(|p| p.display().to_string()))
 }

@@ -2,7 +2,7 @@
 //! columns, and a `kifu pos index` database: full-board lookups and pattern searches, answered
 //! by kifu-posdb and kifu-search with the data `kifu pos lookup|search --json` prints.
 
-use crate::errors::{io_error, raise, write_atomically, Place, PosdbError};
+use crate::errors::{io_error, raise, write_atomically, write_bytes, Place, PosdbError};
 use crate::{in_pool, Source};
 use kifu_go::{Board, BoardSize, Color, Point};
 use kifu_posdb::{
@@ -314,8 +314,7 @@ fn posdb_write_positions<'py>(
 fn finish(py: Python<'_>, path: Option<PathBuf>, bytes: Vec<u8>) -> PyResult<Py<PyAny>> {
     match path {
         Some(p) => {
-            py.detach(|| write_atomically(&p, |w| w.write_all(&bytes)))
-                .map_err(|e| io_error(&p, &e))?;
+            py.detach(|| write_bytes(&p, &bytes))?;
             Ok(bytes.len().into_pyobject(py)?.into_any().unbind())
         }
         None => Ok(pyo3::types::PyBytes::new(py, &bytes).into_any().unbind()),
@@ -423,20 +422,15 @@ fn posdb_build_index<'py>(
     let sources = game_sources(paths_arg(sources)?)?;
     let mut opts = kifu_posdb::index::IndexOptions::new(bs);
     opts.variations = variations;
-    opts.most_stones = match entry_stones {
-        None if variations => None,
-        None => Some(kifu_posdb::index::DEFAULT_MOST_STONES),
-        Some(e) if e.extract::<String>().is_ok_and(|s| s == "all") => None,
-        Some(_) if variations => {
-            return Err(PyValueError::new_err(
-                "entry_stones with variations=True: an index of every variation keeps all its \
-                 positions' entries",
-            ))
-        }
-        Some(e) => Some(e.extract::<u16>().map_err(|_| {
+    let asked = match entry_stones {
+        None => None,
+        Some(e) if e.extract::<String>().is_ok_and(|s| s == "all") => Some(None),
+        Some(e) => Some(Some(e.extract::<u16>().map_err(|_| {
             PyValueError::new_err(format!("entry_stones={e}: a number of stones or \"all\""))
-        })?),
+        })?)),
     };
+    opts.most_stones = kifu_posdb::index::most_stones_for(variations, asked)
+        .map_err(|e| PyValueError::new_err(format!("entry_stones with variations=True: {e}")))?;
     opts.temp_dir = output
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -445,30 +439,12 @@ fn posdb_build_index<'py>(
     let summary = py.detach(|| -> PyResult<kifu_posdb::index::IndexSummary> {
         // Streamed into the output as the CLI writes it (not held whole in memory); a failed
         // build is not committed, so the output is left as it was.
-        let mut summary = None;
-        let written = write_atomically(&output, |w| {
-            let built = in_pool(threads, || {
+        write_atomically(&output, |w| {
+            in_pool(threads, || {
                 kifu_posdb::index::build_index(&sources, &opts, w, &|| {})
-            })
-            .and_then(|r| r.map_err(|e| posdb_error(Some(name.clone()), e)));
-            let ok = built.is_ok();
-            summary = Some(built);
-            if ok {
-                Ok(())
-            } else {
-                Err(std::io::Error::other("the index was not built"))
-            }
-        });
-        match summary {
-            Some(Err(e)) => Err(e),
-            Some(Ok(s)) => written.map(|()| s).map_err(|e| io_error(&output, &e)),
-            None => Err(io_error(
-                &output,
-                &written
-                    .err()
-                    .unwrap_or_else(|| std::io::Error::other("not written")),
-            )),
-        }
+            })?
+            .map_err(|e| posdb_error(Some(name.clone()), e))
+        })
     })?;
     let d = PyDict::new(py);
     d.set_item("files", summary.files)?;
@@ -528,8 +504,7 @@ fn posdb_extract(
     match output {
         None => Ok(pyo3::types::PyBytes::new(py, &bytes).into_any().unbind()),
         Some(p) => {
-            py.detach(|| write_atomically(&p, |w| w.write_all(&bytes)))
-                .map_err(|e| io_error(&p, &e))?;
+            py.detach(|| write_bytes(&p, &bytes))?;
             Ok(bytes.len().into_pyobject(py)?.into_any().unbind())
         }
     }

@@ -58,18 +58,17 @@ impl IndexSelection {
     /// The most stones of a position whose entries are kept (`None`: all), from
     /// `--entry-stones` and `--variations`; a usage error if they do not go together.
     pub fn most_stones(&self) -> Result<Option<u16>> {
-        match self.entry_stones.as_deref() {
-            None if self.variations => Ok(None),
-            None => Ok(Some(kifu_posdb::index::DEFAULT_MOST_STONES)),
-            Some("all") => Ok(None),
-            Some(_) if self.variations => crate::usage!(
-                "--entry-stones with --variations: an index of every variation keeps all \
-                 its positions' entries"
-            ),
+        let asked = match self.entry_stones.as_deref() {
+            None => None,
+            Some("all") => Some(None),
             Some(n) => match n.parse::<u16>() {
-                Ok(n) => Ok(Some(n)),
+                Ok(n) => Some(Some(n)),
                 Err(_) => crate::usage!("--entry-stones {n:?}: a number of stones or `all`"),
             },
+        };
+        match kifu_posdb::index::most_stones_for(self.variations, asked) {
+            Ok(cut) => Ok(cut),
+            Err(e) => crate::usage!("--entry-stones with --variations: {e}"),
         }
     }
 }

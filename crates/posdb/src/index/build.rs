@@ -143,9 +143,7 @@ pub fn build_index_with<T: Send>(
     if opts.variations && opts.most_stones.is_some() {
         // The pattern search answers the positions without entries by their own line, where
         // the entries of such an index follow a main-line position by a variation's move.
-        return Err(IndexError::Options(
-            "an index of every variation keeps every position's entries: no cut by stones",
-        ));
+        return Err(IndexError::Options(super::NO_CUT_WITH_VARIATIONS));
     }
     let Collected {
         sorter,

@@ -179,6 +179,26 @@ pub struct IndexOptions {
 /// count), are about 8% of a 19x19 game's positions.
 pub const DEFAULT_MOST_STONES: u16 = 12;
 
+/// The cut by stones of an index: `asked` as the user gave it (`None`: not given; `Some(None)`:
+/// every entry; `Some(Some(n))`: up to `n` stones), given whether it holds every variation. Not
+/// given, main lines are cut at [`DEFAULT_MOST_STONES`] and variations are not; a cut asked for
+/// with variations is refused ([`IndexOptions::most_stones`]).
+pub fn most_stones_for(
+    variations: bool,
+    asked: Option<Option<u16>>,
+) -> Result<Option<u16>, IndexError> {
+    match asked {
+        None if variations => Ok(None),
+        None => Ok(Some(DEFAULT_MOST_STONES)),
+        Some(Some(_)) if variations => Err(IndexError::Options(NO_CUT_WITH_VARIATIONS)),
+        Some(cut) => Ok(cut),
+    }
+}
+
+/// Why an index of every variation is not cut.
+pub(crate) const NO_CUT_WITH_VARIATIONS: &str =
+    "an index of every variation keeps every position's entries: no cut by stones";
+
 impl IndexOptions {
     /// Defaults for `size`: kifu's own keys, 1 GiB for sorting (about 30 million positions
     /// without a spill).

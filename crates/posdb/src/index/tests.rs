@@ -10,6 +10,17 @@ fn srcs(paths: &[PathBuf]) -> Vec<Source> {
     paths.iter().map(Source::new).collect()
 }
 
+/// Each text written to `dir` as `0.sgf`, `1.sgf`, ...
+fn write_games(dir: &std::path::Path, texts: &[&str]) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let p = dir.join(format!("{i}.sgf"));
+        std::fs::write(&p, t).unwrap();
+        paths.push(p);
+    }
+    paths
+}
+
 #[test]
 fn results_name_winners() {
     let cases = [
@@ -41,12 +52,7 @@ fn second_hash_kept_up_to_date_equals_a_full_hash() {
         // Siblings that each add one stone to the same parent, and a capture in one branch.
         "(;GM[1]SZ[5];B[aa](;W[bb];B[cc])(;W[cc];B[bb])(;W[ab];B[ba];W[dd](;B[ee])(;B[ed])))",
     ];
-    let mut paths = Vec::new();
-    for (i, t) in tricky.iter().enumerate() {
-        let p = dir.path().join(format!("{i}.sgf"));
-        std::fs::write(&p, t).unwrap();
-        paths.push(p);
-    }
+    let paths = write_games(dir.path(), &tricky);
     for variations in [false, true] {
         let mut opts = IndexOptions::new(BoardSize::new(5).unwrap());
         opts.variations = variations;
@@ -265,15 +271,7 @@ fn summaries_of_every_key_give_the_scan_answers() {
         // Variations that transpose into each other and into game 0.
         "(;GM[1]SZ[5]RE[B+2];B[cc](;W[bb];B[dd])(;W[dd];B[bb];W[])(;W[bb];C[x];B[ee]))",
     ];
-    let paths: Vec<PathBuf> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let p = dir.path().join(format!("{i}.sgf"));
-            std::fs::write(&p, g).unwrap();
-            p
-        })
-        .collect();
+    let paths = write_games(dir.path(), &games);
     let mut all_dbs = Vec::new();
     for variations in [false, true] {
         let mut dbs = Vec::new();
@@ -563,12 +561,7 @@ fn a_cut_by_stones_keeps_every_entry_of_the_positions_it_holds() {
         "(;GM[1]SZ[5]RE[W+1];B[ab];W[aa];B[ba];W[cc];B[dd];W[ee])",
         "(;GM[1]SZ[5]AB[aa][bb][cc]RE[W+R];W[dd];B[de];W[ed])",
     ];
-    let mut small = Vec::new();
-    for (i, t) in hand.iter().enumerate() {
-        let p = dir.path().join(format!("{i}.sgf"));
-        std::fs::write(&p, t).unwrap();
-        small.push(p);
-    }
+    let small = write_games(dir.path(), &hand);
     let corpus = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
     let replay = ReplayOptions::default();
     for (size, files, most) in [(5, small, [0u16, 3, 4]), (9, corpus, [0, 6, 12])] {

@@ -70,6 +70,7 @@ pub(super) fn walk_intervals(
         cold,
         size,
         bound,
+        ..
     } = *game;
     let variants = &shared.0;
     let winner = info.winner();

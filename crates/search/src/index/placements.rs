@@ -32,6 +32,7 @@ pub(super) fn walk_placements(
         cold,
         size,
         bound,
+        start,
     } = *game;
     let variants = &shared.0;
     let winner = info.winner();
@@ -59,6 +60,14 @@ pub(super) fn walk_placements(
         if node.in_variation && !query.variations {
             // The main line comes first in pre-order: the rest are variations.
             break;
+        }
+        if i < start {
+            // No candidate has its stones yet: only the board is kept.
+            ws.put(n, changes);
+            continue;
+        }
+        if i == start && start > 0 {
+            ws.resync(plan, n);
         }
         if !query.variations
             && (i > bound || node.move_number > last_move || unseen == 0)

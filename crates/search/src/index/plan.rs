@@ -23,9 +23,22 @@ pub(super) struct VariantPlan {
     pub(super) empty_mismatches: u16,
     /// The rectangle's width (its height is the number of `rows`).
     pub(super) width: u32,
-    /// Per row of the rectangle, bits of its cells by column: must be empty, black, white,
-    /// empty or black, empty or white.
-    pub(super) rows: Vec<[u32; 5]>,
+    /// Per row of the rectangle, bits of its cells by column that a black stone, a white
+    /// stone and an empty point do not match ([`VariantPlan::wrong`]).
+    pub(super) rows: Vec<[u32; 3]>,
+    /// The rows that an empty board does not match (bits).
+    pub(super) empty_bad: u64,
+}
+
+impl VariantPlan {
+    /// The cells of row `y` of the rectangle that a row of the board does not match, given
+    /// its black and white stones as bits from the rectangle's first column (bits past the
+    /// rectangle's width are ignored).
+    #[inline(always)]
+    pub(super) fn wrong(&self, y: usize, b: u32, w: u32) -> u32 {
+        let [xb, xw, xe] = self.rows[y];
+        (b & xb) | (w & xw) | (!(b | w) & xe)
+    }
 }
 
 /// A query's variants on one board size, ready for the index.
@@ -111,17 +124,14 @@ impl Plan {
                     .enumerate()
                     .filter(|&(_, m)| m != 0)
                     .collect();
-                let mut rows = vec![[0u32; 5]; v.pattern.height() as usize];
+                let mut rows = vec![[0u32; 3]; v.pattern.height() as usize];
                 for &(x, y, m) in &cells {
-                    let kind = match m {
-                        0b110 => 0,
-                        0b101 => 1,
-                        0b011 => 2,
-                        0b100 => 3,
-                        0b010 => 4,
-                        _ => continue,
-                    };
-                    rows[usize::from(y)][kind] |= 1 << x;
+                    for (state, bits) in rows[usize::from(y)].iter_mut().enumerate() {
+                        // States in `m`: empty (bit 0), black, white; here black, white, empty.
+                        if m >> ((state + 1) % 3) & 1 != 0 {
+                            *bits |= 1 << x;
+                        }
+                    }
                 }
                 let (blacks, whites) = (only(0b010), only(0b100));
                 let empties = only(0b001);
@@ -130,7 +140,12 @@ impl Plan {
                     .chain(&whites)
                     .map(|&(x, y)| (usize::from(y) * n + usize::from(x)) as u16)
                     .collect();
+                let empty_bad = rows
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |bad, (y, r)| bad | u64::from(r[2] != 0) << y);
                 VariantPlan {
+                    empty_bad,
                     width: v.pattern.width(),
                     rows,
                     blacks,

@@ -22,32 +22,36 @@ use super::times::TimeRead;
 use super::GameEntry;
 
 /// Leaves out of `cands` those that cannot stand at any node of `g`'s main line; returns the
-/// last node at which one of the others may stand (`u32::MAX`: no bound known).
+/// last node at which one of the others may stand (`u32::MAX`: no bound known) and the first
+/// (0: none known): before it, none has all its stones.
 pub(crate) fn prune(
     cands: &mut Vec<(u32, (u32, u32))>,
     plan: &Plan,
     g: &GameEntry,
     cold: ColdView<'_>,
     from: u32,
-) -> u32 {
+) -> (u32, u32) {
     let n = usize::from(g.side);
     // A node's move number is at most its index plus one (a root may hold a move), so a
     // candidate that cannot stand at node `from - 1` or later is before the window.
     let from = from.saturating_sub(1) >> g.shift;
     let Some(times) = cold.times else {
-        return u32::MAX;
+        return (u32::MAX, 0);
     };
-    let bound = if cands.len() >= UNPACK_FROM {
+    let (bound, start) = if cands.len() >= UNPACK_FROM {
         filter(cands, plan, &times.unpacked(), times.fin, n, from)
     } else {
         filter(cands, plan, &times, times.fin, n, from)
     };
-    // Back from units of `1 << shift` nodes (last changes were rounded up).
-    if bound == u32::MAX {
+    // Back from units of `1 << shift` nodes (last changes were rounded up, first stones
+    // down).
+    let bound = if bound == u32::MAX {
         bound
     } else {
         bound << g.shift
-    }
+    };
+    let start = start.checked_shl(u32::from(g.shift)).unwrap_or(0);
+    (bound, if start < 4 { 0 } else { start })
 }
 
 /// Candidates from which a game's time tables are unpacked before the prune
@@ -55,7 +59,7 @@ pub(crate) fn prune(
 const UNPACK_FROM: usize = 16;
 
 /// The prune's loop over the candidates, with the time tables `times` and the final board
-/// `fin`; gives the bound in units.
+/// `fin`; gives the bound and the earliest unit a survivor's stones are all there by.
 #[inline(always)]
 fn filter(
     cands: &mut Vec<(u32, (u32, u32))>,
@@ -64,26 +68,28 @@ fn filter(
     fin: &[u8],
     n: usize,
     from: u32,
-) -> u32 {
+) -> (u32, u32) {
     let mut bound = 0u32;
+    let mut start = u32::MAX;
     let mut keep = 0;
     for i in 0..cands.len() {
         let cand = cands[i];
         let (vi, (c, r)) = cand;
         let v = &plan.variants[vi as usize];
-        if let Some(dead) = survives(times, fin, v, n, c as usize, r as usize, from) {
+        if let Some((dead, born)) = survives(times, fin, v, n, c as usize, r as usize, from) {
             bound = bound.max(dead);
+            start = start.min(born);
             cands[keep] = cand;
             keep += 1;
         }
     }
     cands.truncate(keep);
-    bound
+    (bound, if keep == 0 { 0 } else { start })
 }
 
 /// The first node after which the final board `fin` contradicts a cell of `v` at place
 /// `(c, r)` for good (`u32::MAX`: none does) when its stones all arrive before it (by the time
-/// tables), `None` when they cannot.
+/// tables), with the unit they are all there by, `None` when they cannot.
 #[inline(always)]
 fn survives(
     times: &impl TimeRead,
@@ -93,21 +99,17 @@ fn survives(
     c: usize,
     r: usize,
     from: u32,
-) -> Option<u32> {
+) -> Option<(u32, u32)> {
     let at = r * n + c;
     let born = v
         .stone_at
         .iter()
         .fold(from, |m, &o| m.max(times.first(at + usize::from(o))));
     let mut dead = u32::MAX;
-    for (y, masks) in v.rows.iter().enumerate() {
+    for y in 0..v.rows.len() {
         let row = r + y;
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
-        let mut wrong = ((b | w) & masks[0])
-            | (!b & masks[1])
-            | (!w & masks[2])
-            | (w & masks[3])
-            | (b & masks[4]);
+        let mut wrong = v.wrong(y, b, w);
         let row_at = row * n + c;
         while wrong != 0 {
             let x = wrong.trailing_zeros() as usize;
@@ -118,5 +120,5 @@ fn survives(
             }
         }
     }
-    Some(dead)
+    Some((dead, born))
 }

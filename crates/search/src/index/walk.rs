@@ -45,8 +45,8 @@ pub(crate) fn search_game(
         return;
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
-    let bound = if query.variations && g.all {
-        u32::MAX
+    let (bound, start) = if query.variations && g.all {
+        (u32::MAX, 0)
     } else {
         ws.prune(plan, g, cold, query.moves.map_or(0, |m| m.0))
     };
@@ -61,6 +61,7 @@ pub(crate) fn search_game(
         cold,
         size,
         bound,
+        start,
     };
     // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
     // from another on its rectangle.
@@ -101,7 +102,8 @@ pub(crate) fn search_game(
 }
 
 /// What either walk of one game reads: the query's plan and variants on the game's board, its
-/// cold part, and the last node a candidate may stand at along the main line (`bound`).
+/// cold part, the last node a candidate may stand at along the main line (`bound`), and the
+/// first (`start`: before it the counted walks only keep the board, [`Workspace::resync`]).
 #[derive(Clone, Copy)]
 pub(super) struct GameWalk<'a> {
     pub(super) plan: &'a Plan,
@@ -110,6 +112,7 @@ pub(super) struct GameWalk<'a> {
     pub(super) cold: ColdView<'a>,
     pub(super) size: BoardSize,
     pub(super) bound: u32,
+    pub(super) start: u32,
 }
 
 /// A node's move as the scan names it (a point off the board, which a checked record does
@@ -148,6 +151,7 @@ fn walk_counted(
         cold,
         size,
         bound,
+        start,
     } = *game;
     let variants = &shared.0;
     let winner = info.winner();
@@ -169,6 +173,13 @@ fn walk_counted(
         index += 1;
         if node.in_variation && !query.variations {
             break;
+        }
+        if node_index < start {
+            ws.put(n, changes);
+            continue;
+        }
+        if node_index == start && start > 0 {
+            ws.resync(plan, n);
         }
         let waiting = plain + swapped > 0;
         if !query.variations && (node_index > bound || node.move_number > last_move) && !waiting {
@@ -271,6 +282,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
         cold,
         size,
         bound,
+        ..
     } = *game;
     let (variants, stabilizer) = (&shared.0, &shared.1);
     let n = usize::from(size.get());

@@ -49,6 +49,9 @@ pub(crate) struct Workspace {
     pub(super) rows: Vec<u32>,
     /// Each candidate's rectangle: first column, first row, past the last column and row.
     pub(super) rects: Vec<[u8; 4]>,
+    /// Per candidate, the rows of its rectangle that do not match the board (bits): a change
+    /// tests its own row again, not the whole rectangle.
+    pub(super) bad: Vec<u64>,
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
@@ -144,13 +147,17 @@ impl Workspace {
             self.rows.clear();
             self.rows.resize(2 * n, 0);
             self.rects.clear();
+            self.bad.clear();
+            self.bad.resize(self.cands.len(), 0);
             for k in 0..self.cands.len() {
                 let (vi, (c, r)) = self.cands[k];
                 let v = &plan.variants[vi as usize];
                 let (w, h) = (v.width, v.rows.len() as u32);
                 self.rects
                     .push([c as u8, r as u8, (c + w) as u8, (r + h) as u8]);
-                self.test_rows(plan, n, k);
+                // The board is empty: the rows that want a stone do not match.
+                self.bad[k] = v.empty_bad;
+                self.mark(k, v.empty_bad == 0);
             }
             return;
         }
@@ -172,20 +179,41 @@ impl Workspace {
         }
     }
 
-    /// Whether candidate `k` stands on the board's rows, put in its standing bit.
+    /// Whether candidate `k` stands on the board's rows, put in its standing bit, with the
+    /// rows of its rectangle that do not match ([`Workspace::bad`]).
     pub(super) fn test_rows(&mut self, plan: &Plan, n: usize, k: usize) {
         let (vi, (c, r)) = self.cands[k];
-        let (c, r) = (c as usize, r as usize);
         let v = &plan.variants[vi as usize];
-        let stands = v.rows.iter().enumerate().all(|(y, masks)| {
-            let (b, w) = (self.rows[r + y] >> c, self.rows[n + r + y] >> c);
-            ((b | w) & masks[0])
-                | (!b & masks[1])
-                | (!w & masks[2])
-                | (w & masks[3])
-                | (b & masks[4])
-                == 0
-        });
+        let mut bad = 0u64;
+        for y in 0..v.rows.len() {
+            let at = r as usize + y;
+            let (b, w) = (self.rows[at] >> c, self.rows[n + at] >> c);
+            bad |= u64::from(v.wrong(y, b, w) != 0) << y;
+        }
+        self.bad[k] = bad;
+        self.mark(k, bad == 0);
+    }
+
+    /// [`Workspace::test_rows`] after a change on row `y` of candidate `k`'s rectangle: that
+    /// row alone tested again.
+    fn test_row(&mut self, plan: &Plan, n: usize, k: usize, y: usize) {
+        let (vi, (c, r)) = self.cands[k];
+        let v = &plan.variants[vi as usize];
+        let at = r as usize + y;
+        let (b, w) = (self.rows[at] >> c, self.rows[n + at] >> c);
+        let bit = 1u64 << y;
+        let bad = if v.wrong(y, b, w) != 0 {
+            self.bad[k] | bit
+        } else {
+            self.bad[k] & !bit
+        };
+        self.bad[k] = bad;
+        self.mark(k, bad == 0);
+    }
+
+    /// Puts candidate `k`'s standing bit.
+    #[inline(always)]
+    fn mark(&mut self, k: usize, stands: bool) {
         let bit = 1u64 << (k % 64);
         if stands {
             self.standing[k / 64] |= bit;
@@ -195,14 +223,14 @@ impl Workspace {
     }
 
     /// Along the main line, leaves out the candidates that cannot stand at any node
-    /// ([`super::prune`]); returns the last node at which one may stand.
+    /// ([`super::prune`]); returns the last node at which one may stand, and the first.
     pub(super) fn prune(
         &mut self,
         plan: &Plan,
         g: &GameEntry,
         cold: ColdView<'_>,
         from: u32,
-    ) -> u32 {
+    ) -> (u32, u32) {
         super::prune::prune(&mut self.cands, plan, g, cold, from)
     }
 
@@ -212,6 +240,65 @@ impl Workspace {
             self.lists[usize::from(p)].clear();
         }
         self.touched.clear();
+    }
+
+    /// Puts a node's `changes` on the board alone, before any candidate has its stones (the
+    /// counters and rows are made again from the board by [`Workspace::resync`]): a node then
+    /// costs its decoding and a store per change, where [`Workspace::set`] tested the
+    /// candidates of every changed point.
+    pub(super) fn put(&mut self, n: usize, changes: &[(u16, u8)]) {
+        for &(p, s) in changes {
+            let p = usize::from(p);
+            if let Some(b) = self.board.get_mut(p) {
+                *b = s;
+            }
+            if self.direct {
+                let (x, y) = (p % n, p / n);
+                let bit = 1u32 << x;
+                self.rows[y] &= !bit;
+                self.rows[n + y] &= !bit;
+                if s == 1 || s == 2 {
+                    self.rows[usize::from(s - 1) * n + y] |= bit;
+                }
+            }
+        }
+    }
+
+    /// Makes the candidates' counters, watchers and standing bits (or, with few candidates,
+    /// the rows of bits) those of the board, after [`Workspace::put`]: as [`Workspace::set`]
+    /// would have left them, but for candidates that had all their stones at some node and
+    /// lost one since (still watching every cell there, not here), which none can have before
+    /// the walk's `start`.
+    pub(super) fn resync(&mut self, plan: &Plan, n: usize) {
+        if self.direct {
+            for k in 0..self.cands.len() {
+                self.test_rows(plan, n, k);
+            }
+            return;
+        }
+        for k in 0..self.cands.len() {
+            let (vi, (c, r)) = self.cands[k];
+            let v = &plan.variants[vi as usize];
+            let cells = if self.active[k] {
+                &v.cells[..]
+            } else {
+                &v.cells[..usize::from(v.empty_mismatches)]
+            };
+            let mut mismatches = 0u16;
+            for &(x, y, m) in cells {
+                let p = (r as usize + usize::from(y)) * n + c as usize + usize::from(x);
+                mismatches += u16::from((m >> self.board[p]) & 1);
+            }
+            self.counters[k] = mismatches;
+            let bit = 1u64 << (k % 64);
+            if !self.active[k] && mismatches == 0 {
+                self.activate_one(plan, n, k);
+            } else if self.active[k] && mismatches == 0 {
+                self.standing[k / 64] |= bit;
+            } else {
+                self.standing[k / 64] &= !bit;
+            }
+        }
     }
 
     /// Candidate `k` has all its stones: its other cells are watched from now on.
@@ -254,7 +341,7 @@ impl Workspace {
             for k in 0..self.rects.len() {
                 let [c0, r0, c1, r1] = self.rects[k];
                 if (c0..c1).contains(&x) && (r0..r1).contains(&y) {
-                    self.test_rows(plan, n, k);
+                    self.test_row(plan, n, k, usize::from(y - r0));
                 }
             }
             return;

@@ -201,13 +201,28 @@ impl Columns {
             .zip(cols.valid.par_chunks(WORDS))
             .enumerate()
             .map(|(b, (block, valid))| {
-                let column = |colour: usize, x: usize, y: usize| {
+                // Columns as arrays of a size known when compiling: their loops are unrolled
+                // and vectorized.
+                let column = |colour: usize, x: usize, y: usize| -> &[u64; WORDS] {
                     let at = (colour * points + y * n + x) * WORDS;
-                    &block[at..at + WORDS]
+                    block[at..at + WORDS]
+                        .try_into()
+                        .expect("a column of WORDS words")
                 };
-                let level = |column: usize, x: usize, y: usize| {
+                let level = |column: usize, x: usize, y: usize| -> Option<&[u64; WORDS]> {
                     let at = (b * 2 * LEVELS.len() * points + column * points + y * n + x) * WORDS;
-                    levels.and_then(|l| l.get(at..at + WORDS))
+                    levels
+                        .and_then(|l| l.get(at..at + WORDS))
+                        .and_then(|c| c.try_into().ok())
+                };
+                let runs = levels
+                    .filter(|_| runs_pay(plan, n))
+                    .map(|_| settled_runs(plan, n, &level));
+                let run = |i: usize, len: u8, x: usize, y: usize| -> Option<&[u64; WORDS]> {
+                    let runs = runs.as_ref()?;
+                    let j = runs.lengths.iter().position(|&l| l == len)?;
+                    let at = ((i * runs.lengths.len() + j) * points + y * n + x) * WORDS;
+                    runs.words.get(at..at + WORDS)?.try_into().ok()
                 };
                 // Each place that some game of the block may hold, with those games.
                 let mut held: Vec<(u16, [u64; WORDS])> = Vec::new();
@@ -244,7 +259,15 @@ impl Columns {
                         }
                     };
                     if any && levels.is_some() {
-                        any = rule_out_late(&mut acc, plan, k, (col, row), &level);
+                        any = rule_out_late(
+                            &mut acc,
+                            plan,
+                            k,
+                            (col, row),
+                            &level,
+                            &run,
+                            runs.is_some(),
+                        );
                     }
                     if any {
                         held.push((k as u16, acc));
@@ -292,6 +315,87 @@ impl Columns {
     }
 }
 
+/// A block's `settled` columns ([`super::levels`]) ORed along the runs of empty cells of a
+/// plan's variants ([`super::plan::VariantPlan::empty_runs`]): one column a run, where a
+/// variant's empty cells took one each (22 for the 5x5 of `bench/search.sh`, 7 runs).
+struct SettledRuns {
+    /// The runs' lengths, ascending.
+    lengths: Vec<u8>,
+    /// Per level, per length (in `lengths`' order), per point `(x, y)`: the games where a
+    /// point of `(x..x + length, y)` is settled (points whose run would leave the board: the
+    /// part on it).
+    words: Vec<u64>,
+}
+
+/// Whether making a block's [`SettledRuns`] costs less than the ORs it saves (a free
+/// pattern's many places; not a side's few wide ones): in columns read, about one per point
+/// and length up to the longest run, against the empty cells less the runs of every place.
+fn runs_pay(plan: &Plan, n: usize) -> bool {
+    let saved: usize = plan
+        .placed
+        .iter()
+        .map(|&(vi, _)| {
+            let v = &plan.variants[vi as usize];
+            v.empties.len() - v.empty_runs.len()
+        })
+        .sum();
+    let longest = plan
+        .variants
+        .iter()
+        .flat_map(|v| v.empty_runs.iter().map(|r| usize::from(r.2)))
+        .max()
+        .unwrap_or(0);
+    saved > 2 * longest * n * n
+}
+
+/// The [`SettledRuns`] of `plan` over one block, from its `level` columns (as
+/// [`rule_out_late`] reads them).
+fn settled_runs<'a>(
+    plan: &Plan,
+    n: usize,
+    level: &impl Fn(usize, usize, usize) -> Option<&'a [u64; WORDS]>,
+) -> SettledRuns {
+    let mut lengths: Vec<u8> = plan
+        .variants
+        .iter()
+        .flat_map(|v| v.empty_runs.iter().map(|r| r.2))
+        .collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    let points = n * n;
+    let mut words = vec![0u64; LEVELS.len() * lengths.len() * points * WORDS];
+    let mut cur = vec![0u64; points * WORDS];
+    for i in 0..LEVELS.len() {
+        let settled = |x: usize, y: usize| level(2 * i + 1, x, y);
+        for y in 0..n {
+            for x in 0..n {
+                if let Some(c) = settled(x, y) {
+                    cur[(y * n + x) * WORDS..][..WORDS].copy_from_slice(c);
+                }
+            }
+        }
+        let mut len = 1;
+        for (j, &target) in lengths.iter().enumerate() {
+            while len < usize::from(target) {
+                for y in 0..n {
+                    for x in 0..n.saturating_sub(len) {
+                        if let Some(c) = settled(x + len, y) {
+                            let at = (y * n + x) * WORDS;
+                            for (w, &s) in cur[at..at + WORDS].iter_mut().zip(c) {
+                                *w |= s;
+                            }
+                        }
+                    }
+                }
+                len += 1;
+            }
+            let at = (i * lengths.len() + j) * points * WORDS;
+            words[at..at + points * WORDS].copy_from_slice(&cur);
+        }
+    }
+    SettledRuns { lengths, words }
+}
+
 /// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
 /// stones at some node) the games where it cannot stand at any node by the levels'
 /// columns ([`super::levels`]). `level(column, x, y)`: the column of point (x, y), `2 * i`
@@ -301,7 +405,9 @@ fn rule_out_late<'a>(
     plan: &Plan,
     k: usize,
     (col, row): (usize, usize),
-    level: &impl Fn(usize, usize, usize) -> Option<&'a [u64]>,
+    level: &impl Fn(usize, usize, usize) -> Option<&'a [u64; WORDS]>,
+    run: &impl Fn(usize, u8, usize, usize) -> Option<&'a [u64; WORDS]>,
+    runs_made: bool,
 ) -> bool {
     let Some(&(vi, _)) = plan.placed.get(k) else {
         return true;
@@ -334,13 +440,25 @@ fn rule_out_late<'a>(
             return true;
         }
         settled = [0u64; WORDS];
-        for (x, y) in v.empties.iter().map(at) {
-            let Some(column) = level(2 * i + 1, x, y) else {
-                return true;
-            };
-            for (s, &c) in settled.iter_mut().zip(column) {
+        let mut or = |column: Option<&[u64; WORDS]>| {
+            for (s, &c) in settled.iter_mut().zip(column?) {
                 *s |= c;
             }
+            Some(())
+        };
+        let read = if runs_made {
+            v.empty_runs.iter().try_for_each(|&(x, y, len)| {
+                let (x, y) = at(&(x, y));
+                or(run(i, len, x, y))
+            })
+        } else {
+            v.empties
+                .iter()
+                .map(at)
+                .try_for_each(|(x, y)| or(level(2 * i + 1, x, y)))
+        };
+        if read.is_none() {
+            return true;
         }
     }
     // Past the last level: the games where no empty cell was settled by then.

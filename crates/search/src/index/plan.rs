@@ -15,6 +15,8 @@ pub(super) struct VariantPlan {
     pub(super) whites: Vec<(u8, u8)>,
     /// Cells that must be empty.
     pub(super) empties: Vec<(u8, u8)>,
+    /// The same cells as runs along their rows: first column, row, length.
+    pub(super) empty_runs: Vec<(u8, u8, u8)>,
     /// The stones (black, then white) as offsets from the place's point (`y * n + x`).
     pub(super) stone_at: Vec<u16>,
     /// The rows where its top-left may be, each with its places (bit `c`: place (c, row)).
@@ -135,6 +137,15 @@ impl Plan {
                 }
                 let (blacks, whites) = (only(0b010), only(0b100));
                 let empties = only(0b001);
+                let mut by_rows = empties.clone();
+                by_rows.sort_unstable_by_key(|&(x, y)| (y, x));
+                let mut empty_runs: Vec<(u8, u8, u8)> = Vec::new();
+                for &(x, y) in &by_rows {
+                    match empty_runs.last_mut() {
+                        Some((x0, y0, len)) if *y0 == y && *x0 + *len == x => *len += 1,
+                        _ => empty_runs.push((x, y, 1)),
+                    }
+                }
                 let stone_at = blacks
                     .iter()
                     .chain(&whites)
@@ -151,6 +162,7 @@ impl Plan {
                     blacks,
                     whites,
                     empties,
+                    empty_runs,
                     stone_at,
                     empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,
                     cells,

@@ -55,6 +55,8 @@ pub(crate) struct Workspace {
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
+    /// The column and row of each point of the board being walked, by index.
+    pub(super) xy: Vec<[u8; 2]>,
     /// Per candidate, the node its stretch of standing began at, and the running sums of the
     /// nodes, for [`super::intervals`].
     pub(super) since: Vec<u32>,
@@ -123,6 +125,11 @@ impl Workspace {
                 .extend((0..size.points()).filter_map(|i| Point::from_index(i, size)));
         }
         let n = usize::from(g.side);
+        if self.xy.len() != n * n {
+            self.xy.clear();
+            self.xy
+                .extend((0..n * n).map(|p| [(p % n) as u8, (p / n) as u8]));
+        }
         let points = n * n;
         if self.lists.len() < points {
             self.lists.resize_with(points, Vec::new);
@@ -252,8 +259,8 @@ impl Workspace {
             if let Some(b) = self.board.get_mut(p) {
                 *b = s;
             }
-            if self.direct {
-                let (x, y) = (p % n, p / n);
+            if let (true, Some(&[x, y])) = (self.direct, self.xy.get(p)) {
+                let (x, y) = (usize::from(x), usize::from(y));
                 let bit = 1u32 << x;
                 self.rows[y] &= !bit;
                 self.rows[n + y] &= !bit;
@@ -329,7 +336,10 @@ impl Workspace {
         }
         self.board[p] = s;
         if self.direct {
-            let (x, y) = ((p % n) as u8, (p / n) as u8);
+            // A table, not a division: one per change is a good part of a change's time.
+            let Some(&[x, y]) = self.xy.get(p) else {
+                return;
+            };
             let bit = 1u32 << x;
             for (state, at) in [(1, usize::from(y)), (2, n + usize::from(y))] {
                 if s == state {

@@ -3,7 +3,7 @@
 # in process (kifu through crates/search/examples/search_timing.rs: `Database::open`, which reads
 # the pattern index `kifu pos index` wrote beside the .kpx, then `Database::search_many`, fastest
 # and median of 9 runs; Kombilo through its Python module kombilo.libkombilo in
-# tools/kombilo_search.py, which times GameList.search alone), in one run; prints each query's
+# tools/kombilo_search.py, which times GameList.search alone, fastest of 5), in one run; prints each query's
 # times and the ratio Kombilo / kifu fastest (above 1: kifu is faster), and the sums.
 # Both count as Kombilo does (kifu's --count placements), and the hit counts are printed side by
 # side so a ratio is only read where they agree.
@@ -43,7 +43,7 @@ for q in "${queries[@]}"; do
   printf '%s\n' "$k" >> "$work/kifu.jsonl"; printf '%s\n' "$m" >> "$work/kombilo.jsonl"
 done
 target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 9 > "$work/kifu.out"
-"$python" tools/kombilo_search.py --builds=3 "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
+"$python" tools/kombilo_search.py --builds=3 --runs=5 "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
   > "$work/kombilo.out" 2> "$work/kombilo.err"
 python3 - "$work" "${queries[@]}" <<'PY'
 import json, re, sys

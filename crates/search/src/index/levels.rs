@@ -12,7 +12,7 @@
 //! T2`, no empty cell is `settled` at `T2`. The games where none of the three holds for a
 //! place cannot hold it, and need not be walked, nor even pruned: at one word operation per
 //! 64 games and cell, where the prune pays about 140 instructions a candidate. For a 5x5
-//! anywhere on the corpus, one level (node 60) rules out 56% of the (game, place) candidates
+//! anywhere on the corpus, one level (node 60) ruled out 56% of the (game, place) candidates
 //! that the stones' columns leave. (With one level, the middle case is the last.)
 //!
 //! The tables are read from the games' cold parts, so these columns are made at the first
@@ -26,11 +26,13 @@ use super::store::ColdReader;
 use super::PatternIndex;
 use rayon::prelude::*;
 
-/// The main-line nodes the columns look at, ascending: about move 60, when most of a free
-/// pattern's candidates still lack a stone, and an area of a 5x5 is already filled for good
-/// in most games. (Nodes 45 or 80 alone, or 60 and 120, cost more instructions for the 5x5
-/// anywhere and the 9x5 side of `bench/search.sh`: 211 M, 213 M and 221 M against 206 M.)
-pub(crate) const LEVELS: [u32; 1] = [60];
+/// The main-line nodes the columns look at, ascending: about moves 40 and 90, when most of a
+/// free pattern's candidates still lack a stone, and an area of a 5x5 is already filled for
+/// good in many games. Instructions a search (callgrind, one thread, the corpus) for the 9x5
+/// side and the 5x5 anywhere of `bench/search.sh`: node 60 alone 48.8 M and 169.6 M; 40 and 80
+/// 45.4 M and 164.0 M; 30 and 60 42.9 M and 166.7 M; 40 and 90 45.5 M and 162.5 M; 30, 60 and
+/// 120 43.9 M and 167.2 M. Each level costs two bits a game and point (9 MB at 100,000 games).
+pub(crate) const LEVELS: [u32; 2] = [40, 90];
 
 /// The `early` and `settled` columns of the games `ids` (ascending, all of board side `n`),
 /// block after block: for each node of [`LEVELS`], `n * n` columns `early` by point, then

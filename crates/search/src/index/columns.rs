@@ -68,6 +68,20 @@ impl Iterator for Ones<'_> {
     }
 }
 
+/// Calls `f` with the number of each bit set in `acc`, ascending: a plain loop over the
+/// words, which the counting sort of [`Columns::candidates`] runs twice over every place of a
+/// block (most words are 0; [`ones`] took a tenth of a free pattern's search at 100,000 games).
+#[inline(always)]
+fn each_one(acc: &[u64; WORDS], mut f: impl FnMut(usize)) {
+    for (w, &word) in acc.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            f(w * 64 + m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
+    }
+}
+
 /// Games and, for each, the places where one of a plan's variants may stand: game `i` is
 /// `games[i]`, its places `places[ends[i - 1]..ends[i]]` (from 0 for the first).
 #[derive(Debug, Default)]
@@ -276,9 +290,7 @@ impl Columns {
                 // Game by game (a counting sort: places stay in order within a game).
                 let mut count = vec![0u32; BLOCK + 1];
                 for (_, acc) in &held {
-                    for j in ones(acc) {
-                        count[j + 1] += 1;
-                    }
+                    each_one(acc, |j| count[j + 1] += 1);
                 }
                 for j in 0..BLOCK {
                     count[j + 1] += count[j];
@@ -290,10 +302,10 @@ impl Columns {
                 };
                 let mut next = count.clone();
                 for (k, acc) in &held {
-                    for j in ones(acc) {
+                    each_one(acc, |j| {
                         out.places[next[j] as usize] = *k;
                         next[j] += 1;
-                    }
+                    });
                 }
                 for j in 0..BLOCK {
                     if count[j + 1] > count[j] {

@@ -209,6 +209,7 @@ impl Columns {
             }
             _ => None,
         };
+        let make_runs = levels.is_some() && runs_pay(plan, n);
         let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)
@@ -230,7 +231,7 @@ impl Columns {
                         .and_then(|c| c.try_into().ok())
                 };
                 let runs = levels
-                    .filter(|_| runs_pay(plan, n))
+                    .filter(|_| make_runs)
                     .map(|_| settled_runs(plan, n, &level));
                 let run = |i: usize, len: u8, x: usize, y: usize| -> Option<&[u64; WORDS]> {
                     let runs = runs.as_ref()?;

@@ -55,7 +55,8 @@ pub(crate) struct Workspace {
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
-    /// The column and row of each point of the board being walked, by index.
+    /// The column and row of each point of the board being walked, by index (`points` is
+    /// lent to the walk's node reader).
     pub(super) xy: Vec<[u8; 2]>,
     /// Per candidate, the node its stretch of standing began at, and the running sums of the
     /// nodes, for [`super::intervals`].
@@ -260,19 +261,27 @@ impl Workspace {
                 *b = s;
             }
             if let (true, Some(&[x, y])) = (self.direct, self.xy.get(p)) {
-                let (x, y) = (usize::from(x), usize::from(y));
-                let bit = 1u32 << x;
-                self.rows[y] &= !bit;
-                self.rows[n + y] &= !bit;
-                if s == 1 || s == 2 {
-                    self.rows[usize::from(s - 1) * n + y] |= bit;
-                }
+                self.put_in_rows(n, x, y, s);
             }
         }
     }
 
-    /// Makes the candidates' counters, watchers and standing bits (or, with few candidates,
-    /// the rows of bits) those of the board, after [`Workspace::put`]: as [`Workspace::set`]
+    /// Puts state `s` on the point at column `x`, row `y` of the rows of bits.
+    #[inline(always)]
+    fn put_in_rows(&mut self, n: usize, x: u8, y: u8, s: u8) {
+        let bit = 1u32 << x;
+        for (state, at) in [(1, usize::from(y)), (2, n + usize::from(y))] {
+            if s == state {
+                self.rows[at] |= bit;
+            } else {
+                self.rows[at] &= !bit;
+            }
+        }
+    }
+
+    /// Makes the candidates' counters, watchers and standing bits those of the board (with
+    /// few candidates, tests their rows again: `put` kept the rows of bits), after
+    /// [`Workspace::put`]: as [`Workspace::set`]
     /// would have left them, but for candidates that had all their stones at some node and
     /// lost one since (still watching every cell there, not here), which none can have before
     /// the walk's `start`.
@@ -346,14 +355,7 @@ impl Workspace {
             let Some(&[x, y]) = self.xy.get(p) else {
                 return;
             };
-            let bit = 1u32 << x;
-            for (state, at) in [(1, usize::from(y)), (2, n + usize::from(y))] {
-                if s == state {
-                    self.rows[at] |= bit;
-                } else {
-                    self.rows[at] &= !bit;
-                }
-            }
+            self.put_in_rows(n, x, y, s);
             for k in 0..self.rects.len() {
                 let [c0, r0, c1, r1] = self.rects[k];
                 if (c0..c1).contains(&x) && (r0..r1).contains(&y) {

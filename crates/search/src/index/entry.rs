@@ -406,7 +406,7 @@ impl GameBuilder {
             },
             size,
             node_count: 0,
-            writer: NodeWriter::default(),
+            writer: NodeWriter::with_capacity(tree.node_count()),
             main: vec![0u32; 2 * n],
             all: vec![0u32; 2 * n],
             variations: false,

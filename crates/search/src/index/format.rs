@@ -160,6 +160,15 @@ pub(crate) struct NodeWriter {
 }
 
 impl NodeWriter {
+    /// A writer for a game of about `nodes` nodes: its buffers sized once (grown node by node
+    /// they were a tenth of a build's allocations).
+    pub(crate) fn with_capacity(nodes: usize) -> NodeWriter {
+        NodeWriter {
+            bytes: Vec::with_capacity(2 * nodes + 8),
+            move_numbers: Vec::with_capacity(nodes),
+        }
+    }
+
     /// Appends node number `index` (nodes come in order from 0) and its changes to the board
     /// (point, new state) from its parent's board, each point once.
     pub(crate) fn push(&mut self, index: u32, node: &Node, changes: &[(u16, u8)]) {

@@ -61,13 +61,8 @@ pub(super) fn walk_placements(
             // The main line comes first in pre-order: the rest are variations.
             break;
         }
-        if i < start {
-            // No candidate has its stones yet: only the board is kept.
-            ws.put(n, changes);
+        if ws.before_start(plan, n, (i, start), changes) {
             continue;
-        }
-        if i == start && start > 0 {
-            ws.resync(plan, n);
         }
         if !query.variations
             && (i > bound || node.move_number > last_move || unseen == 0)

@@ -174,12 +174,8 @@ fn walk_counted(
         if node.in_variation && !query.variations {
             break;
         }
-        if node_index < start {
-            ws.put(n, changes);
+        if ws.before_start(plan, n, (node_index, start), changes) {
             continue;
-        }
-        if node_index == start && start > 0 {
-            ws.resync(plan, n);
         }
         let waiting = plain + swapped > 0;
         if !query.variations && (node_index > bound || node.move_number > last_move) && !waiting {

@@ -250,11 +250,32 @@ impl Workspace {
         self.touched.clear();
     }
 
+    /// For the counted walks, node `i` of a walk whose candidates have no stones before node
+    /// `start` ([`super::walk::GameWalk`]): true (the node is done) before it, its changes
+    /// only put on the board; at it, the candidates' state made from that board.
+    #[inline(always)]
+    pub(super) fn before_start(
+        &mut self,
+        plan: &Plan,
+        n: usize,
+        (i, start): (u32, u32),
+        changes: &[(u16, u8)],
+    ) -> bool {
+        if i < start {
+            self.put(n, changes);
+            return true;
+        }
+        if i == start && start > 0 {
+            self.resync(plan, n);
+        }
+        false
+    }
+
     /// Puts a node's `changes` on the board alone, before any candidate has its stones (the
     /// counters and rows are made again from the board by [`Workspace::resync`]): a node then
     /// costs its decoding and a store per change, where [`Workspace::set`] tested the
     /// candidates of every changed point.
-    pub(super) fn put(&mut self, n: usize, changes: &[(u16, u8)]) {
+    fn put(&mut self, n: usize, changes: &[(u16, u8)]) {
         for &(p, s) in changes {
             let p = usize::from(p);
             if let Some(b) = self.board.get_mut(p) {
@@ -285,7 +306,7 @@ impl Workspace {
     /// would have left them, but for candidates that had all their stones at some node and
     /// lost one since (still watching every cell there, not here), which none can have before
     /// the walk's `start`.
-    pub(super) fn resync(&mut self, plan: &Plan, n: usize) {
+    fn resync(&mut self, plan: &Plan, n: usize) {
         if self.direct {
             for k in 0..self.cands.len() {
                 self.test_rows(plan, n, k);

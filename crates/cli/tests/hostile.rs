@@ -611,13 +611,19 @@ fn concurrent_extractions_into_one_folder_keep_their_own_file_ids() {
                     .args(["--size", "19", "-j", "1"])
                     .current_dir(d)
                     .stdout(Stdio::null())
-                    .stderr(Stdio::null())
+                    .stderr(Stdio::piped())
                     .spawn()
                     .unwrap()
             })
             .collect();
-        for mut c in children {
-            assert!(c.wait().unwrap().success());
+        for c in children {
+            // The message, if one fails: a failure seen once under CI load said nothing.
+            let out = c.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "round {round}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         let list = std::fs::read_to_string(d.join("master_game_file_list.dat")).unwrap();
         let lines: Vec<&str> = list.lines().collect();

@@ -19,12 +19,6 @@ mod show;
 mod slurm;
 
 use clap::{Parser, Subcommand};
-
-// mimalloc rather than glibc's malloc: the index build allocates each file's results on rayon's
-// workers and frees them on the appending thread, and glibc's arenas serialise those frees on a
-// lock (about a tenth of a corpus build's time went to that lock and malloc's own work).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::ExitCode;
 
 /// Go game records, Go position databases and chess opening books.

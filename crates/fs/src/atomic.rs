@@ -97,6 +97,22 @@ impl AtomicFile {
         &self.target
     }
 
+    /// Flushes and syncs what is written so far, so that a writer can wait for the disk on a
+    /// thread of its own before [`AtomicFile::commit`] (whose own sync then finds little left
+    /// to write). Nothing for a target written directly.
+    pub fn sync(&mut self) -> Result<(), FsError> {
+        match &mut self.inner {
+            Inner::Direct(_) => Ok(()),
+            Inner::Temp(w, _) => {
+                w.flush()
+                    .map_err(|e| FsError::io(&self.target, "write failed", e))?;
+                w.get_ref()
+                    .sync_data()
+                    .map_err(|e| FsError::io(&self.target, "sync failed", e))
+            }
+        }
+    }
+
     /// Flushes, syncs and renames the temporary file over the target (keeping an existing
     /// target's permissions). On error the target is untouched and the temporary file removed.
     pub fn commit(self) -> Result<(), FsError> {

@@ -12,10 +12,6 @@ use kifu_search::scan::Page;
 use kifu_search::{Database, Query};
 use std::time::Instant;
 
-// The allocator the `kifu` command uses, so that these times are the command's.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().collect();
     let scan = args.iter().any(|a| a == "--scan");

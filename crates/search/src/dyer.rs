@@ -22,17 +22,27 @@ impl Signature {
     }
 }
 
-/// The main line's moves (`None` for a pass) of a square game, `None` for other boards.
+/// The first moves of a square game's main line that a signature can read (`None` for a
+/// pass), all of them in a shorter game; `None` for other boards.
 fn main_line_moves(game: &GameTree<'_>) -> Option<(BoardSize, Vec<Option<Point>>)> {
     let (c, r) = game.board_size()?;
     if c != r {
         return None;
     }
     let size = BoardSize::new(c).ok()?;
-    let mut moves = Vec::new();
+    let keep = *DYER_MOVES.last().expect("six moves");
+    // The ids looked up once, and no node read past the last move a signature reads (a
+    // longer game's length does not count): a signature is made for every game an index
+    // takes.
+    let coll = game.root().collection();
+    let ids = [coll.prop_id("B"), coll.prop_id("W")];
+    let mut moves = Vec::with_capacity(keep);
     for node in game.main_line() {
-        for id in ["B", "W"] {
-            if let Some(v) = node.get(id).and_then(|p| p.value()) {
+        if moves.len() == keep {
+            break;
+        }
+        for &id in ids.iter().flatten() {
+            if let Some(v) = node.get_id(id).and_then(|p| p.value()) {
                 match v.move_for(c, r) {
                     Some(SgfMove::Play(p)) => {
                         moves.push(Point::new(u32::from(p.col), u32::from(p.row), size).ok());
@@ -49,10 +59,11 @@ fn main_line_moves(game: &GameTree<'_>) -> Option<(BoardSize, Vec<Option<Point>>
 /// not square.
 pub fn signature(game: &GameTree<'_>) -> Option<Signature> {
     let (size, moves) = main_line_moves(game)?;
-    if moves.is_empty() {
+    let count = moves.len();
+    if count == 0 {
         return None;
     }
-    let picked: Vec<Option<Option<Point>>> = if moves.len() < DYER_MOVES[0] {
+    let picked: Vec<Option<Option<Point>>> = if count < DYER_MOVES[0] {
         moves.iter().map(|&m| Some(m)).collect()
     } else {
         DYER_MOVES
@@ -75,8 +86,8 @@ pub fn signature(game: &GameTree<'_>) -> Option<Signature> {
         s
     };
     let best = Symmetry::ALL.iter().map(|&s| text(s)).min()?;
-    let tail = if moves.len() < *DYER_MOVES.last().expect("six moves") {
-        format!("/{}", moves.len())
+    let tail = if count < *DYER_MOVES.last().expect("six moves") {
+        format!("/{count}")
     } else {
         String::new()
     };

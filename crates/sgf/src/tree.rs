@@ -43,7 +43,8 @@ pub struct PropId(u16);
 /// appearance.
 #[derive(Debug, Clone, Default)]
 struct Ids {
-    unknown: Vec<Box<[u8]>>,
+    /// As text once, so that naming an id (for every property of a replay) is a lookup.
+    unknown: Vec<Box<str>>,
     lookup: HashMap<Box<[u8]>, u16>,
 }
 
@@ -77,19 +78,21 @@ impl Ids {
             return PropId(u16::MAX - 2);
         }
         let i = (known + self.unknown.len()) as u16;
-        self.unknown.push(id.into());
+        // Identifiers are upper-case ASCII letters only.
+        self.unknown
+            .push(std::str::from_utf8(id).unwrap_or("?").into());
         self.lookup.insert(id.into(), i);
         PropId(i)
     }
 
-    fn name(&self, id: PropId) -> &[u8] {
+    fn name(&self, id: PropId) -> &str {
         let i = id.0 as usize;
         match props::PROPERTIES.get(i) {
-            Some(p) => p.id.as_bytes(),
+            Some(p) => p.id,
             None => self
                 .unknown
                 .get(i - props::PROPERTIES.len())
-                .map_or(b"?", |b| b),
+                .map_or("?", |b| b),
         }
     }
 }
@@ -234,8 +237,7 @@ impl Collection {
 
     /// The identifier of an interned id.
     pub fn id_name(&self, id: PropId) -> &str {
-        // Identifiers are upper-case ASCII letters only.
-        std::str::from_utf8(self.ids.name(id)).unwrap_or("?")
+        self.ids.name(id)
     }
 
     /// Bytes of a region of the text (or of the repaired values after it).

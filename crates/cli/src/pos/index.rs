@@ -195,18 +195,13 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     };
     let (s, patterns) = a.threads.run(|| -> Result<_> {
         let s = write_with_progress(&a.output, sources.len() as u64, "indexing", |w, tick| {
-            // The pattern index's records made from the same reads of the files.
-            let Some(b) = builder.as_mut() else {
-                return Ok(build_index(&sources, &opts, w, tick)?);
-            };
-            let mut append = |source: &kifu_posdb::extract::Source, first, records| {
-                b.append(source, first, records)
-            };
-            let work = FileWork {
-                visit: &FileRecords::build,
-                append: &mut append,
-            };
-            Ok(build_index_with(&sources, &opts, w, tick, Some(work))?)
+            Ok(build_with_patterns(
+                &sources,
+                &opts,
+                w,
+                tick,
+                builder.as_mut(),
+            )?)
         })?;
         for e in &s.errors {
             crate::output::message(format_args!("kifu: {e}"));
@@ -278,6 +273,34 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     } else {
         Outcome::Ok
     })
+}
+
+/// Builds the index of `sources` into `out`; with `builder`, the pattern index's records
+/// too, made from the same reads of the files, and the builder sealed once every file is read
+/// (its sidecar is then written while the index is sorted and written).
+fn build_with_patterns(
+    sources: &[kifu_posdb::extract::Source],
+    opts: &IndexOptions,
+    out: &mut dyn std::io::Write,
+    tick: &(dyn Fn() + Sync),
+    builder: Option<&mut PatternIndexBuilder>,
+) -> Result<kifu_posdb::index::IndexSummary, kifu_posdb::index::IndexError> {
+    let Some(b) = builder else {
+        return build_index(sources, opts, out, tick);
+    };
+    // Appended to on the building thread, sealed on it too: the lock is never contended.
+    let b = std::sync::Mutex::new(b);
+    let lock = || b.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut append = |source: &kifu_posdb::extract::Source, first, records| {
+        lock().append(source, first, records)
+    };
+    let mut appended = || lock().seal();
+    let work = FileWork {
+        visit: &FileRecords::build,
+        append: &mut append,
+        appended: Some(&mut appended),
+    };
+    build_index_with(sources, opts, out, tick, Some(work))
 }
 
 /// Whether `path` names a regular file or nothing yet (not `-`, a FIFO or a device).
@@ -486,19 +509,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         let mut w = std::io::BufWriter::new(new.as_file());
         let bar = crate::output::progress(sources.len() as u64, "indexing");
         let tick = || bar.inc(1);
-        let s = match builder.as_mut() {
-            Some(b) => {
-                let mut append = |source: &kifu_posdb::extract::Source, first, records| {
-                    b.append(source, first, records)
-                };
-                let work = FileWork {
-                    visit: &FileRecords::build,
-                    append: &mut append,
-                };
-                build_index_with(&sources, &opts, &mut w, &tick, Some(work))?
-            }
-            None => build_index(&sources, &opts, &mut w, &tick)?,
-        };
+        let s = build_with_patterns(&sources, &opts, &mut w, &tick, builder.as_mut())?;
         std::io::Write::flush(&mut w)?;
         drop(w);
         bar.finish_and_clear();

@@ -124,6 +124,9 @@ pub struct FileWork<'a, T> {
     /// On the building thread, in the order of the files, for each file the index took games
     /// from: the file, the index's number of its first game, and what `visit` gave.
     pub append: &'a mut AppendFile<'a, T>,
+    /// On the building thread, once every file is appended and before the index is sorted
+    /// and written: what the appends made can then be finished beside the index's writing.
+    pub appended: Option<&'a mut (dyn FnMut() + 'a)>,
 }
 
 /// [`build_index`], with `work` done on each file as it is read and replayed.
@@ -145,13 +148,20 @@ pub fn build_index_with<T: Send>(
         // the entries of such an index follow a main-line position by a variation's move.
         return Err(IndexError::Options(super::NO_CUT_WITH_VARIATIONS));
     }
+    let (visit, append, appended) = match work {
+        Some(w) => (Some(w.visit), Some(w.append), w.appended),
+        None => (None, None, None),
+    };
     let Collected {
         sorter,
         games,
         strings,
         files,
         mut summary,
-    } = collect(sources, opts, progress, work)?;
+    } = collect(sources, opts, progress, visit, append)?;
+    if let Some(appended) = appended {
+        appended();
+    }
     let mut runs = sorter.finish()?;
     summary.spilled_runs = runs.spilled_runs() as u64;
     let tables = Tables {
@@ -381,12 +391,9 @@ fn collect<T: Send>(
     sources: &[Source],
     opts: &IndexOptions,
     progress: &(dyn Fn() + Sync),
-    work: Option<FileWork<'_, T>>,
+    visit: Option<&VisitFile<'_, T>>,
+    mut append: Option<&mut AppendFile<'_, T>>,
 ) -> Result<Collected, IndexError> {
-    let (visit, mut append) = match work {
-        Some(w) => (Some(w.visit), Some(w.append)),
-        None => (None, None),
-    };
     let second = SecondHash::new(opts.size);
     let mut c = Collected {
         sorter: ExternalSorter::new(ENTRY_BYTES, opts.memory_limit, opts.temp_dir.clone()),

@@ -514,14 +514,18 @@ fn work_on_each_file_sees_its_replay_and_games_in_order() {
                 seen.push((path, first, parsed, taken, steps));
             };
         let mut with = Vec::new();
+        let mut appended_once = 0;
+        let mut appended = || appended_once += 1;
         let work = FileWork {
             visit: &visit,
             append: &mut append,
+            appended: Some(&mut appended),
         };
         let s2 = build_index_with(&sources, &opts, &mut with, &|| {}, Some(work)).unwrap();
         assert!(plain == with, "variations {variations}");
         assert_eq!((s1.games, s2.games, s2.files_failed), (games, games, 10));
         assert_eq!(seen, expected);
+        assert_eq!(appended_once, 1);
     }
 }
 

@@ -146,38 +146,85 @@ impl SidecarWriter {
 
     /// Writes the sidecar, whose files are `names`.
     fn write(
-        self,
+        mut self,
         names: impl Iterator<Item = String>,
         fingerprint: u64,
     ) -> Result<(), PatternIndexError> {
-        let SidecarWriter {
-            path,
-            spool,
-            w,
-            games,
-            ..
-        } = self;
-        let io = io_at(&path);
-        drop(w.into_inner().map_err(|e| io(e.into_error()))?);
+        self.flush()?;
         let names: Vec<String> = names.collect();
-        let head = store::body_head(names.iter().map(String::as_str), games);
-        let mut spooled = spool.as_file();
-        let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
-        spooled.rewind().map_err(io)?;
-        let mut out = kifu_fs::atomic::AtomicFile::create(&path)?;
-        let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = spooled.read(&mut buf).map_err(io)?;
-            if n == 0 {
-                break;
-            }
-            hash.add(&buf[..n]);
-            out.write_all(&buf[..n]).map_err(io)?;
-        }
-        out.write_all(&hash.value().to_le_bytes()).map_err(io)?;
+        let out = write_body(
+            self.spool.as_file(),
+            &self.path,
+            &names,
+            self.games,
+            fingerprint,
+        )?;
         out.commit()?;
         Ok(())
+    }
+
+    /// Writes out the records spooled so far.
+    fn flush(&mut self) -> Result<(), PatternIndexError> {
+        self.w.flush().map_err(|e| io_at(&self.path)(e))
+    }
+}
+
+/// Writes the sidecar at `path` of `games` games, whose files are `names` and whose records
+/// are all of `spool`, into a temporary file beside it; commits nothing.
+fn write_body(
+    spool: &std::fs::File,
+    path: &Path,
+    names: &[String],
+    games: u64,
+    fingerprint: u64,
+) -> Result<kifu_fs::atomic::AtomicFile, PatternIndexError> {
+    let io = io_at(path);
+    let head = store::body_head(names.iter().map(String::as_str), games);
+    let mut spooled = spool;
+    let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
+    spooled.rewind().map_err(io)?;
+    let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
+    let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = spooled.read(&mut buf).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        hash.add(&buf[..n]);
+        out.write_all(&buf[..n]).map_err(io)?;
+    }
+    out.write_all(&hash.value().to_le_bytes()).map_err(io)?;
+    Ok(out)
+}
+
+/// A sidecar being written on a thread of its own once every file is appended
+/// ([`PatternIndexBuilder::seal`]), for a database of `fingerprint`.
+struct Sealing {
+    path: PathBuf,
+    fingerprint: u64,
+    thread: Option<std::thread::JoinHandle<Result<kifu_fs::atomic::AtomicFile, PatternIndexError>>>,
+}
+
+impl Sealing {
+    /// The sidecar written, not yet in place.
+    fn wait(mut self) -> Result<kifu_fs::atomic::AtomicFile, PatternIndexError> {
+        match self.thread.take().map(std::thread::JoinHandle::join) {
+            Some(Ok(written)) => written,
+            _ => Err(PatternIndexError::Io {
+                path: std::mem::take(&mut self.path),
+                source: std::io::Error::other("the sidecar's writer stopped"),
+            }),
+        }
+    }
+}
+
+impl Drop for Sealing {
+    // Waited for even when not used, so that its temporary file is gone when the builder is.
+    fn drop(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
     }
 }
 
@@ -264,6 +311,8 @@ pub struct PatternIndexBuilder {
     /// How many games have each Dyer signature, so that the duplicates are counted without
     /// opening the sidecar written.
     signatures: std::collections::HashMap<String, u32>,
+    /// The sidecar being written, once sealed.
+    sealing: Option<Sealing>,
 }
 
 /// What [`PatternIndexBuilder::finish`] wrote.
@@ -285,6 +334,7 @@ impl PatternIndexBuilder {
             broken: false,
             first_id: 0,
             signatures: std::collections::HashMap::new(),
+            sealing: None,
         })
     }
 
@@ -418,6 +468,8 @@ impl PatternIndexBuilder {
     /// Appends a file's records, in the order of the files: `first` is the database's number
     /// of its first game.
     pub fn append(&mut self, source: &Source, first: u64, records: FileRecords) {
+        // A file after the seal: the sidecar being written is not the whole.
+        self.sealing = None;
         if self.broken {
             return;
         }
@@ -450,20 +502,71 @@ impl PatternIndexBuilder {
     /// duplicates cost about 8% of `kifu pos index`'s time; [`PatternIndex::load`] checks
     /// it at its first search.
     pub fn finish(
-        self,
+        mut self,
         files: &[CollectionFile],
         fingerprint: u64,
     ) -> Result<Option<BuiltSidecar>, PatternIndexError> {
         if self.broken || !same_files(&self.files, files) {
             return Ok(None);
         }
-        let names = files.iter().map(|f| f.source.path.display().to_string());
         let games = self.writer.games;
-        self.writer.write(names, fingerprint)?;
+        let duplicate_groups = self.signatures.values().filter(|&&n| n > 1).count();
+        let sealed = self.sealing.take();
+        match sealed {
+            Some(s) if s.fingerprint == fingerprint => s.wait()?.commit()?,
+            other => {
+                // Waited for and its file removed first: it holds the sidecar's lock.
+                drop(other);
+                let names = files.iter().map(|f| f.source.path.display().to_string());
+                self.writer.write(names, fingerprint)?;
+            }
+        }
         Ok(Some(BuiltSidecar {
             games,
-            duplicate_groups: self.signatures.values().filter(|&&n| n > 1).count(),
+            duplicate_groups,
         }))
+    }
+
+    /// Starts writing the sidecar on a thread of its own, now that every file is appended,
+    /// so that it is written while the full-board index is: [`PatternIndexBuilder::finish`]
+    /// then only puts it in place. It is written for the files appended, as the index's own
+    /// files make it (the fingerprint of [`super::fingerprint`]); `finish` with other files or
+    /// another fingerprint writes it again, and a file appended after this starts over.
+    pub fn seal(&mut self) {
+        if self.broken || self.sealing.is_some() {
+            return;
+        }
+        // A sidecar that is not a regular file (a FIFO) is written by `finish` as before: a
+        // thread must not wait on a reader that may never come.
+        let path = self.writer.path.clone();
+        let regular = match std::fs::metadata(&path) {
+            Ok(m) => m.is_file(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        };
+        if !regular || self.writer.flush().is_err() {
+            return;
+        }
+        let Ok(spool) = self.writer.spool.as_file().try_clone() else {
+            return;
+        };
+        let names: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| f.source.path.display().to_string())
+            .collect();
+        let fingerprint = super::fingerprint(&self.files);
+        let games = self.writer.games;
+        let at = path.clone();
+        let thread = std::thread::spawn(move || {
+            let mut out = write_body(&spool, &at, &names, games, fingerprint)?;
+            out.sync()?;
+            Ok(out)
+        });
+        self.sealing = Some(Sealing {
+            path,
+            fingerprint,
+            thread: Some(thread),
+        });
     }
 }
 
@@ -567,26 +670,44 @@ mod tests {
         let ishi = kifu_testdata::corpus().join("ishi/testspec.go");
         sources.insert(7, Source::new(&ishi));
         let kpx = dir.path().join("db.kpx");
-        let build = |sources: &[Source], kpx: &Path| -> PatternIndexBuilder {
-            let mut b = PatternIndexBuilder::new(&super::super::sidecar_path(kpx)).unwrap();
-            let mut append = |s: &Source, first, r| b.append(s, first, r);
+        // `seal`: the sidecar written once every file is appended, while the index is.
+        let build = |sources: &[Source], kpx: &Path, seal: bool| -> PatternIndexBuilder {
+            let b = std::sync::Mutex::new(
+                PatternIndexBuilder::new(&super::super::sidecar_path(kpx)).unwrap(),
+            );
+            let mut append = |s: &Source, first, r| b.lock().unwrap().append(s, first, r);
+            let mut appended = || b.lock().unwrap().seal();
             let work = FileWork {
                 visit: &FileRecords::build,
                 append: &mut append,
+                appended: seal.then_some(&mut appended as &mut dyn FnMut()),
             };
             let opts = IndexOptions::new(kifu_go::BoardSize::new(19).unwrap());
             let mut out = std::fs::File::create(kpx).unwrap();
             build_index_with(sources, &opts, &mut out, &|| {}, Some(work)).unwrap();
-            b
+            b.into_inner().unwrap()
         };
         let files_of =
             |kpx: &Path| crate::collection::index_files(&IndexReader::open(kpx).unwrap()).unwrap();
-        let b = build(&sources, &kpx);
+        let b = build(&sources, &kpx, false);
         let files = files_of(&kpx);
         assert_eq!(files.len(), BATCH + 4);
         let sidecar = super::super::sidecar_path(&kpx);
         let from_reads = b.finish(&files, 11).unwrap().unwrap();
         let bytes = std::fs::read(&sidecar).unwrap();
+        // Sealed: the same bytes, whether the fingerprint is the one the seal wrote (the
+        // index's own) or another one (written again).
+        let own = super::super::fingerprint(&files);
+        let b = build(&sources, &kpx, true);
+        assert_eq!(b.finish(&files, own).unwrap().unwrap(), from_reads);
+        let sealed = std::fs::read(&sidecar).unwrap();
+        assert!(PatternIndex::load(&sidecar, own).unwrap().is_some());
+        assert_eq!(sealed[..12], bytes[..12]);
+        assert_eq!(sealed[20..], bytes[20..]);
+        assert_ne!(sealed, bytes);
+        let b = build(&sources, &kpx, true);
+        assert_eq!(b.finish(&files, 11).unwrap().unwrap(), from_reads);
+        assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
         let opened = PatternIndex::load(&sidecar, 11).unwrap().unwrap();
         let from_index = PatternIndex::build_to(&files, &sidecar, 11)
             .unwrap()
@@ -603,17 +724,25 @@ mod tests {
             from_reads.duplicate_groups,
             from_index.duplicate_groups().len()
         );
-        // Not the index's files: nothing written.
-        let b = build(&sources, &kpx);
-        assert!(b.finish(&files[1..], 11).unwrap().is_none());
-        assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
+        // Not the index's files: nothing written, sealed or not.
+        for seal in [false, true] {
+            let b = build(&sources, &kpx, seal);
+            assert!(b.finish(&files[1..], 11).unwrap().is_none());
+            assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
+        }
         // A file given twice: left to the build from the finished index.
         let mut twice = sources.clone();
         twice.push(sources[3].clone());
         let kpx2 = dir.path().join("twice.kpx");
-        let b = build(&twice, &kpx2);
-        assert!(b.finish(&files_of(&kpx2), 11).unwrap().is_none());
-        assert!(!super::super::sidecar_path(&kpx2).exists());
+        for seal in [false, true] {
+            let b = build(&twice, &kpx2, seal);
+            let files = files_of(&kpx2);
+            assert!(b
+                .finish(&files, super::super::fingerprint(&files))
+                .unwrap()
+                .is_none());
+            assert!(!super::super::sidecar_path(&kpx2).exists());
+        }
         let left: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -366,7 +366,7 @@ impl Collected {
                 game_in_file: g.game_in_file,
                 moves: g.moves,
                 winner: g.winner,
-                strings: self.strings.push_str(&g.strings.encode())?,
+                strings: self.strings.push_str(&g.strings)?,
             };
             self.games.write_all(&record.encode())?;
         }

@@ -16,8 +16,9 @@ pub(super) struct FileGame {
     pub moves: u32,
     /// The winner, from `RE`.
     pub winner: Winner,
-    /// `PB`, `PW`, `DT`, `RE`.
-    pub strings: GameStrings,
+    /// `PB`, `PW`, `DT`, `RE` as stored ([`GameStrings::encode`]): made on the worker that
+    /// replays the file, so that the thread appending files in order does not.
+    pub strings: String,
 }
 
 /// What the replay of one file gave.
@@ -122,7 +123,8 @@ impl<'a> FileIndexer<'a> {
             entries: Vec::new(),
             positions: 0,
             most_stones: most_stones.map_or(u32::MAX, u32::from),
-            path: Vec::new(),
+            // A main line's length, so that the path is not grown node by node.
+            path: Vec::with_capacity(256),
             current_game: None,
             other_size_game: None,
             games_other_size: 0,
@@ -265,7 +267,7 @@ impl ReplaySink for FileIndexer<'_> {
                 game_in_file: step.game as u32,
                 moves: 0,
                 winner: Winner::from_result(&strings.result),
-                strings,
+                strings: strings.encode(),
             });
         }
         let local = (self.games.len() - 1) as u32;

@@ -124,6 +124,17 @@ impl SidecarWriter {
         }
     }
 
+    /// Appends the game numbered `id` of file `file` whose record after those numbers is
+    /// `tail` ([`FileRecords`]).
+    fn push_tail(&mut self, id: u64, file: u32, tail: &[u8]) -> Result<(), PatternIndexError> {
+        self.record.clear();
+        super::entry::encode_numbers(id, file, &mut self.record);
+        self.w.write_all(&self.record).map_err(|e| self.io(e))?;
+        self.w.write_all(tail).map_err(|e| self.io(e))?;
+        self.games += 1;
+        Ok(())
+    }
+
     /// Appends a game whose cold part's bytes are `cold`.
     fn push_record(&mut self, g: &GameEntry, cold: &[u8]) -> Result<(), PatternIndexError> {
         self.record.clear();
@@ -240,7 +251,22 @@ fn io_at(path: &Path) -> impl Fn(std::io::Error) -> PatternIndexError + Copy + '
 /// the file ([`kifu_posdb::index::build_index_with`]), so that each file is read once: see
 /// [`PatternIndexBuilder`].
 pub struct FileRecords {
-    games: Vec<GameEntry>,
+    /// Each game's record but its numbers in the database (which the builder gives it), one
+    /// after the other: encoded on the worker that replayed the file, so that the thread
+    /// appending the files in order only copies bytes, and frees one buffer a file rather
+    /// than each game's several (which glibc's allocator serialises on a lock when another
+    /// thread allocated them).
+    tails: Vec<u8>,
+    /// Per game, in order: its number in the file, the end of its record in `tails`, and
+    /// where its Dyer signature's text is there.
+    games: Vec<RecordTail>,
+}
+
+/// A game of [`FileRecords`].
+struct RecordTail {
+    game_in_file: u32,
+    end: usize,
+    dyer: Option<std::ops::Range<usize>>,
 }
 
 impl FileRecords {
@@ -273,23 +299,43 @@ impl FileRecords {
             done.push((g as u32, b.finish()));
         }
         let mut built = done.into_iter().peekable();
-        let mut games = Vec::with_capacity(taken.len());
+        let mut records = FileRecords {
+            tails: Vec::new(),
+            games: Vec::with_capacity(taken.len()),
+        };
         for g in taken {
             while built.peek().is_some_and(|(at, _)| *at < g) {
                 built.next();
             }
             match built.next_if(|(at, _)| *at == g) {
-                Some((_, entry)) => games.push(entry),
+                Some((_, entry)) => records.push(&entry),
                 // Every game taken was replayed at the index's size; were one not, its own
                 // replay gives the same record.
                 None => {
                     if let Some(tree) = coll.game(g as usize) {
-                        games.push(GameEntry::build(0, 0, g, tree));
+                        records.push(&GameEntry::build(0, 0, g, tree));
                     }
                 }
             }
         }
-        FileRecords { games }
+        records
+    }
+
+    /// Appends `g`'s record (its cold part in memory, as a game just built has it).
+    fn push(&mut self, g: &GameEntry) {
+        let cold: &[u8] = match &g.cold {
+            Cold::Bytes(cold) => cold,
+            Cold::File { .. } => &[],
+        };
+        // Room for the record at once: its cold part, bitmaps, and most texts.
+        self.tails.reserve(cold.len() + 4 * g.bitmaps.len() + 256);
+        let dyer = g.encode_rest(&mut self.tails);
+        self.tails.extend_from_slice(cold);
+        self.games.push(RecordTail {
+            game_in_file: g.game_in_file,
+            end: self.tails.len(),
+            dyer,
+        });
     }
 }
 
@@ -310,7 +356,7 @@ pub struct PatternIndexBuilder {
     first_id: u64,
     /// How many games have each Dyer signature, so that the duplicates are counted without
     /// opening the sidecar written.
-    signatures: std::collections::HashMap<String, u32>,
+    signatures: std::collections::HashMap<Box<[u8]>, u32>,
     /// The sidecar being written, once sealed.
     sealing: Option<Sealing>,
 }
@@ -448,19 +494,19 @@ impl PatternIndexBuilder {
             .bytes(gi)
             .map_err(|why| self.writer.io(std::io::Error::other(why)))?;
         self.writer.push_record(g, bytes)?;
-        self.count_signature(g);
+        if let Some(d) = &g.dyer {
+            self.count_signature(d.as_bytes());
+        }
         Ok(())
     }
 
     /// Counts `g`'s Dyer signature, for the duplicate groups [`PatternIndexBuilder::finish`]
     /// reports.
-    fn count_signature(&mut self, g: &GameEntry) {
-        if let Some(d) = &g.dyer {
-            match self.signatures.get_mut(d) {
-                Some(n) => *n += 1,
-                None => {
-                    self.signatures.insert(d.clone(), 1);
-                }
+    fn count_signature(&mut self, dyer: &[u8]) {
+        match self.signatures.get_mut(dyer) {
+            Some(n) => *n += 1,
+            None => {
+                self.signatures.insert(dyer.into(), 1);
             }
         }
     }
@@ -475,19 +521,23 @@ impl PatternIndexBuilder {
         }
         let file = self.files.len() as u32;
         let mut ids = Vec::new();
-        for (k, mut g) in records.games.into_iter().enumerate() {
-            g.id = self.first_id + first + k as u64;
-            g.file = file;
+        let mut start = 0;
+        for (k, g) in records.games.iter().enumerate() {
+            let id = self.first_id + first + k as u64;
             let at = g.game_in_file as usize;
             if ids.len() <= at {
                 ids.resize(at + 1, None);
             }
-            ids[at] = Some(g.id);
-            if self.writer.push(&g).is_err() {
+            ids[at] = Some(id);
+            let tail = &records.tails[start..g.end];
+            start = g.end;
+            if self.writer.push_tail(id, file, tail).is_err() {
                 self.broken = true;
                 return;
             }
-            self.count_signature(&g);
+            if let Some(d) = &g.dyer {
+                self.count_signature(&records.tails[d.clone()]);
+            }
         }
         self.files.push(CollectionFile {
             source: source.clone(),

@@ -220,8 +220,13 @@ impl GameEntry {
 
     /// Appends the record's part that stays in memory; its cold bytes follow it in the file.
     pub(crate) fn encode_hot(&self, out: &mut Vec<u8>) {
-        put_varint(out, self.id);
-        put_varint(out, u64::from(self.file));
+        encode_numbers(self.id, self.file, out);
+        self.encode_rest(out);
+    }
+
+    /// Appends the hot part after its numbers ([`encode_numbers`]), which only the writer
+    /// knows; where the Dyer signature's text is in `out`, if the game has one.
+    pub(crate) fn encode_rest(&self, out: &mut Vec<u8>) -> Option<std::ops::Range<usize>> {
         put_varint(out, u64::from(self.game_in_file));
         let i = &self.info;
         for s in [&i.black, &i.white, &i.date, &i.event, &i.result] {
@@ -229,14 +234,18 @@ impl GameEntry {
             out.extend_from_slice(s.as_bytes());
         }
         put_varint(out, u64::from(i.handicap));
-        match &self.dyer {
-            None => out.push(0),
+        let dyer = match &self.dyer {
+            None => {
+                out.push(0);
+                None
+            }
             Some(d) => {
                 out.push(1);
                 put_varint(out, d.len() as u64);
                 out.extend_from_slice(d.as_bytes());
+                Some(out.len() - d.len()..out.len())
             }
-        }
+        };
         match i.komi {
             None => out.push(0),
             Some(k) => {
@@ -255,6 +264,7 @@ impl GameEntry {
         for b in self.bitmaps.iter().take(self.bitmap_words()) {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        dyer
     }
 
     /// Reads a game's record, its texts shared through `texts`. Its cold part is copied when
@@ -413,7 +423,7 @@ impl GameBuilder {
             last: vec![0u32; n * n],
             first: vec![u32::MAX; n * n],
             fin: vec![0u8; n * n],
-            differ: Differ::new(n),
+            differ: Differ::new(n, tree.node_count()),
             changes: Vec::new(),
             broken: false,
         }
@@ -493,7 +503,9 @@ impl GameBuilder {
             entry.all = true;
             entry.bitmaps.extend_from_slice(&self.all);
         }
-        let mut cold = Vec::new();
+        // Sized for the time tables (at most 2 bytes a point and the board's and bit words)
+        // and the nodes.
+        let mut cold = Vec::with_capacity(2 * n * n + 32 * n + self.writer.bytes.len() + 32);
         let longest = self.last.iter().copied().max().unwrap_or(0);
         let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
         if let Some(shift) = shift {
@@ -525,11 +537,13 @@ struct Differ {
 }
 
 impl Differ {
-    fn new(n: usize) -> Differ {
+    /// A differ for a game of side `n` and about `nodes` nodes: the path and the undo list
+    /// sized once (grown node by node they were most of a build's reallocations).
+    fn new(n: usize, nodes: usize) -> Differ {
         Differ {
             n,
-            path: Vec::new(),
-            undo: Vec::new(),
+            path: Vec::with_capacity(nodes),
+            undo: Vec::with_capacity(nodes + 8),
             cur: vec![0; n * n],
             rows: vec![0; n * n],
         }
@@ -604,6 +618,12 @@ impl Differ {
             self.cur[q] = s;
         }
     }
+}
+
+/// Appends a record's first part: the game's number in the database and its file's.
+pub(crate) fn encode_numbers(id: u64, file: u32, out: &mut Vec<u8>) {
+    put_varint(out, id);
+    put_varint(out, u64::from(file));
 }
 
 /// Row `i` of bitmaps stored as little-endian u32 words.

@@ -100,9 +100,18 @@ impl GameStrings {
     /// The stored text. Tabs and line breaks inside values become spaces, so the fields split
     /// back as they were.
     pub fn encode(&self) -> String {
-        [&self.black, &self.white, &self.date, &self.result]
-            .map(|s| s.replace(['\t', '\n', '\r'], " "))
-            .join("\t")
+        let fields = [&self.black, &self.white, &self.date, &self.result];
+        let mut out = String::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
+        for (i, f) in fields.into_iter().enumerate() {
+            if i > 0 {
+                out.push('\t');
+            }
+            out.extend(f.chars().map(|c| match c {
+                '\t' | '\n' | '\r' => ' ',
+                c => c,
+            }));
+        }
+        out
     }
 
     /// Reads the stored text (missing fields are empty).

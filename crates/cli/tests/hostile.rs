@@ -588,14 +588,16 @@ fn scoring_refuses_to_resume_a_file_that_is_not_scored() {
 #[test]
 fn concurrent_extractions_into_one_folder_keep_their_own_file_ids() {
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     let sets = [
         ("a", corpus().join("sgf/games/fuego-regression")),
         ("b", corpus().join("sgf/games/gnugo-regression")),
     ];
-    // The probe's exact case, a few times over, with any interleaving the scheduler gives.
-    for round in 0..3 {
-        let _ = std::fs::remove_file(d.join("master_game_file_list.dat"));
+    // The probe's exact case, several times over, each round in a new folder: no master list
+    // and no Zobrist table yet, so both runs may write the table (one used to fail, about one
+    // round in ten, finding the table the other had just renamed into place still locked).
+    for round in 0..24 {
+        let d = &dir.path().join(format!("round{round}"));
+        std::fs::create_dir(d).unwrap();
         let children: Vec<Child> = sets
             .iter()
             .map(|(name, games)| {

@@ -135,6 +135,10 @@ impl AtomicFile {
                         e.error,
                     )
                 })?;
+                // The temporary file's lock is now on the target: released at once, not after
+                // the folder's sync, so that another run replacing the target a moment later
+                // does not find it held.
+                drop(file);
                 // The folder entry is what makes the rename durable.
                 if let Ok(d) = File::open(folder_of(&target)) {
                     let _ = d.sync_all();

@@ -179,7 +179,15 @@ pub fn zobrist_keys(
         return Ok((load(&beside)?, Some(beside), false));
     }
     let keys = ZobristKeys::default_for(size);
-    write_atomically(&beside, keys.table().to_text().as_bytes())?;
+    if let Err(e) = write_atomically(&beside, keys.table().to_text().as_bytes()) {
+        // Another run into the same folder (a shard, a second extraction) wrote the table
+        // between the look above and this write, and may still hold it while it finishes: the
+        // table it wrote is whole (renamed into place once written), and is the one to use.
+        if kifu_fs::existing_regular_file(&beside)? {
+            return Ok((load(&beside)?, Some(beside), false));
+        }
+        return Err(e);
+    }
     Ok((keys, Some(beside), true))
 }
 

@@ -71,21 +71,28 @@ pub fn signature(game: &GameTree<'_>) -> Option<Signature> {
             .map(|&n| moves.get(n - 1).copied())
             .collect()
     };
-    let text = |sym: Symmetry| -> String {
-        let mut s = String::with_capacity(picked.len() * 2 + 8);
+    // Each orientation's text as bytes in one buffer, the smallest kept (byte order is the
+    // text's order): a signature is made for every game an index takes.
+    let mut best: Vec<u8> = Vec::new();
+    let mut text = Vec::with_capacity(picked.len() * 2);
+    for (i, &sym) in Symmetry::ALL.iter().enumerate() {
+        text.clear();
         for m in &picked {
             match m {
-                None => s.push_str("--"),
-                Some(None) => s.push_str("tt"),
+                None => text.extend_from_slice(b"--"),
+                Some(None) => text.extend_from_slice(b"tt"),
                 Some(Some(p)) => {
-                    let q = sym.apply(*p, size);
-                    s.push_str(std::str::from_utf8(&q.to_sgf()).unwrap_or("??"));
+                    let q = sym.apply(*p, size).to_sgf();
+                    // Points past `z` on boards over 26 lines are not text.
+                    text.extend_from_slice(if q.is_ascii() { &q } else { b"??" });
                 }
             }
         }
-        s
-    };
-    let best = Symmetry::ALL.iter().map(|&s| text(s)).min()?;
+        if i == 0 || text < best {
+            std::mem::swap(&mut best, &mut text);
+        }
+    }
+    let best = String::from_utf8(best).ok()?;
     let tail = if count < *DYER_MOVES.last().expect("six moves") {
         format!("/{count}")
     } else {

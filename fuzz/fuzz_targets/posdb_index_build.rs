@@ -55,12 +55,17 @@ fuzz_target!(|data: &[u8]| {
         }
         // The pattern index from the same read of the file, as from the finished index.
         let kpx = dir.join("p.kpx");
-        let mut builder =
-            PatternIndexBuilder::new(&kifu_search::index::sidecar_path(&kpx)).expect("builder");
-        let mut append = |s: &Source, first, r| builder.append(s, first, r);
+        // Sealed once the file is appended, as `kifu pos index` does: the sidecar is then
+        // written beside the index's writing, and `finish` only puts it in place.
+        let builder = std::sync::Mutex::new(
+            PatternIndexBuilder::new(&kifu_search::index::sidecar_path(&kpx)).expect("builder"),
+        );
+        let mut append = |s: &Source, first, r| builder.lock().unwrap().append(s, first, r);
+        let mut appended = || builder.lock().unwrap().seal();
         let work = FileWork {
             visit: &FileRecords::build,
             append: &mut append,
+            appended: Some(&mut appended),
         };
         let mut o = IndexOptions::new(size);
         o.variations = variations;
@@ -79,6 +84,7 @@ fuzz_target!(|data: &[u8]| {
         let files = kifu_search::collection::index_files(&IndexReader::open(&kpx).expect("opens"))
             .expect("files");
         let fingerprint = kifu_search::index::fingerprint(&files);
+        let builder = builder.into_inner().unwrap();
         let from_read = builder.finish(&files, fingerprint).expect("written");
         assert_eq!(from_read.is_some(), !files.is_empty());
         let sidecar = kifu_search::index::sidecar_path(&kpx);

@@ -500,8 +500,8 @@ impl PatternIndexBuilder {
         Ok(())
     }
 
-    /// Counts `g`'s Dyer signature, for the duplicate groups [`PatternIndexBuilder::finish`]
-    /// reports.
+    /// Counts a game's Dyer signature (its text), for the duplicate groups
+    /// [`PatternIndexBuilder::finish`] reports.
     fn count_signature(&mut self, dyer: &[u8]) {
         match self.signatures.get_mut(dyer) {
             Some(n) => *n += 1,

@@ -248,9 +248,10 @@ pub(crate) fn encode(
     shift: u8,
     out: &mut Vec<u8>,
 ) {
-    // One pass over the points fills every table: the board's words and the per-point bytes
-    // in place, the bit words and the again-points' first times aside (written after the
-    // bytes). Several passes, one per table, were a tenth of an index build's replay work.
+    // One pass over the points fills every table (every game an index takes comes here): the
+    // board's words and the per-point bytes in place, the bit words and the again-points'
+    // first times aside, written after the bytes. It was one pass per table, with a call per
+    // bit for the bit words.
     let (nn, nw) = (n * n, words(n));
     let start = out.len();
     out.resize(start + 8 * n + nn, 0);

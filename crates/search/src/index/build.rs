@@ -607,11 +607,17 @@ impl PatternIndexBuilder {
         let fingerprint = super::fingerprint(&self.files);
         let games = self.writer.games;
         let at = path.clone();
-        let thread = std::thread::spawn(move || {
-            let mut out = write_body(&spool, &at, &names, games, fingerprint)?;
-            out.sync()?;
-            Ok(out)
-        });
+        // A thread that cannot be started (a process limit) leaves the writing to `finish`.
+        let Ok(thread) = std::thread::Builder::new()
+            .name("kifu-sidecar".into())
+            .spawn(move || {
+                let mut out = write_body(&spool, &at, &names, games, fingerprint)?;
+                out.sync()?;
+                Ok(out)
+            })
+        else {
+            return;
+        };
         self.sealing = Some(Sealing {
             path,
             fingerprint,

@@ -305,11 +305,7 @@ fn build_with_patterns(
 
 /// Whether `path` names a regular file or nothing yet (not `-`, a FIFO or a device).
 fn regular_or_new(path: &std::path::Path) -> bool {
-    path.as_os_str() != "-"
-        && match std::fs::metadata(path) {
-            Ok(m) => m.is_file(),
-            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-        }
+    path.as_os_str() != "-" && kifu_fs::existing_regular_file(path).is_ok()
 }
 
 /// The files and game numbers of the index at `output`, and the fingerprint a pattern index

@@ -321,11 +321,12 @@ impl FileRecords {
         records
     }
 
-    /// Appends `g`'s record (its cold part in memory, as a game just built has it).
+    /// Appends `g`'s record (its cold part in memory, as a game just built has it). A game
+    /// without its cold part is left out: the builder's files then differ from the index's,
+    /// and the sidecar is built from the finished index instead.
     fn push(&mut self, g: &GameEntry) {
-        let cold: &[u8] = match &g.cold {
-            Cold::Bytes(cold) => cold,
-            Cold::File { .. } => &[],
+        let Cold::Bytes(cold) = &g.cold else {
+            return;
         };
         // Room for the record at once: its cold part, bitmaps, and most texts.
         self.tails.reserve(cold.len() + 4 * g.bitmaps.len() + 256);
@@ -589,11 +590,7 @@ impl PatternIndexBuilder {
         // A sidecar that is not a regular file (a FIFO) is written by `finish` as before: a
         // thread must not wait on a reader that may never come.
         let path = self.writer.path.clone();
-        let regular = match std::fs::metadata(&path) {
-            Ok(m) => m.is_file(),
-            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-        };
-        if !regular || self.writer.flush().is_err() {
+        if kifu_fs::existing_regular_file(&path).is_err() || self.writer.flush().is_err() {
             return;
         }
         let Ok(spool) = self.writer.spool.as_file().try_clone() else {

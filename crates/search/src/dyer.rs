@@ -59,6 +59,13 @@ fn main_line_moves(game: &GameTree<'_>) -> Option<(BoardSize, Vec<Option<Point>>
 /// not square.
 pub fn signature(game: &GameTree<'_>) -> Option<Signature> {
     let (size, moves) = main_line_moves(game)?;
+    signature_of_moves(size, &moves)
+}
+
+/// The signature of a main line whose first moves are `moves` (`None` for a pass or a move
+/// that is no point of the board), as [`signature`] reads them from the tree: all of them up
+/// to move 71, fewer only when the line has fewer.
+pub(crate) fn signature_of_moves(size: BoardSize, moves: &[Option<Point>]) -> Option<Signature> {
     let count = moves.len();
     if count == 0 {
         return None;

@@ -284,7 +284,9 @@ impl FileRecords {
             }
             if current.as_ref().map(|c| c.0) != Some(step.game) {
                 if let Some((g, b)) = current.take() {
-                    done.push((g as u32, b.finish()));
+                    if let Some(tree) = coll.game(g) {
+                        done.push((g as u32, b.finish(&tree)));
+                    }
                 }
                 if let Some(tree) = coll.game(step.game) {
                     let b = GameBuilder::new(0, 0, step.game as u32, &tree);
@@ -296,7 +298,9 @@ impl FileRecords {
             }
         });
         if let Some((g, b)) = current.take() {
-            done.push((g as u32, b.finish()));
+            if let Some(tree) = coll.game(g) {
+                done.push((g as u32, b.finish(&tree)));
+            }
         }
         let mut built = done.into_iter().peekable();
         let mut records = FileRecords {

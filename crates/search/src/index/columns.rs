@@ -72,7 +72,7 @@ impl Iterator for Ones<'_> {
 /// words, which the counting sort of [`Columns::candidates`] runs twice over every place of a
 /// block (most words are 0; [`ones`] took a tenth of a free pattern's search at 100,000 games).
 #[inline(always)]
-fn each_one(acc: &[u64; WORDS], mut f: impl FnMut(usize)) {
+fn each_one(acc: &[u64], mut f: impl FnMut(usize)) {
     for (w, &word) in acc.iter().enumerate() {
         let mut m = word;
         while m != 0 {
@@ -239,25 +239,48 @@ impl Columns {
                     let at = ((i * runs.lengths.len() + j) * points + y * n + x) * WORDS;
                     runs.words.get(at..at + WORDS)?.try_into().ok()
                 };
-                // Each place that some game of the block may hold, with those games.
-                let mut held: Vec<(u16, [u64; WORDS])> = Vec::new();
+                // Each place that some game of the block may hold (`held`), with those games
+                // (`words`, WORDS a place): ANDed in place where they are kept, not in a
+                // local array copied in and out (two copies of 512 bytes a place were 5% of a
+                // free pattern's instructions).
+                let mut held: Vec<u16> = Vec::new();
+                let mut words: Vec<u64> = Vec::new();
                 for (k, (blacks, whites, col, row)) in plan.places().enumerate() {
                     let mut stones = blacks
                         .iter()
                         .map(|&(x, y)| (0, x, y))
                         .chain(whites.iter().map(|&(x, y)| (1, x, y)));
                     let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
-                    let mut acc = [0u64; WORDS];
-                    let mut any = match stones.next() {
+                    let from = words.len();
+                    let mut any = match (stones.next(), stones.next()) {
                         // No stone to hold: it may stand in any game.
-                        None => {
-                            acc.copy_from_slice(valid);
+                        (None, _) => {
+                            words.extend_from_slice(valid);
                             true
                         }
-                        Some((colour, x, y)) => {
+                        (Some((colour, x, y)), second) => {
                             let (x, y) = at(x, y);
-                            acc.copy_from_slice(column(colour, x, y));
-                            let mut any = acc.iter().any(|&w| w != 0);
+                            let first = column(colour, x, y);
+                            let mut or = 0;
+                            match second {
+                                None => {
+                                    words.extend_from_slice(first);
+                                    or = first.iter().fold(0, |o, &w| o | w);
+                                }
+                                Some((colour, x, y)) => {
+                                    let (x, y) = at(x, y);
+                                    words.extend(first.iter().zip(column(colour, x, y)).map(
+                                        |(&a, &b)| {
+                                            or |= a & b;
+                                            a & b
+                                        },
+                                    ));
+                                }
+                            }
+                            let acc: &mut [u64; WORDS] = (&mut words[from..])
+                                .try_into()
+                                .expect("a place's WORDS words");
+                            let mut any = or != 0;
                             for (colour, x, y) in stones {
                                 if !any {
                                     break;
@@ -273,9 +296,12 @@ impl Columns {
                             any
                         }
                     };
+                    let acc: &mut [u64; WORDS] = (&mut words[from..])
+                        .try_into()
+                        .expect("a place's WORDS words");
                     if any && levels.is_some() {
                         any = rule_out_late(
-                            &mut acc,
+                            acc,
                             plan,
                             k,
                             (col, row),
@@ -285,12 +311,15 @@ impl Columns {
                         );
                     }
                     if any {
-                        held.push((k as u16, acc));
+                        held.push(k as u16);
+                    } else {
+                        words.truncate(from);
                     }
                 }
+                let held = || held.iter().zip(words.chunks_exact(WORDS));
                 // Game by game (a counting sort: places stay in order within a game).
                 let mut count = vec![0u32; BLOCK + 1];
-                for (_, acc) in &held {
+                for (_, acc) in held() {
                     each_one(acc, |j| count[j + 1] += 1);
                 }
                 for j in 0..BLOCK {
@@ -302,9 +331,9 @@ impl Columns {
                     places: vec![0; count[BLOCK] as usize],
                 };
                 let mut next = count.clone();
-                for (k, acc) in &held {
+                for (&k, acc) in held() {
                     each_one(acc, |j| {
-                        out.places[next[j] as usize] = *k;
+                        out.places[next[j] as usize] = k;
                         next[j] += 1;
                     });
                 }
@@ -376,7 +405,9 @@ fn settled_runs<'a>(
     lengths.sort_unstable();
     lengths.dedup();
     let points = n * n;
-    let mut words = vec![0u64; LEVELS.len() * lengths.len() * points * WORDS];
+    // Filled in order below, so not zeroed first: at a free pattern's five lengths a block's
+    // tables are about 2 MB, and zeroing them was 4% of the search's instructions.
+    let mut words = Vec::with_capacity(LEVELS.len() * lengths.len() * points * WORDS);
     let mut cur = vec![0u64; points * WORDS];
     for i in 0..LEVELS.len() {
         let settled = |x: usize, y: usize| level(2 * i + 1, x, y);
@@ -388,7 +419,7 @@ fn settled_runs<'a>(
             }
         }
         let mut len = 1;
-        for (j, &target) in lengths.iter().enumerate() {
+        for &target in &lengths {
             while len < usize::from(target) {
                 for y in 0..n {
                     for x in 0..n.saturating_sub(len) {
@@ -402,8 +433,8 @@ fn settled_runs<'a>(
                 }
                 len += 1;
             }
-            let at = (i * lengths.len() + j) * points * WORDS;
-            words[at..at + points * WORDS].copy_from_slice(&cur);
+            // At `(i * lengths.len() + j) * points * WORDS`, as `run` reads it.
+            words.extend_from_slice(&cur);
         }
     }
     SettledRuns { lengths, words }

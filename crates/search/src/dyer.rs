@@ -70,36 +70,47 @@ pub(crate) fn signature_of_moves(size: BoardSize, moves: &[Option<Point>]) -> Op
     if count == 0 {
         return None;
     }
-    let picked: Vec<Option<Option<Point>>> = if count < DYER_MOVES[0] {
-        moves.iter().map(|&m| Some(m)).collect()
+    // The moves read: all of a game shorter than move 20 (at most 19), else the six (`None`:
+    // a move the game does not have). Fixed arrays: a signature is made for every game an
+    // index takes.
+    const MOST: usize = DYER_MOVES[0] - 1;
+    let mut picked = [None; MOST];
+    let picked: &[Option<Option<Point>>] = if count < DYER_MOVES[0] {
+        for (p, &m) in picked.iter_mut().zip(moves) {
+            *p = Some(m);
+        }
+        &picked[..count]
     } else {
-        DYER_MOVES
-            .iter()
-            .map(|&n| moves.get(n - 1).copied())
-            .collect()
+        for (p, &n) in picked.iter_mut().zip(&DYER_MOVES) {
+            *p = moves.get(n - 1).copied();
+        }
+        &picked[..DYER_MOVES.len()]
     };
-    // Each orientation's text as bytes in one buffer, the smallest kept (byte order is the
-    // text's order): a signature is made for every game an index takes.
-    let mut best: Vec<u8> = Vec::new();
-    let mut text = Vec::with_capacity(picked.len() * 2);
+    // Each orientation's text as bytes, the smallest kept (byte order is the text's order).
+    let mut best = [0u8; 2 * MOST];
+    let mut text = [0u8; 2 * MOST];
+    let len = 2 * picked.len();
     for (i, &sym) in Symmetry::ALL.iter().enumerate() {
-        text.clear();
-        for m in &picked {
-            match m {
-                None => text.extend_from_slice(b"--"),
-                Some(None) => text.extend_from_slice(b"tt"),
+        for (t, m) in text.chunks_exact_mut(2).zip(picked) {
+            t.copy_from_slice(&match m {
+                None => *b"--",
+                Some(None) => *b"tt",
                 Some(Some(p)) => {
                     let q = sym.apply(*p, size).to_sgf();
                     // Points past `z` on boards over 26 lines are not text.
-                    text.extend_from_slice(if q.is_ascii() { &q } else { b"??" });
+                    if q.is_ascii() {
+                        q
+                    } else {
+                        *b"??"
+                    }
                 }
-            }
+            });
         }
-        if i == 0 || text < best {
-            std::mem::swap(&mut best, &mut text);
+        if i == 0 || text[..len] < best[..len] {
+            best = text;
         }
     }
-    let best = String::from_utf8(best).ok()?;
+    let best = std::str::from_utf8(&best[..len]).ok()?;
     let tail = if count < *DYER_MOVES.last().expect("six moves") {
         format!("/{count}")
     } else {

@@ -491,6 +491,41 @@ impl GameBuilder {
                 });
             }
         }
+        // Most nodes are a play that changed its own point alone, the child of the node
+        // before: written without the general case's tests.
+        let lone = match (step.mv, &self.changes[..]) {
+            (
+                Some(PlayedMove {
+                    color,
+                    mv: Move::Play(p),
+                }),
+                &[(q, s)],
+            ) if step.parent.map(|x| x + 1) == Some(step.node_index)
+                && s == state(Some(color))
+                && usize::from(q) == usize::from(p.row()) * n + usize::from(p.col()) =>
+            {
+                Some((color, q))
+            }
+            _ => None,
+        };
+        let index = step.node_index as u32;
+        if !lone.is_some_and(|mv| {
+            self.writer.push_lone_play(
+                index,
+                mv,
+                step.to_play,
+                step.move_number,
+                step.variation > 0,
+            )
+        }) {
+            self.push_node(step, n);
+        }
+        self.node_count += 1;
+        self.differ.push(step, &self.changes);
+    }
+
+    /// [`NodeWriter::push`] of `step`'s node (on a board of side `n`).
+    fn push_node(&mut self, step: &Step<'_>, n: usize) {
         let node = Node {
             parent: step.parent.map(|p| p as u32),
             mv: step.mv.map(|pm| {
@@ -510,8 +545,6 @@ impl GameBuilder {
         };
         self.writer
             .push(step.node_index as u32, &node, &self.changes);
-        self.node_count += 1;
-        self.differ.push(step, &self.changes);
     }
 
     /// The entry, once every step of `tree` has come.

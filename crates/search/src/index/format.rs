@@ -169,6 +169,41 @@ impl NodeWriter {
         }
     }
 
+    /// [`NodeWriter::push`] of the commonest node, in fewer instructions (four nodes in five
+    /// of a game record): `color`'s play at `p` that changed nothing but its own point, the
+    /// child of the node before (`index - 1`, whose move number it counts on by one). The
+    /// bytes are `push`'s; `false` (nothing written) for a node that is not such a play.
+    #[inline]
+    pub(crate) fn push_lone_play(
+        &mut self,
+        index: u32,
+        (color, p): (Color, u16),
+        to_play: Color,
+        move_number: u32,
+        in_variation: bool,
+    ) -> bool {
+        let Some(parent) = index.checked_sub(1) else {
+            return false;
+        };
+        let follows = self.move_numbers.get(parent as usize).map(|&m| m + 1) == Some(move_number);
+        if !follows || p >= 1 << 10 || self.move_numbers.len() != index as usize {
+            return false;
+        }
+        let mut flags = MOVE_SHORT | ((p >> 8) as u8) << 6;
+        if color == Color::White {
+            flags |= MOVER_WHITE;
+        }
+        if to_play == Color::White {
+            flags |= TO_PLAY_WHITE;
+        }
+        if in_variation {
+            flags |= IN_VARIATION;
+        }
+        self.bytes.extend_from_slice(&[flags, p as u8]);
+        self.move_numbers.push(move_number);
+        true
+    }
+
     /// Appends node number `index` (nodes come in order from 0) and its changes to the board
     /// (point, new state) from its parent's board, each point once.
     pub(crate) fn push(&mut self, index: u32, node: &Node, changes: &[(u16, u8)]) {

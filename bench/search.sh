@@ -11,7 +11,7 @@
 # Building is compared in the same run too: `kifu pos index` (the whole command: the full-board
 # .kpx and the pattern .kpp, wall time) against Kombilo's GameList build (processing and
 # finalize, timed inside tools/kombilo_search.py), as games per second of each, the fastest of
-# three builds on each side.
+# six builds on each side (kifu's three before Kombilo's and three after).
 #
 # usage: bench/search.sh [FOLDER]   (default: ../shared/corpus/sgf/games; 19x19 games are used)
 set -euo pipefail
@@ -23,14 +23,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build --release -q -p kifu
 cargo build --release -q -p kifu-search --example search_timing
-# Each side builds 3 times; the fastest counts (as the searches: the fastest of several runs).
+# Each side builds 6 times; the fastest counts (as the searches: the fastest of several runs).
+# kifu's builds are timed 3 before Kombilo's and 3 after: this machine's speed drifts within a
+# run (by half, some minutes), and kifu's two threads feel a busy neighbour more than
+# Kombilo's one, so builds timed only at one end of the run can all fall in a slow minute.
 : > "$work/index.time"
-for _ in 1 2 3; do
-  t0=$(date +%s.%N)
-  target/release/kifu pos index "$corpus" -o "$work/db.kpx" --json > "$work/index.json"
-  t1=$(date +%s.%N)
-  echo "$t0 $t1" >> "$work/index.time"
-done
+kifu_builds() {
+  for _ in 1 2 3; do
+    t0=$(date +%s.%N)
+    target/release/kifu pos index "$corpus" -o "$work/db.kpx" --json > "$work/index.json"
+    t1=$(date +%s.%N)
+    echo "$t0 $t1" >> "$work/index.time"
+  done
+}
+kifu_builds
 # name | kifu query | Kombilo query
 queries=(
   "sparse 7x7 corner (3-4)|{\"pattern\":\".......\n.......\n...#...\n.......\n.......\n.......\n.......\",\"placement\":{\"kind\":\"at\",\"col\":0,\"row\":0},\"counting\":\"placements\"}|{\"pattern\":\".......\n.......\n...X...\n.......\n.......\n.......\n.......\",\"kind\":\"corner\",\"anchor\":[0,0]}"
@@ -44,11 +50,12 @@ for q in "${queries[@]}"; do
   printf '%s\n' "$k" >> "$work/kifu.jsonl"; printf '%s\n' "$m" >> "$work/kombilo.jsonl"
 done
 target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 9 > "$work/kifu.out"
-"$python" tools/kombilo_search.py --builds=3 --runs=5 "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
+"$python" tools/kombilo_search.py --builds=6 --runs=5 "$work/kombilo-db" "$corpus" "$work/kombilo.jsonl" \
   > "$work/kombilo.out" 2> "$work/kombilo.err"
 # kifu's searches timed again after Kombilo's: this machine's speed drifts over a run, and each
 # side's fastest then comes from both ends of it.
 target/release/examples/search_timing "$work/db.kpx" "$work/kifu.jsonl" 9 > "$work/kifu2.out"
+kifu_builds
 python3 - "$work" "${queries[@]}" <<'PY'
 import json, re, sys
 work, names = sys.argv[1], [q.split('|')[0] for q in sys.argv[2:]]

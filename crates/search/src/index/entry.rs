@@ -389,6 +389,16 @@ pub(crate) struct GameBuilder {
     dyer: DyerMoves,
 }
 
+/// The column and row of each point of a board of `size`, by index (`row * n + col`): a table,
+/// since dividing by the board's side for every change of every node was a real division
+/// (tens of cycles) each time.
+fn point_xy(size: BoardSize) -> &'static [[u8; 2]] {
+    static TABLES: [std::sync::OnceLock<Box<[[u8; 2]]>>; BoardSize::MAX as usize + 1] =
+        [const { std::sync::OnceLock::new() }; BoardSize::MAX as usize + 1];
+    let n = usize::from(size.get());
+    TABLES[n].get_or_init(|| (0..n * n).map(|p| [(p % n) as u8, (p / n) as u8]).collect())
+}
+
 /// The last move a Dyer signature reads.
 const DYER_LAST: usize = crate::dyer::DYER_MOVES[crate::dyer::DYER_MOVES.len() - 1];
 
@@ -462,6 +472,7 @@ impl GameBuilder {
             return;
         }
         let n = usize::from(size.get());
+        let xy = point_xy(size);
         for &(q, s) in &self.changes {
             let q = usize::from(q);
             if step.variation == 0 {
@@ -472,7 +483,7 @@ impl GameBuilder {
                 }
             }
             if s != 0 {
-                let (col, row) = (q % n, q / n);
+                let [col, row] = xy[q].map(usize::from);
                 let k = usize::from(s - 1) * n + row;
                 self.all[k] |= 1 << col;
                 if step.variation == 0 {

@@ -387,6 +387,8 @@ pub(crate) struct GameBuilder {
     changes: Vec<(u16, u8)>,
     broken: bool,
     dyer: DyerMoves,
+    /// [`point_xy`] of the game's board (empty without one).
+    xy: &'static [[u8; 2]],
 }
 
 /// The column and row of each point of a board of `size`, by index (`row * n + col`): a table,
@@ -451,6 +453,7 @@ impl GameBuilder {
             differ: Differ::new(n, tree.node_count()),
             changes: Vec::new(),
             broken: false,
+            xy: size.map_or(&[], point_xy),
             dyer: DyerMoves {
                 moves: Vec::with_capacity(DYER_LAST),
                 exact: true,
@@ -472,7 +475,7 @@ impl GameBuilder {
             return;
         }
         let n = usize::from(size.get());
-        let xy = point_xy(size);
+        let xy = self.xy;
         for &(q, s) in &self.changes {
             let q = usize::from(q);
             if step.variation == 0 {

@@ -300,15 +300,7 @@ impl Columns {
                         .try_into()
                         .expect("a place's WORDS words");
                     if any && levels.is_some() {
-                        any = rule_out_late(
-                            acc,
-                            plan,
-                            k,
-                            (col, row),
-                            &level,
-                            &run,
-                            runs.is_some(),
-                        );
+                        any = rule_out_late(acc, plan, k, (col, row), &level, &run, runs.is_some());
                     }
                     if any {
                         held.push(k as u16);

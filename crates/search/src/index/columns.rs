@@ -252,53 +252,45 @@ impl Columns {
                         .chain(whites.iter().map(|&(x, y)| (1, x, y)));
                     let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
                     let from = words.len();
-                    let mut any = match (stones.next(), stones.next()) {
+                    // The first two stones' columns ANDed as they are copied in.
+                    let mut or = 0;
+                    match (stones.next(), stones.next()) {
                         // No stone to hold: it may stand in any game.
                         (None, _) => {
                             words.extend_from_slice(valid);
-                            true
+                            or = 1;
                         }
-                        (Some((colour, x, y)), second) => {
+                        (Some((colour, x, y)), None) => {
                             let (x, y) = at(x, y);
                             let first = column(colour, x, y);
-                            let mut or = 0;
-                            match second {
-                                None => {
-                                    words.extend_from_slice(first);
-                                    or = first.iter().fold(0, |o, &w| o | w);
-                                }
-                                Some((colour, x, y)) => {
-                                    let (x, y) = at(x, y);
-                                    words.extend(first.iter().zip(column(colour, x, y)).map(
-                                        |(&a, &b)| {
-                                            or |= a & b;
-                                            a & b
-                                        },
-                                    ));
-                                }
-                            }
-                            let acc: &mut [u64; WORDS] = (&mut words[from..])
-                                .try_into()
-                                .expect("a place's WORDS words");
-                            let mut any = or != 0;
-                            for (colour, x, y) in stones {
-                                if !any {
-                                    break;
-                                }
-                                let (x, y) = at(x, y);
-                                let mut or = 0;
-                                for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
-                                    *a &= c;
-                                    or |= *a;
-                                }
-                                any = or != 0;
-                            }
-                            any
+                            words.extend_from_slice(first);
+                            or = first.iter().fold(0, |o, &w| o | w);
                         }
-                    };
+                        (Some((c0, x0, y0)), Some((c1, x1, y1))) => {
+                            let ((x0, y0), (x1, y1)) = (at(x0, y0), at(x1, y1));
+                            let pairs = column(c0, x0, y0).iter().zip(column(c1, x1, y1));
+                            words.extend(pairs.map(|(&a, &b)| {
+                                or |= a & b;
+                                a & b
+                            }));
+                        }
+                    }
                     let acc: &mut [u64; WORDS] = (&mut words[from..])
                         .try_into()
                         .expect("a place's WORDS words");
+                    let mut any = or != 0;
+                    for (colour, x, y) in stones {
+                        if !any {
+                            break;
+                        }
+                        let (x, y) = at(x, y);
+                        let mut or = 0;
+                        for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
+                            *a &= c;
+                            or |= *a;
+                        }
+                        any = or != 0;
+                    }
                     if any && levels.is_some() {
                         any = rule_out_late(acc, plan, k, (col, row), &level, &run, runs.is_some());
                     }

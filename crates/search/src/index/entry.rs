@@ -387,18 +387,8 @@ pub(crate) struct GameBuilder {
     changes: Vec<(u16, u8)>,
     broken: bool,
     dyer: DyerMoves,
-    /// [`point_xy`] of the game's board (empty without one).
+    /// [`super::point_xy`] of the game's board (empty without one).
     xy: &'static [[u8; 2]],
-}
-
-/// The column and row of each point of a board of `size`, by index (`row * n + col`): a table,
-/// since dividing by the board's side for every change of every node was a real division
-/// (tens of cycles) each time.
-fn point_xy(size: BoardSize) -> &'static [[u8; 2]] {
-    static TABLES: [std::sync::OnceLock<Box<[[u8; 2]]>>; BoardSize::MAX as usize + 1] =
-        [const { std::sync::OnceLock::new() }; BoardSize::MAX as usize + 1];
-    let n = usize::from(size.get());
-    TABLES[n].get_or_init(|| (0..n * n).map(|p| [(p % n) as u8, (p / n) as u8]).collect())
 }
 
 /// The last move a Dyer signature reads.
@@ -453,7 +443,7 @@ impl GameBuilder {
             differ: Differ::new(n, tree.node_count()),
             changes: Vec::new(),
             broken: false,
-            xy: size.map_or(&[], point_xy),
+            xy: size.map_or(&[], super::point_xy),
             dyer: DyerMoves {
                 moves: Vec::with_capacity(DYER_LAST),
                 exact: true,
@@ -505,41 +495,6 @@ impl GameBuilder {
                 });
             }
         }
-        // Most nodes are a play that changed its own point alone, the child of the node
-        // before: written without the general case's tests.
-        let lone = match (step.mv, &self.changes[..]) {
-            (
-                Some(PlayedMove {
-                    color,
-                    mv: Move::Play(p),
-                }),
-                &[(q, s)],
-            ) if step.parent.map(|x| x + 1) == Some(step.node_index)
-                && s == state(Some(color))
-                && usize::from(q) == usize::from(p.row()) * n + usize::from(p.col()) =>
-            {
-                Some((color, q))
-            }
-            _ => None,
-        };
-        let index = step.node_index as u32;
-        if !lone.is_some_and(|mv| {
-            self.writer.push_lone_play(
-                index,
-                mv,
-                step.to_play,
-                step.move_number,
-                step.variation > 0,
-            )
-        }) {
-            self.push_node(step, n);
-        }
-        self.node_count += 1;
-        self.differ.push(step, &self.changes);
-    }
-
-    /// [`NodeWriter::push`] of `step`'s node (on a board of side `n`).
-    fn push_node(&mut self, step: &Step<'_>, n: usize) {
         let node = Node {
             parent: step.parent.map(|p| p as u32),
             mv: step.mv.map(|pm| {
@@ -559,6 +514,8 @@ impl GameBuilder {
         };
         self.writer
             .push(step.node_index as u32, &node, &self.changes);
+        self.node_count += 1;
+        self.differ.push(step, &self.changes);
     }
 
     /// The entry, once every step of `tree` has come.

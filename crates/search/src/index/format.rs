@@ -172,9 +172,10 @@ impl NodeWriter {
     /// [`NodeWriter::push`] of the commonest node, in fewer instructions (four nodes in five
     /// of a game record): `color`'s play at `p` that changed nothing but its own point, the
     /// child of the node before (`index - 1`, whose move number it counts on by one). The
-    /// bytes are `push`'s; `false` (nothing written) for a node that is not such a play.
-    #[inline]
-    pub(crate) fn push_lone_play(
+    /// bytes are the general case's; `false` (nothing written) for a node that is not such a
+    /// play.
+    #[inline(always)]
+    fn push_lone_play(
         &mut self,
         index: u32,
         (color, p): (Color, u16),
@@ -207,6 +208,20 @@ impl NodeWriter {
     /// Appends node number `index` (nodes come in order from 0) and its changes to the board
     /// (point, new state) from its parent's board, each point once.
     pub(crate) fn push(&mut self, index: u32, node: &Node, changes: &[(u16, u8)]) {
+        if let (Some((color, Some(p))), &[(q, s)]) = (node.mv, changes) {
+            let lone = q == p && s == state(Some(color)) && node.parent == index.checked_sub(1);
+            if lone
+                && self.push_lone_play(
+                    index,
+                    (color, p),
+                    node.to_play,
+                    node.move_number,
+                    node.in_variation,
+                )
+            {
+                return;
+            }
+        }
         let mut flags = 0u8;
         let mut extra = 0u8;
         match node.mv {

@@ -484,6 +484,17 @@ impl PatternIndex {
     }
 }
 
+/// The column and row of each point of a board of `size`, by index (`row * n + col`), made
+/// once per side: the builder and the search's walks read a change's column and row from it,
+/// since dividing by the board's side for every change was a real division (tens of cycles)
+/// each time.
+pub(crate) fn point_xy(size: BoardSize) -> &'static [[u8; 2]] {
+    static TABLES: [std::sync::OnceLock<Box<[[u8; 2]]>>; BoardSize::MAX as usize + 1] =
+        [const { std::sync::OnceLock::new() }; BoardSize::MAX as usize + 1];
+    let n = usize::from(size.get());
+    TABLES[n].get_or_init(|| (0..n * n).map(|p| [(p % n) as u8, (p / n) as u8]).collect())
+}
+
 /// The checksum a sidecar ends with, of its body (the bytes after the 28-byte header and
 /// before the checksum): for tools and fuzzers that make sidecars to be read past it.
 pub fn sidecar_checksum(body: &[u8]) -> u64 {

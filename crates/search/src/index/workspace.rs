@@ -55,9 +55,9 @@ pub(crate) struct Workspace {
     /// The points of the board being walked by index (`row * n + col`), so that a node's
     /// move is named without a division per node.
     pub(super) points: Vec<Point>,
-    /// The column and row of each point of the board being walked, by index (`points` is
-    /// lent to the walk's node reader).
-    pub(super) xy: Vec<[u8; 2]>,
+    /// The column and row of each point of the board being walked, by index
+    /// ([`super::point_xy`]; `points` is lent to the walk's node reader).
+    pub(super) xy: &'static [[u8; 2]],
     /// Per candidate, the node its stretch of standing began at, and the running sums of the
     /// nodes, for [`super::intervals`].
     pub(super) since: Vec<u32>,
@@ -126,11 +126,7 @@ impl Workspace {
                 .extend((0..size.points()).filter_map(|i| Point::from_index(i, size)));
         }
         let n = usize::from(g.side);
-        if self.xy.len() != n * n {
-            self.xy.clear();
-            self.xy
-                .extend((0..n * n).map(|p| [(p % n) as u8, (p / n) as u8]));
-        }
+        self.xy = super::point_xy(size);
         let points = n * n;
         if self.lists.len() < points {
             self.lists.resize_with(points, Vec::new);

@@ -2,7 +2,7 @@
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
 use super::format::{put_varint, state, Bytes, FormatError, Node, NodeReader, NodeWriter};
-use super::times::{self, TimeTables};
+use super::times::{self, MainLine, TimeTables};
 use crate::filter::{GameInfo, TextPool};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Color, Move, PlayedMove, Point};
@@ -103,6 +103,11 @@ impl<'a> ColdView<'a> {
         let (count, _) = Self::read_nodes(&mut b)?;
         if !b.is_empty() {
             return Err(FormatError::Bad("bytes after the nodes"));
+        }
+        if let Some(line) = view.times.and_then(|t| t.line) {
+            if line.nodes > count {
+                return Err(FormatError::Bad("main line longer than the nodes"));
+            }
         }
         if side == 0 && count > 0 {
             return Err(FormatError::Bad("nodes without a board"));
@@ -389,6 +394,8 @@ pub(crate) struct GameBuilder {
     dyer: DyerMoves,
     /// [`super::point_xy`] of the game's board (empty without one).
     xy: &'static [[u8; 2]],
+    /// The main line's shape so far, while it is plain ([`super::times::MainLine`]).
+    line: Option<MainLine>,
 }
 
 /// The last move a Dyer signature reads.
@@ -448,6 +455,41 @@ impl GameBuilder {
                 moves: Vec::with_capacity(DYER_LAST),
                 exact: true,
             },
+            line: Some(MainLine {
+                nodes: 0,
+                passes: 0,
+            }),
+        }
+    }
+
+    /// Follows the main line's shape with its step `step` (node `i`), whose changes are
+    /// `self.changes`: the line stays plain ([`MainLine`]) while each node is as it says.
+    fn follow_line(&mut self, step: &Step<'_>, i: u32) {
+        let Some(line) = &mut self.line else { return };
+        let n = usize::from(step.position.size().get());
+        let plain = step.move_number == i
+            && match step.mv {
+                None => i == 0,
+                Some(_) if i == 0 => false,
+                Some(PlayedMove { mv: Move::Pass, .. }) => {
+                    line.passes += 1;
+                    self.changes.is_empty()
+                }
+                Some(PlayedMove {
+                    color,
+                    mv: Move::Play(p),
+                }) => {
+                    let q = (usize::from(p.row()) * n + usize::from(p.col())) as u16;
+                    let own = state(Some(color));
+                    // Its stone on its point, nothing else put on the board, no pass before.
+                    line.passes == 0
+                        && self.changes.iter().filter(|&&(_, s)| s != 0).count() == 1
+                        && self.changes.contains(&(q, own))
+                }
+            };
+        line.nodes += 1;
+        if !plain {
+            self.line = None;
         }
     }
 
@@ -485,6 +527,9 @@ impl GameBuilder {
             }
         }
         self.variations |= step.variation > 0;
+        if step.variation == 0 {
+            self.follow_line(step, step.node_index as u32);
+        }
         if step.variation == 0 && self.dyer.exact && self.dyer.moves.len() < DYER_LAST {
             if !step.diagnostics.is_empty() || (step.mv.is_some() && !step.only_move) {
                 self.dyer.exact = false;
@@ -551,7 +596,15 @@ impl GameBuilder {
         if let Some(shift) = shift {
             entry.times = true;
             entry.shift = shift;
-            times::encode(&self.fin, &self.first, &self.last, n, shift, &mut cold);
+            times::encode(
+                &self.fin,
+                &self.first,
+                &self.last,
+                n,
+                shift,
+                self.line,
+                &mut cold,
+            );
         }
         put_varint(&mut cold, u64::from(self.node_count));
         put_varint(&mut cold, self.writer.bytes.len() as u64);
@@ -696,6 +749,40 @@ mod tests {
             nodes.push((cells, step.move_number, step.mv, step.to_play));
         });
         nodes
+    }
+
+    /// The main line's shape is kept only for the lines the tables alone can count.
+    #[test]
+    fn plain_main_lines_are_told_apart() {
+        let line = |nodes, passes| Some(MainLine { nodes, passes });
+        let games = [
+            // Captures, a point played again after its capture, trailing passes, variations.
+            ("(;SZ[5];B[ba];W[aa];B[ab];W[dd];B[aa];W[];B[])", line(8, 2)),
+            ("(;SZ[5]AB[ba][ab];W[cc](;B[dd])(;B[ee];W[aa]))", line(3, 0)),
+            ("(;SZ[5])", line(1, 0)),
+            // A stone played onto one of the other colour, a stone taken off by setup beside a
+            // move (as a capture would): no point gets a stone but the move's.
+            ("(;SZ[5];B[cc];W[cc];B[dd])", line(4, 0)),
+            ("(;SZ[5];B[aa];W[bb]AE[aa])", line(3, 0)),
+            // A pass before a play, a suicide, a move onto a stone of its colour, setup after
+            // the root, a node without a move, a move in the root.
+            ("(;SZ[5];B[ba];W[];B[ab])", None),
+            ("(;SZ[5];B[ba];W[cc];B[ab];W[aa])", None),
+            ("(;SZ[5];B[cc];B[cc];W[dd])", None),
+            ("(;SZ[5];B[aa];W[bb]AB[cc])", None),
+            ("(;SZ[5];B[aa];AB[cc];W[bb])", None),
+            ("(;SZ[5];B[aa];C[x];W[bb])", None),
+            ("(;SZ[5]B[cc];W[dd])", None),
+        ];
+        for (sgf, want) in games {
+            let parsed = kifu_sgf::Collection::parse(sgf.as_bytes());
+            let entry = GameEntry::build(0, 0, 0, parsed.collection.games().next().unwrap());
+            let Cold::Bytes(cold) = &entry.cold else {
+                panic!("built in memory")
+            };
+            let view = ColdView::parse(cold, entry.side, entry.times, entry.shift).unwrap();
+            assert_eq!(view.times.unwrap().line, want, "{sgf}");
+        }
     }
 
     #[test]

@@ -50,7 +50,7 @@ use std::path::{Path, PathBuf};
 pub use store::DEFAULT_CACHE_BYTES;
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 9;
+const VERSION: u32 = 10;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]

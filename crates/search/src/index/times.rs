@@ -24,7 +24,22 @@
 //! (`W` u64 words), then a byte per point changed again, in point order, for its first stone
 //! (in units rounded down).
 
-use super::format::{Bytes, FormatError};
+use super::format::{put_varint, Bytes, FormatError};
+
+/// A plain main line, which [`super::intervals`] counts from the tables alone: the root holds
+/// no move; every later node holds a move, and the only point a node gives a stone to is its
+/// play's, with a stone of the play's colour (elsewhere it may only take stones off: captures,
+/// or setup that removes); its move number is its index; passes come only at the end. (So no
+/// node without a move, no setup that adds stones after the root, no suicide, no move onto a
+/// stone of its colour.) Then a point's first stone is put there by the move of its node,
+/// and a node's hits are followed by the next node's move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MainLine {
+    /// Its nodes, the root included.
+    pub nodes: u32,
+    /// Its trailing passes (the last `passes` nodes are passes, the others plays).
+    pub passes: u32,
+}
 
 /// A last change's byte for a point that never held a stone.
 const NEVER: u8 = 255;
@@ -57,6 +72,8 @@ pub(crate) struct TimeTables<'a> {
     /// nodes).
     inside: &'a [u8],
     first: &'a [u8],
+    /// The main line, when it is plain.
+    pub line: Option<MainLine>,
 }
 
 impl<'a> TimeTables<'a> {
@@ -78,12 +95,23 @@ impl<'a> TimeTables<'a> {
             None => 0,
         };
         let first = b.take(members)?;
+        let line = match b.varint_u32()? {
+            0 => None,
+            nodes => {
+                let passes = b.varint_u32()?;
+                if passes >= nodes {
+                    return Err(FormatError::Bad("main line passes"));
+                }
+                Some(MainLine { nodes, passes })
+            }
+        };
         Ok(TimeTables {
             fin,
             last,
             again,
             inside,
             first,
+            line,
         })
     }
 
@@ -111,6 +139,23 @@ impl<'a> TimeTables<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The points `q..q + len` (`len` at most 32) that changed more than once on the main
+    /// line, as bits from `q` (bit `i`: point `q + i`).
+    #[inline(always)]
+    pub(crate) fn changed_again(&self, q: usize, len: usize) -> u32 {
+        let word = |w: usize| {
+            self.again
+                .get(DIR_ENTRY * w..DIR_ENTRY * w + DIR_ENTRY)
+                .map_or(0, |e| entry(e).0)
+        };
+        let (w, b) = (q >> 6, q & 63);
+        let mut bits = word(w) >> b;
+        if b + len > 64 {
+            bits |= word(w + 1) << (64 - b);
+        }
+        (bits & ((1u64 << len) - 1)) as u32
     }
 
     /// Word `w` of the points changed once whose stone came inside its unit.
@@ -239,13 +284,14 @@ impl TimeRead for Unpacked<'_> {
 /// Appends the tables of a game of side `n`: its final board `fin` (a state per point: 0
 /// empty, 1 black, 2 white), and per point its first stone (`u32::MAX`: never) and last
 /// change in nodes, in units of `1 << shift` nodes (which the caller chose so that every last
-/// change fits below 255).
+/// change fits below 255), then `line` when the main line is plain.
 pub(crate) fn encode(
     fin: &[u8],
     first: &[u32],
     last: &[u32],
     n: usize,
     shift: u8,
+    line: Option<MainLine>,
     out: &mut Vec<u8>,
 ) {
     // One pass over the points fills every table (every game an index takes comes here): the
@@ -302,6 +348,13 @@ pub(crate) fn encode(
         }
     }
     out.extend_from_slice(&firsts);
+    match line {
+        None => out.push(0),
+        Some(l) => {
+            put_varint(out, u64::from(l.nodes));
+            put_varint(out, u64::from(l.passes));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -311,7 +364,7 @@ mod tests {
     /// Tables of a 9x9 board with every kind of point:
     /// never touched, one change, changes again (taken, taken and played again), set up at
     /// node 0, and the last point of the board.
-    fn tables(shift: u8) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) {
+    fn tables(shift: u8, line: Option<MainLine>) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) {
         let n = 9;
         let mut fin = vec![0u8; n * n];
         let mut first = vec![u32::MAX; n * n];
@@ -332,23 +385,39 @@ mod tests {
             fin[q] = s;
         }
         let mut out = Vec::new();
-        encode(&fin, &first, &last, n, shift, &mut out);
+        encode(&fin, &first, &last, n, shift, line, &mut out);
         (out, first, last, fin)
     }
+
+    /// The main line the tables of [`tables`] are written with.
+    const LINE: MainLine = MainLine {
+        nodes: 255,
+        passes: 2,
+    };
 
     #[test]
     fn every_point_reads_back_its_units() {
         for shift in [0u8, 1, 2] {
-            let (bytes, first, last, fin) = tables(shift);
+            let (bytes, first, last, fin) = tables(shift, Some(LINE));
             let mut b = Bytes::new(&bytes);
             let t = TimeTables::read(&mut b, 9, shift).unwrap();
             assert!(b.is_empty(), "every byte read");
             t.check(9).unwrap();
             // 3 points changed again: the board, a byte per point, a directory of two words,
             // the words of stones inside their unit when units are longer than a node, 3
-            // bytes.
+            // bytes, then the main line (a varint of two bytes and one of a byte).
             let inside = if shift > 0 { 16 } else { 0 };
-            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + 3);
+            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + 3 + 3);
+            assert_eq!(t.line, Some(LINE));
+            // The points changed again, read by rows of any length from any point.
+            for q in 0..81 {
+                for len in 1..=(81 - q).min(32) {
+                    let want = (0..len)
+                        .filter(|&i| first[q + i] != u32::MAX && first[q + i] != last[q + i])
+                        .fold(0u32, |m, i| m | 1 << i);
+                    assert_eq!(t.changed_again(q, len), want, "{q} {len}");
+                }
+            }
             for q in 0..81 {
                 let want_first = if first[q] == u32::MAX {
                     255
@@ -376,7 +445,8 @@ mod tests {
 
     #[test]
     fn damaged_tables_are_refused_or_read_as_nothing() {
-        let (bytes, ..) = tables(0);
+        // Without a main line (one byte after the first stones, which the reads below shift).
+        let (bytes, ..) = tables(0, None);
         // A wrong count (the second word's), a point off the board (bit 63 of the second
         // word), a change again at a point that never held a stone (point 1).
         let dir = 72 + 81;

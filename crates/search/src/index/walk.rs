@@ -45,13 +45,50 @@ pub(crate) fn search_game(
         return;
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
-    let (bound, start) = if query.variations && g.all {
+    let from = query.moves.map_or(0, |m| m.0);
+    let (mut bound, mut start) = if query.variations && g.all {
         (u32::MAX, 0)
     } else {
-        ws.prune(plan, g, cold, query.moves.map_or(0, |m| m.0))
+        ws.prune(plan, g, cold, from)
     };
     if ws.cands.is_empty() {
         return;
+    }
+    // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
+    // from another on its rectangle.
+    let counted = !scan.keeps_matches() && query.sequence.is_empty() && !plan.overlap;
+    let one_line = !query.variations || !g.all;
+    // The candidates the time tables count alone ([`super::intervals::count_clean`]); the
+    // walk's bounds are then those of the others.
+    let mut clean = super::intervals::Tallies::default();
+    let line = cold.times.and_then(|t| Some((t, t.line?)));
+    if let Some((times, line)) = line.filter(|_| {
+        counted && plan.strict && !query.variations && query.to_play.is_none() && g.shift == 0
+    }) {
+        let winner = g.info.winner();
+        let before = ws.cands.len();
+        super::intervals::count_clean(
+            ws,
+            plan,
+            shared,
+            &times,
+            line,
+            size,
+            (query.moves, query.counting == Counting::Placements),
+            scan,
+            winner,
+            &mut clean,
+        );
+        if ws.cands.is_empty() {
+            let hits = clean.close(scan, winner);
+            if hits > 0 {
+                scan.count_game(&g.info, hits);
+            }
+            return;
+        }
+        if ws.cands.len() < before {
+            (bound, start) = ws.prune(plan, g, cold, from);
+        }
     }
     ws.prepare(plan, g, size);
     let game = GameWalk {
@@ -63,15 +100,12 @@ pub(crate) fn search_game(
         bound,
         start,
     };
-    // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
-    // from another on its rectangle.
-    let counted = !scan.keeps_matches() && query.sequence.is_empty() && !plan.overlap;
-    let one_line = !query.variations || !g.all;
     if counted && one_line {
         let hits = if query.counting == Counting::Placements {
             super::placements::walk_placements(ws, &game, scan, &g.info)
+                + clean.close(scan, g.info.winner())
         } else if plan.strict {
-            super::intervals::walk_intervals(ws, &game, scan, &g.info)
+            super::intervals::walk_intervals(ws, &game, scan, &g.info, clean)
         } else {
             walk_counted(ws, &game, scan, &g.info)
         };

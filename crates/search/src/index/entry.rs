@@ -462,37 +462,6 @@ impl GameBuilder {
         }
     }
 
-    /// Follows the main line's shape with its step `step` (node `i`), whose changes are
-    /// `self.changes`: the line stays plain ([`MainLine`]) while each node is as it says.
-    fn follow_line(&mut self, step: &Step<'_>, i: u32) {
-        let Some(line) = &mut self.line else { return };
-        let n = usize::from(step.position.size().get());
-        let plain = step.move_number == i
-            && match step.mv {
-                None => i == 0,
-                Some(_) if i == 0 => false,
-                Some(PlayedMove { mv: Move::Pass, .. }) => {
-                    line.passes += 1;
-                    self.changes.is_empty()
-                }
-                Some(PlayedMove {
-                    color,
-                    mv: Move::Play(p),
-                }) => {
-                    let q = (usize::from(p.row()) * n + usize::from(p.col())) as u16;
-                    let own = state(Some(color));
-                    // Its stone on its point, nothing else put on the board, no pass before.
-                    line.passes == 0
-                        && self.changes.iter().filter(|&&(_, s)| s != 0).count() == 1
-                        && self.changes.contains(&(q, own))
-                }
-            };
-        line.nodes += 1;
-        if !plain {
-            self.line = None;
-        }
-    }
-
     /// The game's next step.
     pub(crate) fn step(&mut self, step: &Step<'_>) {
         let Some(size) = self.size else { return };
@@ -527,9 +496,6 @@ impl GameBuilder {
             }
         }
         self.variations |= step.variation > 0;
-        if step.variation == 0 {
-            self.follow_line(step, step.node_index as u32);
-        }
         if step.variation == 0 && self.dyer.exact && self.dyer.moves.len() < DYER_LAST {
             if !step.diagnostics.is_empty() || (step.mv.is_some() && !step.only_move) {
                 self.dyer.exact = false;
@@ -557,6 +523,9 @@ impl GameBuilder {
             move_number: step.move_number,
             in_variation: step.variation > 0,
         };
+        if step.variation == 0 {
+            follow_line(&mut self.line, step.node_index as u32, &node, &self.changes);
+        }
         self.writer
             .push(step.node_index as u32, &node, &self.changes);
         self.node_count += 1;
@@ -611,6 +580,34 @@ impl GameBuilder {
         cold.extend_from_slice(&self.writer.bytes);
         entry.cold = Cold::Bytes(cold);
         entry
+    }
+}
+
+/// Follows the main line's shape with its node `i` (`node`, which changed `changes`): the
+/// line stays plain ([`MainLine`]) while each node is as it says.
+fn follow_line(line: &mut Option<MainLine>, i: u32, node: &Node, changes: &[(u16, u8)]) {
+    let Some(l) = line else { return };
+    let plain = node.move_number == i
+        && match node.mv {
+            None => i == 0,
+            Some(_) if i == 0 => false,
+            Some((_, None)) => {
+                l.passes += 1;
+                changes.is_empty()
+            }
+            Some((color, Some(q))) => {
+                // Its stone on its point, nothing else put on the board, no pass before.
+                let own = (q, state(Some(color)));
+                l.passes == 0
+                    && match changes {
+                        [only] => *only == own,
+                        more => more.contains(&own) && more.iter().all(|&(p, s)| s == 0 || p == q),
+                    }
+            }
+        };
+    l.nodes += 1;
+    if !plain {
+        *line = None;
     }
 }
 

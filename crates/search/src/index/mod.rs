@@ -21,7 +21,9 @@
 //! time tables (`times.rs`: the final board as bitmaps above, then the node of each point's
 //! first stone and last change, in units of `1 << shift` nodes, a byte only for the points that
 //! held a stone or changed again, found through rank directories; format 7 had a byte per
-//! point and table), then varint node count, varint byte count, the nodes (`format.rs`).
+//! point and table; since format 10 followed by the main line's length and trailing passes
+//! when it is plain, `times::MainLine`), then varint node count, varint byte count, the nodes
+//! (`format.rs`).
 
 mod build;
 mod columns;

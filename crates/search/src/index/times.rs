@@ -78,6 +78,7 @@ pub(crate) struct TimeTables<'a> {
 
 impl<'a> TimeTables<'a> {
     /// Reads the tables of a game of side `n` whose units are `1 << shift` nodes from `b`.
+    #[inline]
     pub(crate) fn read(b: &mut Bytes<'a>, n: usize, shift: u8) -> Result<Self, FormatError> {
         let fin = b.take(8 * n)?;
         let last = b.take(n * n)?;

@@ -61,11 +61,14 @@ pub(crate) fn search_game(
     // The candidates the time tables count alone ([`super::intervals::count_clean`]); the
     // walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    let line = cold.times.and_then(|t| Some((t, t.line?)));
-    if let Some((times, line)) = line.filter(|_| {
-        counted && plan.strict && !query.variations && query.to_play.is_none() && g.shift == 0
-    }) {
-        let winner = g.info.winner();
+    let winner = g.info.winner();
+    let tables =
+        counted && plan.strict && !query.variations && query.to_play.is_none() && g.shift == 0;
+    if let Some((times, line)) = cold
+        .times
+        .filter(|_| tables)
+        .and_then(|t| Some((t, t.line?)))
+    {
         let before = ws.cands.len();
         super::intervals::count_clean(
             ws,
@@ -102,8 +105,7 @@ pub(crate) fn search_game(
     };
     if counted && one_line {
         let hits = if query.counting == Counting::Placements {
-            super::placements::walk_placements(ws, &game, scan, &g.info)
-                + clean.close(scan, g.info.winner())
+            super::placements::walk_placements(ws, &game, scan, &g.info) + clean.close(scan, winner)
         } else if plan.strict {
             super::intervals::walk_intervals(ws, &game, scan, &g.info, clean)
         } else {

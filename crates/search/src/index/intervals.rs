@@ -20,7 +20,7 @@
 use super::columns::ones;
 use super::entry::row_word;
 use super::plan::{Plan, VariantPlan};
-use super::times::{MainLine, TimeTables};
+use super::times::{MainLine, TimeRead};
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
 use crate::filter::{GameInfo, Winner};
@@ -92,8 +92,8 @@ enum Stands {
     },
 }
 
-/// How candidate `vp` at place `(c, r)` stands, from the tables `times` of a game of side `n`
-/// whose units are nodes.
+/// How candidate `vp` at place `(c, r)` stands, from the tables `times` of a game of side `n`,
+/// read in nodes (units of nodes, or [`super::times::Halves`]).
 ///
 /// Its stones that each changed once (their first stone is their last change, the final
 /// board's) are all there from the latest of their first nodes on. Its cells wanted empty
@@ -104,7 +104,8 @@ enum Stands {
 /// other candidate (a stone taken off and put back, an empty cell that changed twice before
 /// that) is [`Stands::Unknown`].
 #[inline(always)]
-fn stands(vp: &VariantPlan, (c, r): (u32, u32), times: &TimeTables<'_>, n: usize) -> Stands {
+fn stands(vp: &VariantPlan, (c, r): (u32, u32), times: &impl TimeRead, n: usize) -> Stands {
+    let fin = times.tables().fin;
     let (c0, r0) = (c as usize, r as usize);
     let mask = (1u32 << vp.width) - 1;
     // The latest first stone of the stones, the earliest of the empty cells that changed
@@ -116,16 +117,13 @@ fn stands(vp: &VariantPlan, (c, r): (u32, u32), times: &TimeTables<'_>, n: usize
     for (y, &[xb, xw, xe]) in vp.rows.iter().enumerate() {
         let row = r0 + y;
         let at = row * n + c0;
-        let again = times.changed_again(at, vp.width as usize);
+        let again = times.tables().changed_again(at, vp.width as usize);
         let stones = xe & mask;
         let empties = xb & xw & !xe & mask;
         if stones & again != 0 {
             return Stands::Unknown;
         }
-        let (b, w) = (
-            row_word(times.fin, row) >> c,
-            row_word(times.fin, n + row) >> c,
-        );
+        let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
         let wrong = vp.wrong(y, b, w) & mask;
         // A stone that changed once and is not the final board's was never there.
         never |= wrong & stones != 0;
@@ -156,20 +154,21 @@ fn stands(vp: &VariantPlan, (c, r): (u32, u32), times: &TimeTables<'_>, n: usize
 
 /// Takes out of `ws.cands` the candidates whose hits the time tables tell exactly
 /// ([`stands`]), and counts them into `t` (hits followed by a move inside into `scan` too):
-/// for a game whose main line is `line` and whose units are nodes, a pattern without
-/// wildcards, the main line searched, `moves` the query's window and no side to move asked.
-/// By position, a stretch's hits but its last are followed by plays outside or the trailing
-/// passes, and its last by the move inside that ends it or the game's end; by placement
-/// (`placements`), its first hit in the window is followed by that same move or end, the
-/// first move inside after it. On 100,000 games, for lone stones near a side, this took about
-/// 90% of the candidates of the walked games whose units are nodes, and every candidate of
-/// about 80% of those games.
+/// for a game whose main line is `line` and whose tables `times` read exact nodes, a pattern
+/// without wildcards, the main line searched, `moves` the query's window and no side to move
+/// asked. By position, a stretch's hits but its last are followed by plays outside or the
+/// trailing passes, and its last by the move inside that ends it or the game's end; by
+/// placement (`placements`), its first hit in the window is followed by that same move or
+/// end, the first move inside after it. On 100,000 games, for lone stones near a side, this
+/// took about 90% of the candidates of the walked games whose units are nodes, and every
+/// candidate of about 80% of those games (format 10); since format 11 it takes games of up to
+/// 508 nodes too, through [`super::times::Halves`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn count_clean(
     ws: &mut Workspace,
     plan: &Plan,
     shared: &SizeVariants,
-    times: &TimeTables<'_>,
+    times: &impl TimeRead,
     line: MainLine,
     size: BoardSize,
     (moves, placements): (Option<(u32, u32)>, bool),
@@ -217,7 +216,7 @@ pub(super) fn count_clean(
         match until {
             None => t.end[sw] += 1,
             Some((_, x, y)) => {
-                let colour = if row_word(times.fin, y) >> x & 1 != 0 {
+                let colour = if row_word(times.tables().fin, y) >> x & 1 != 0 {
                     Color::Black
                 } else {
                     Color::White
@@ -393,11 +392,12 @@ pub(super) fn walk_intervals(
 #[cfg(test)]
 mod tests {
     use crate::collection::CollectionFile;
+    use crate::index::entry::{Cold, ColdView};
     use crate::index::PatternIndex;
     use crate::query::Counting;
     use crate::scan::Page;
     use crate::{Pattern, Placement, Query};
-    use kifu_go::{BoardSize, Color};
+    use kifu_go::{BoardSize, Color, Move, Point, Position};
     use kifu_posdb::extract::Source;
 
     /// Games with what a stretch's end can be: moves inside and outside, captures of a
@@ -415,31 +415,98 @@ mod tests {
         ;W[fd];B[fc];W[ec];B[gd];W[ge];B[fb];W[cc];B[cd];W[bd];B[dc];W[eb])\
         (;SZ[9]HA[2]AB[cc][gg]RE[W+0.5];W[gc];B[cg];W[ee];B[ec];W[ce];B[dc];W[cb];B[])";
 
+    /// An `n` x `n` game of up to `moves` random legal moves (an LCG from `seed`; it ends
+    /// early when a side has no legal move) and two passes: a long plain line, with many
+    /// captures and points played again.
+    fn long_game(n: u32, seed: u64, moves: usize) -> String {
+        let size = BoardSize::new(n).unwrap();
+        let mut pos = Position::new(size);
+        let mut x = seed;
+        let mut color = Color::Black;
+        let mut sgf = format!("(;SZ[{n}]RE[W+R]");
+        for _ in 0..moves {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let start = (x >> 33) as u32;
+            let points = || {
+                (0..n * n)
+                    .map(|k| (start + k) % (n * n))
+                    .map(|i| Point::new(i % n, i / n, size).unwrap())
+            };
+            // Not into its own eye while it has another move, so that the game goes on.
+            let eye = |pos: &Position, p: Point| {
+                let (c, r) = (u32::from(p.col()), u32::from(p.row()));
+                [
+                    (c.wrapping_sub(1), r),
+                    (c + 1, r),
+                    (c, r.wrapping_sub(1)),
+                    (c, r + 1),
+                ]
+                .into_iter()
+                .filter_map(|(c, r)| Point::new(c, r, size).ok())
+                .all(|q| pos.stone_at(q) == Some(color))
+            };
+            let order: Vec<Point> = points()
+                .filter(|&p| !eye(&pos, p))
+                .chain(points())
+                .collect();
+            let played = order
+                .into_iter()
+                .find(|&p| pos.play(color, Move::Play(p)).is_ok());
+            let Some(p) = played else { break };
+            let [c, r] = p.to_sgf();
+            let who = if color == Color::Black { 'B' } else { 'W' };
+            sgf.push_str(&format!(";{who}[{}{}]", c as char, r as char));
+            color = color.opponent();
+        }
+        sgf + ";B[];W[])"
+    }
+
     /// The counted walks (by stretches for positions, [`super::super::placements`] for
     /// placements) give the plain scan's answers.
     #[test]
     fn counted_walks_count_as_the_plain_scan() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.sgf");
-        std::fs::write(&path, GAMES).unwrap();
+        // Long plain lines too (13x13: random games on 9x9 end too soon): past node 254 (in
+        // units of two nodes, counted from exact nodes) and past node 508 (in units of four,
+        // walked).
+        let long = [
+            long_game(13, 9, 300),
+            long_game(13, 15, 2000),
+            long_game(13, 9, 600),
+        ];
+        std::fs::write(&path, format!("{GAMES}{}", long.concat())).unwrap();
         let files = vec![CollectionFile {
             source: Source::new(&path),
-            ids: (0..7).map(Some).collect(),
+            ids: (0..10).map(Some).collect(),
         }];
         let idx = PatternIndex::build(&files);
-        let size = BoardSize::new(9).unwrap();
+        let units: Vec<_> = idx.games.iter().map(|g| (g.times, g.shift)).collect();
+        assert_eq!(units[7..], [(true, 1), (true, 1), (true, 2)]);
+        for g in &idx.games[7..] {
+            let Cold::Bytes(cold) = &g.cold else {
+                panic!("built in memory")
+            };
+            let view = ColdView::parse(cold, g.side, g.times, g.shift).unwrap();
+            assert!(view.times.unwrap().line.is_some(), "a plain line");
+        }
         // A full page: the hits are counted, not listed.
         let page = Page {
             offset: 0,
             limit: 0,
         };
         let mut checked = 0;
-        for rows in ["#", "O", ".", "#.\n.O", "..\n..", "...\n.#.\n...", "O.\n.."] {
+        let sizes = [9, 13].map(|n| BoardSize::new(n).unwrap());
+        let shapes = ["#", "O", ".", "#.\n.O", "..\n..", "...\n.#.\n...", "O.\n.."];
+        for (size, rows) in sizes.into_iter().flat_map(|s| shapes.map(|r| (s, r))) {
             for placement in [Placement::Anywhere, Placement::At { col: 0, row: 0 }] {
                 for (to_play, moves) in [
                     (None, None),
                     (Some(Color::White), None),
                     (None, Some((3, 9))),
+                    (None, Some((250, 520))),
                 ] {
                     for (swap, counting) in [
                         (false, Counting::Positions),
@@ -457,13 +524,13 @@ mod tests {
                         let scanned = crate::collection::search_files(&files, &q, page, Some(size));
                         assert_eq!(
                             indexed[0], scanned.answer,
-                            "{rows:?} {placement:?} {to_play:?} {moves:?} {swap}"
+                            "{size} {rows:?} {placement:?} {to_play:?} {moves:?} {swap}"
                         );
                         checked += usize::from(scanned.answer.occurrences > 0);
                     }
                 }
             }
         }
-        assert!(checked > 80, "{checked} queries with hits");
+        assert!(checked > 300, "{checked} queries with hits");
     }
 }

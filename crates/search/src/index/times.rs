@@ -16,13 +16,24 @@
 //! (format 7). Tried: a byte only per touched point for both, through rank directories (about
 //! 500 bytes), costs every read of the prune a rank: searches 10-18% slower.
 //!
+//! Units of two nodes (games of 255 to 508 nodes, a quarter of the corpus's 19x19 games) are
+//! exact as well since format 11: the bitmap of the points changed once whose stone came inside
+//! its unit is the parity of their node, and two bits per point changed again (its last
+//! change's node is odd, its first stone's) complete the rest, about 8 bytes a game. The prune
+//! and the levels read the units as before (a byte a read); [`Halves`] reads exact nodes for
+//! [`super::intervals::count_clean`], which counts such a game from its tables. Tried: a ninth
+//! bit per time (a bitmap beside the last changes' bytes, units of nodes up to node 510): the
+//! same size, but every read of the prune paid for the bit, searches 2-6% slower.
+//!
 //! Layout (board side `n`, `P = n * n` points, `W = ceil(P / 64)`, little-endian): the final
 //! board (`2 * n` u32 rows, Black then White), a byte per point (`row * n + col`) for its last
 //! change (in units of `1 << shift` nodes rounded up; 255: it never held a stone), the points
 //! that changed again (`W` times a u64 word of points and the u16 number of them in the words
 //! before), when `shift` is not 0 the points changed once whose stone came inside its unit
 //! (`W` u64 words), then a byte per point changed again, in point order, for its first stone
-//! (in units rounded down).
+//! (in units rounded down), when `shift` is 1 their parities (`ceil(2 * members / 8)` bytes,
+//! for member `k` bit `2k` set when its last change's node is odd, bit `2k + 1` when its first
+//! stone's is; bit `i` is bit `i % 8` of byte `i / 8`).
 
 use super::format::{put_varint, Bytes, FormatError};
 
@@ -72,6 +83,10 @@ pub(crate) struct TimeTables<'a> {
     /// nodes).
     inside: &'a [u8],
     first: &'a [u8],
+    /// The parities of the points changed again, when units are two nodes (else empty).
+    parity: &'a [u8],
+    /// Times are in units of `1 << shift` nodes.
+    pub shift: u8,
     /// The main line, when it is plain.
     pub line: Option<MainLine>,
 }
@@ -96,6 +111,11 @@ impl<'a> TimeTables<'a> {
             None => 0,
         };
         let first = b.take(members)?;
+        let parity = if shift == 1 {
+            b.take((2 * members).div_ceil(8))?
+        } else {
+            &[]
+        };
         let line = match b.varint_u32()? {
             0 => None,
             nodes => {
@@ -112,6 +132,8 @@ impl<'a> TimeTables<'a> {
             again,
             inside,
             first,
+            parity,
+            shift,
             line,
         })
     }
@@ -177,18 +199,22 @@ impl<'a> TimeTables<'a> {
         self.last.get(q).map_or(255, |&b| u32::from(b))
     }
 
+    /// Point `q`'s rank among the points changed again, when it is one.
+    #[inline(always)]
+    fn again_rank(&self, q: usize) -> Option<usize> {
+        let w = q >> 6;
+        let bit = 1u64 << (q & 63);
+        let (word, before) = entry(self.again.get(DIR_ENTRY * w..DIR_ENTRY * w + DIR_ENTRY)?);
+        (word & bit != 0).then(|| before + (word & (bit - 1)).count_ones() as usize)
+    }
+
     /// The unit of point `q`'s first stone, rounded down (255: never).
     #[inline(always)]
     pub(crate) fn first(&self, q: usize) -> u32 {
-        let w = q >> 6;
-        let bit = 1u64 << (q & 63);
-        if let Some(e) = self.again.get(DIR_ENTRY * w..DIR_ENTRY * w + DIR_ENTRY) {
-            let (word, before) = entry(e);
-            if word & bit != 0 {
-                let r = before + (word & (bit - 1)).count_ones() as usize;
-                return self.first.get(r).map_or(255, |&b| u32::from(b));
-            }
+        if let Some(r) = self.again_rank(q) {
+            return self.first.get(r).map_or(255, |&b| u32::from(b));
         }
+        let (w, bit) = (q >> 6, 1u64 << (q & 63));
         match self.last.get(q) {
             Some(&b) if b != NEVER => {
                 u32::from(b) - u32::from(self.inside_word(w) & bit != 0).min(u32::from(b))
@@ -198,9 +224,11 @@ impl<'a> TimeTables<'a> {
     }
 }
 
-/// Reads of a game's time tables by point: [`TimeTables`], or [`Unpacked`] for a game with
-/// many candidates to test.
+/// Reads of a game's time tables by point: [`TimeTables`], [`Unpacked`] for a game with many
+/// candidates to test, or [`Halves`] for exact nodes in units of two.
 pub(crate) trait TimeRead {
+    /// The tables read.
+    fn tables(&self) -> &TimeTables<'_>;
     /// The unit of point `q`'s first stone, rounded down (255: never).
     fn first(&self, q: usize) -> u32;
     /// The unit of the last change of point `q`, rounded up ([`TimeTables::last`]).
@@ -209,6 +237,11 @@ pub(crate) trait TimeRead {
 
 impl TimeRead for TimeTables<'_> {
     #[inline(always)]
+    fn tables(&self) -> &TimeTables<'_> {
+        self
+    }
+
+    #[inline(always)]
     fn first(&self, q: usize) -> u32 {
         TimeTables::first(self, q)
     }
@@ -216,6 +249,57 @@ impl TimeRead for TimeTables<'_> {
     #[inline(always)]
     fn last(&self, q: usize) -> u32 {
         TimeTables::last(self, q)
+    }
+}
+
+/// Exact nodes from tables in units of two nodes ([`TimeTables::halves`]): a unit doubled, less
+/// one when the node is odd (last changes were rounded up), plus one (first stones were
+/// rounded down). A point that never held a stone reads 510, past every node they hold.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Halves<'t, 'a>(&'t TimeTables<'a>);
+
+impl<'a> TimeTables<'a> {
+    /// Exact reads of tables in units of two nodes (`None` for other units; units of nodes are
+    /// exact as they are).
+    #[inline(always)]
+    pub(crate) fn halves(&self) -> Option<Halves<'_, 'a>> {
+        (self.shift == 1).then_some(Halves(self))
+    }
+
+    /// Bit `i` of the parities of the points changed again.
+    #[inline(always)]
+    fn parity(&self, i: usize) -> u32 {
+        self.parity
+            .get(i / 8)
+            .map_or(0, |&b| u32::from(b >> (i % 8)) & 1)
+    }
+}
+
+impl TimeRead for Halves<'_, '_> {
+    #[inline(always)]
+    fn tables(&self) -> &TimeTables<'_> {
+        self.0
+    }
+
+    #[inline(always)]
+    fn first(&self, q: usize) -> u32 {
+        let t = self.0;
+        match t.again_rank(q) {
+            Some(r) => 2 * t.first.get(r).map_or(255, |&b| u32::from(b)) + t.parity(2 * r + 1),
+            // Changed once: its first stone is its last change.
+            None => self.last(q),
+        }
+    }
+
+    #[inline(always)]
+    fn last(&self, q: usize) -> u32 {
+        let t = self.0;
+        let unit = 2 * t.last(q);
+        let odd = match t.again_rank(q) {
+            Some(r) => t.parity(2 * r),
+            None => (t.inside_word(q >> 6) >> (q & 63)) as u32 & 1,
+        };
+        unit - odd.min(unit)
     }
 }
 
@@ -233,7 +317,7 @@ const MAX_POINTS: usize = 64 * MAX_WORDS;
 #[derive(Debug, Clone)]
 pub(crate) struct Unpacked<'a> {
     first: [u8; MAX_POINTS],
-    last: &'a [u8],
+    tables: TimeTables<'a>,
 }
 
 impl<'a> TimeTables<'a> {
@@ -241,7 +325,7 @@ impl<'a> TimeTables<'a> {
     pub(crate) fn unpacked(&self) -> Unpacked<'a> {
         let mut u = Unpacked {
             first: [NEVER; MAX_POINTS],
-            last: self.last,
+            tables: *self,
         };
         let points = self.last.len().min(MAX_POINTS);
         u.first[..points].copy_from_slice(&self.last[..points]);
@@ -272,13 +356,18 @@ impl<'a> TimeTables<'a> {
 
 impl TimeRead for Unpacked<'_> {
     #[inline(always)]
+    fn tables(&self) -> &TimeTables<'_> {
+        &self.tables
+    }
+
+    #[inline(always)]
     fn first(&self, q: usize) -> u32 {
         u32::from(self.first[q & (MAX_POINTS - 1)])
     }
 
     #[inline(always)]
     fn last(&self, q: usize) -> u32 {
-        self.last.get(q).map_or(255, |&b| u32::from(b))
+        self.tables.last(q)
     }
 }
 
@@ -307,6 +396,8 @@ pub(crate) fn encode(
     let mut again = vec![0u64; nw];
     let mut inside = vec![0u64; nw];
     let mut firsts = Vec::new();
+    // Two bits a point changed again when units are two nodes ([`Halves`]).
+    let mut parity = Vec::new();
     let unit = (1u32 << shift) - 1;
     let (mut col, mut row) = (0, 0);
     for q in 0..nn {
@@ -322,6 +413,14 @@ pub(crate) fn encode(
             // A point whose first stone is its last change changed once.
             if l != f {
                 again[q / 64] |= 1 << (q % 64);
+                if shift == 1 {
+                    let k = 2 * firsts.len();
+                    if k % 8 == 0 {
+                        parity.push(0u8);
+                    }
+                    let bits = (l & 1) | (f & 1) << 1;
+                    *parity.last_mut().expect("pushed") |= (bits as u8) << (k % 8);
+                }
                 firsts.push((f >> shift) as u8);
             } else if f & unit != 0 {
                 inside[q / 64] |= 1 << (q % 64);
@@ -349,6 +448,7 @@ pub(crate) fn encode(
         }
     }
     out.extend_from_slice(&firsts);
+    out.extend_from_slice(&parity);
     match line {
         None => out.push(0),
         Some(l) => {
@@ -364,13 +464,14 @@ mod tests {
 
     /// Tables of a 9x9 board with every kind of point:
     /// never touched, one change, changes again (taken, taken and played again), set up at
-    /// node 0, and the last point of the board.
+    /// node 0, and the last point of the board; in units of two nodes, points past node 254
+    /// and of both parities.
     fn tables(shift: u8, line: Option<MainLine>) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) {
         let n = 9;
         let mut fin = vec![0u8; n * n];
         let mut first = vec![u32::MAX; n * n];
         let mut last = vec![0u32; n * n];
-        let cases: [(usize, u32, u32, u8); 8] = [
+        let mut cases: Vec<(usize, u32, u32, u8)> = vec![
             (0, 0, 0, 1),      // set up at the root
             (3, 5, 5, 2),      // played once
             (10, 7, 30, 0),    // played, taken
@@ -380,6 +481,20 @@ mod tests {
             (64, 11, 11, 2),   // the start of the second
             (80, 101, 254, 2), // the last point, taken and played again
         ];
+        if shift == 1 {
+            cases.extend([
+                (40, 300, 300, 1), // played once, late
+                (41, 255, 255, 2), // played once at node 255
+                (42, 256, 508, 0), // played late, taken at the end
+                (43, 12, 257, 1),  // played early, taken and played again late
+                (44, 508, 508, 2), // the last node
+                (45, 261, 262, 0), // taken at once
+                (46, 507, 507, 1), // played once, near the end
+                (65, 507, 508, 1), // played and taken in the last unit
+                (66, 3, 4, 1),     // odd then even
+                (67, 4, 7, 1),     // even then odd
+            ]);
+        }
         for (q, f, l, s) in cases {
             first[q] = f;
             last[q] = l;
@@ -404,11 +519,16 @@ mod tests {
             let t = TimeTables::read(&mut b, 9, shift).unwrap();
             assert!(b.is_empty(), "every byte read");
             t.check(9).unwrap();
-            // 3 points changed again: the board, a byte per point, a directory of two words,
-            // the words of stones inside their unit when units are longer than a node, 3
-            // bytes, then the main line (a varint of two bytes and one of a byte).
+            // The points changed again: the board, a byte per point, a directory of two words,
+            // the words of stones inside their unit when units are longer than a node, a byte
+            // each (and two bits each in units of two nodes), then the main line (a varint of
+            // two bytes and one of a byte).
+            let again = (0..81)
+                .filter(|&q| first[q] != u32::MAX && first[q] != last[q])
+                .count();
             let inside = if shift > 0 { 16 } else { 0 };
-            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + 3 + 3);
+            let parity = if shift == 1 { again.div_ceil(4) } else { 0 };
+            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + again + parity + 3);
             assert_eq!(t.line, Some(LINE));
             // The points changed again, read by rows of any length from any point.
             for q in 0..81 {
@@ -433,6 +553,16 @@ mod tests {
                     last[q].div_ceil(1 << shift)
                 };
                 assert_eq!(t.last(q), want_last, "last of {q}, shift {shift}");
+                // Exact nodes in units of two.
+                assert_eq!(t.halves().is_some(), shift == 1);
+                if let Some(h) = t.halves() {
+                    let (f, l) = if first[q] == u32::MAX {
+                        (510, 510)
+                    } else {
+                        (first[q], last[q])
+                    };
+                    assert_eq!([h.first(q), h.last(q)], [f, l], "exact times of {q}");
+                }
                 let stone = |c: usize| {
                     let at = 4 * (c * 9 + q / 9);
                     let w = u32::from_le_bytes(t.fin[at..at + 4].try_into().unwrap());
@@ -461,9 +591,12 @@ mod tests {
             let t = TimeTables::read(&mut b, 9, 0).unwrap();
             assert!(t.check(9).is_err(), "byte {at}");
             // Read anyway, nothing panics.
+            let h = Halves(&t);
             for q in 0..200 {
                 t.first(q);
                 t.last(q);
+                h.first(q);
+                h.last(q);
             }
         }
         // Cut short: refused.

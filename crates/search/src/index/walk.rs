@@ -62,26 +62,23 @@ pub(crate) fn search_game(
     // walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
     let winner = g.info.winner();
-    let tables =
-        counted && plan.strict && !query.variations && query.to_play.is_none() && g.shift == 0;
+    let tables = counted && plan.strict && !query.variations && query.to_play.is_none();
     if let Some((times, line)) = cold
         .times
-        .filter(|_| tables)
+        .filter(|t| tables && t.shift <= 1)
         .and_then(|t| Some((t, t.line?)))
     {
         let before = ws.cands.len();
-        super::intervals::count_clean(
-            ws,
-            plan,
-            shared,
-            &times,
-            line,
-            size,
-            (query.moves, query.counting == Counting::Placements),
-            scan,
-            winner,
-            &mut clean,
-        );
+        let window = (query.moves, query.counting == Counting::Placements);
+        // Nodes as stored, or exact nodes from units of two: an instance each.
+        match times.halves() {
+            Some(halves) => super::intervals::count_clean(
+                ws, plan, shared, &halves, line, size, window, scan, winner, &mut clean,
+            ),
+            None => super::intervals::count_clean(
+                ws, plan, shared, &times, line, size, window, scan, winner, &mut clean,
+            ),
+        }
         if ws.cands.is_empty() {
             let hits = clean.close(scan, winner);
             if hits > 0 {

@@ -388,6 +388,8 @@ pub(crate) struct GameBuilder {
     last: Vec<u32>,
     first: Vec<u32>,
     fin: Vec<u8>,
+    /// Per point, its changes on the main line (up to 255) and its first stone's state.
+    changed: Vec<(u8, u8)>,
     differ: Differ,
     changes: Vec<(u16, u8)>,
     broken: bool,
@@ -447,6 +449,7 @@ impl GameBuilder {
             last: vec![0u32; n * n],
             first: vec![u32::MAX; n * n],
             fin: vec![0u8; n * n],
+            changed: vec![(0, 0); n * n],
             differ: Differ::new(n, tree.node_count()),
             changes: Vec::new(),
             broken: false,
@@ -482,9 +485,14 @@ impl GameBuilder {
             if step.variation == 0 {
                 self.last[q] = step.node_index as u32;
                 self.fin[q] = s;
+                let changed = &mut self.changed[q];
                 if s != 0 {
+                    if self.first[q] == u32::MAX {
+                        changed.1 = s;
+                    }
                     self.first[q] = self.first[q].min(step.node_index as u32);
                 }
+                changed.0 = changed.0.saturating_add(1);
             }
             if s != 0 {
                 let [col, row] = xy[q].map(usize::from);
@@ -565,10 +573,13 @@ impl GameBuilder {
         if let Some(shift) = shift {
             entry.times = true;
             entry.shift = shift;
+            // The points that held one stone and were emptied for good: two changes.
+            let twice: Vec<u8> = (self.changed.iter().zip(&self.fin))
+                .map(|(&(k, s), &f)| if k == 2 && f == 0 { s } else { 0 })
+                .collect();
             times::encode(
                 &self.fin,
-                &self.first,
-                &self.last,
+                (&self.first, &self.last, &twice),
                 n,
                 shift,
                 self.line,

@@ -31,9 +31,16 @@
 //! that changed again (`W` times a u64 word of points and the u16 number of them in the words
 //! before), when `shift` is not 0 the points changed once whose stone came inside its unit
 //! (`W` u64 words), then a byte per point changed again, in point order, for its first stone
-//! (in units rounded down), when `shift` is 1 their parities (`ceil(2 * members / 8)` bytes,
-//! for member `k` bit `2k` set when its last change's node is odd, bit `2k + 1` when its first
-//! stone's is; bit `i` is bit `i % 8` of byte `i / 8`).
+//! (in units rounded down), two bits each (`ceil(2 * members / 8)` bytes; for member `k` bit
+//! `2k` set when it held one stone and was then emptied for good, bit `2k + 1` when that stone
+//! was White; bit `i` is bit `i % 8` of byte `i / 8`), and when `shift` is 1 their parities (as
+//! many bytes, bit `2k` set when its last change's node is odd, bit `2k + 1` when its first
+//! stone's is).
+//!
+//! Of the points changed again, two thirds held one stone and were then emptied for good (a
+//! stone captured, its point never played again: 15,807 of 23,300 in the corpus's 19x19
+//! games); their first stone and last change are then the whole story, which lets
+//! [`super::intervals::count_clean`] count a candidate with such a cell wanted empty.
 
 use super::format::{put_varint, Bytes, FormatError};
 
@@ -83,6 +90,9 @@ pub(crate) struct TimeTables<'a> {
     /// nodes).
     inside: &'a [u8],
     first: &'a [u8],
+    /// Per point changed again, whether it held one stone and was then emptied for good, and
+    /// that stone's colour (two bits each).
+    twice: &'a [u8],
     /// The parities of the points changed again, when units are two nodes (else empty).
     parity: &'a [u8],
     /// Times are in units of `1 << shift` nodes.
@@ -111,6 +121,7 @@ impl<'a> TimeTables<'a> {
             None => 0,
         };
         let first = b.take(members)?;
+        let twice = b.take((2 * members).div_ceil(8))?;
         let parity = if shift == 1 {
             b.take((2 * members).div_ceil(8))?
         } else {
@@ -132,6 +143,7 @@ impl<'a> TimeTables<'a> {
             again,
             inside,
             first,
+            twice,
             parity,
             shift,
             line,
@@ -233,6 +245,9 @@ pub(crate) trait TimeRead {
     fn first(&self, q: usize) -> u32;
     /// The unit of the last change of point `q`, rounded up ([`TimeTables::last`]).
     fn last(&self, q: usize) -> u32;
+    /// For a point that held one stone and was then emptied for good (it changed twice), the
+    /// units of the stone's arrival and of its removal, and whether it was White.
+    fn held_once(&self, q: usize) -> Option<(u32, u32, bool)>;
 }
 
 impl TimeRead for TimeTables<'_> {
@@ -250,6 +265,16 @@ impl TimeRead for TimeTables<'_> {
     fn last(&self, q: usize) -> u32 {
         TimeTables::last(self, q)
     }
+
+    #[inline(always)]
+    fn held_once(&self, q: usize) -> Option<(u32, u32, bool)> {
+        let r = self.again_rank(q)?;
+        let bits = self.twice_bits(r);
+        (bits & 1 != 0).then(|| {
+            let first = self.first.get(r).map_or(255, |&b| u32::from(b));
+            (first, self.last(q), bits & 2 != 0)
+        })
+    }
 }
 
 /// Exact nodes from tables in units of two nodes ([`TimeTables::halves`]): a unit doubled, less
@@ -264,6 +289,14 @@ impl<'a> TimeTables<'a> {
     #[inline(always)]
     pub(crate) fn halves(&self) -> Option<Halves<'_, 'a>> {
         (self.shift == 1).then_some(Halves(self))
+    }
+
+    /// The two bits of member `r` of the points changed again in `twice`.
+    #[inline(always)]
+    fn twice_bits(&self, r: usize) -> u32 {
+        self.twice
+            .get(r / 4)
+            .map_or(0, |&b| u32::from(b >> (2 * (r % 4))) & 3)
     }
 
     /// Bit `i` of the parities of the points changed again.
@@ -300,6 +333,18 @@ impl TimeRead for Halves<'_, '_> {
             None => (t.inside_word(q >> 6) >> (q & 63)) as u32 & 1,
         };
         unit - odd.min(unit)
+    }
+
+    #[inline(always)]
+    fn held_once(&self, q: usize) -> Option<(u32, u32, bool)> {
+        let t = self.0;
+        let r = t.again_rank(q)?;
+        let bits = t.twice_bits(r);
+        (bits & 1 != 0).then(|| {
+            let first = 2 * t.first.get(r).map_or(255, |&b| u32::from(b)) + t.parity(2 * r + 1);
+            let last = (2 * t.last(q)).saturating_sub(t.parity(2 * r));
+            (first, last, bits & 2 != 0)
+        })
     }
 }
 
@@ -369,16 +414,21 @@ impl TimeRead for Unpacked<'_> {
     fn last(&self, q: usize) -> u32 {
         self.tables.last(q)
     }
+
+    #[inline(always)]
+    fn held_once(&self, q: usize) -> Option<(u32, u32, bool)> {
+        self.tables.held_once(q)
+    }
 }
 
 /// Appends the tables of a game of side `n`: its final board `fin` (a state per point: 0
 /// empty, 1 black, 2 white), and per point its first stone (`u32::MAX`: never) and last
-/// change in nodes, in units of `1 << shift` nodes (which the caller chose so that every last
-/// change fits below 255), then `line` when the main line is plain.
+/// change in nodes, and `twice` (the state of its one stone when it held one and was then
+/// emptied for good, else 0), in units of `1 << shift` nodes (which the caller chose so that
+/// every last change fits below 255), then `line` when the main line is plain.
 pub(crate) fn encode(
     fin: &[u8],
-    first: &[u32],
-    last: &[u32],
+    (first, last, twice): (&[u32], &[u32], &[u8]),
     n: usize,
     shift: u8,
     line: Option<MainLine>,
@@ -396,6 +446,7 @@ pub(crate) fn encode(
     let mut again = vec![0u64; nw];
     let mut inside = vec![0u64; nw];
     let mut firsts = Vec::new();
+    let mut held = Vec::new();
     // Two bits a point changed again when units are two nodes ([`Halves`]).
     let mut parity = Vec::new();
     let unit = (1u32 << shift) - 1;
@@ -421,6 +472,15 @@ pub(crate) fn encode(
                     let bits = (l & 1) | (f & 1) << 1;
                     *parity.last_mut().expect("pushed") |= (bits as u8) << (k % 8);
                 }
+                let k = 2 * firsts.len();
+                if k % 8 == 0 {
+                    held.push(0u8);
+                }
+                let bits = match twice.get(q) {
+                    Some(&s) if s != 0 => 1 | u8::from(s == 2) << 1,
+                    _ => 0,
+                };
+                *held.last_mut().expect("pushed") |= bits << (k % 8);
                 firsts.push((f >> shift) as u8);
             } else if f & unit != 0 {
                 inside[q / 64] |= 1 << (q % 64);
@@ -448,6 +508,7 @@ pub(crate) fn encode(
         }
     }
     out.extend_from_slice(&firsts);
+    out.extend_from_slice(&held);
     out.extend_from_slice(&parity);
     match line {
         None => out.push(0),
@@ -467,6 +528,17 @@ mod tests {
     /// node 0, and the last point of the board; in units of two nodes, points past node 254
     /// and of both parities.
     fn tables(shift: u8, line: Option<MainLine>) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>) {
+        let (out, first, last, fin, _) = tables_held(shift, line);
+        (out, first, last, fin)
+    }
+
+    /// [`tables`], with the points that held one stone and were then emptied for good (the
+    /// state of that stone, else 0): those taken and left empty but point 45.
+    #[allow(clippy::type_complexity)]
+    fn tables_held(
+        shift: u8,
+        line: Option<MainLine>,
+    ) -> (Vec<u8>, Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>) {
         let n = 9;
         let mut fin = vec![0u8; n * n];
         let mut first = vec![u32::MAX; n * n];
@@ -500,9 +572,19 @@ mod tests {
             last[q] = l;
             fin[q] = s;
         }
+        let twice: Vec<u8> = (0..n * n)
+            .map(|q| {
+                let again = first[q] != u32::MAX && first[q] != last[q];
+                if again && fin[q] == 0 && q != 45 {
+                    1 + (q % 2) as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
         let mut out = Vec::new();
-        encode(&fin, &first, &last, n, shift, line, &mut out);
-        (out, first, last, fin)
+        encode(&fin, (&first, &last, &twice), n, shift, line, &mut out);
+        (out, first, last, fin, twice)
     }
 
     /// The main line the tables of [`tables`] are written with.
@@ -514,7 +596,7 @@ mod tests {
     #[test]
     fn every_point_reads_back_its_units() {
         for shift in [0u8, 1, 2] {
-            let (bytes, first, last, fin) = tables(shift, Some(LINE));
+            let (bytes, first, last, fin, twice) = tables_held(shift, Some(LINE));
             let mut b = Bytes::new(&bytes);
             let t = TimeTables::read(&mut b, 9, shift).unwrap();
             assert!(b.is_empty(), "every byte read");
@@ -528,7 +610,11 @@ mod tests {
                 .count();
             let inside = if shift > 0 { 16 } else { 0 };
             let parity = if shift == 1 { again.div_ceil(4) } else { 0 };
-            assert_eq!(bytes.len(), 72 + 81 + 20 + inside + again + parity + 3);
+            let held = again.div_ceil(4);
+            assert_eq!(
+                bytes.len(),
+                72 + 81 + 20 + inside + again + held + parity + 3
+            );
             assert_eq!(t.line, Some(LINE));
             // The points changed again, read by rows of any length from any point.
             for q in 0..81 {
@@ -562,7 +648,12 @@ mod tests {
                         (first[q], last[q])
                     };
                     assert_eq!([h.first(q), h.last(q)], [f, l], "exact times of {q}");
+                    let held = (twice[q] != 0).then_some((f, l, twice[q] == 2));
+                    assert_eq!(h.held_once(q), held, "held once at {q}");
                 }
+                // In units, for the other units.
+                let held = (twice[q] != 0).then(|| (want_first, want_last, twice[q] == 2));
+                assert_eq!(TimeRead::held_once(&t, q), held, "held once at {q}");
                 let stone = |c: usize| {
                     let at = 4 * (c * 9 + q / 9);
                     let w = u32::from_le_bytes(t.fin[at..at + 4].try_into().unwrap());
@@ -595,8 +686,10 @@ mod tests {
             for q in 0..200 {
                 t.first(q);
                 t.last(q);
+                TimeRead::held_once(&t, q);
                 h.first(q);
                 h.last(q);
+                h.held_once(q);
             }
         }
         // Cut short: refused.

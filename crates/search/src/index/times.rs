@@ -16,8 +16,8 @@
 //! (format 7). Tried: a byte only per touched point for both, through rank directories (about
 //! 500 bytes), costs every read of the prune a rank: searches 10-18% slower.
 //!
-//! Units of two nodes (games of 255 to 508 nodes, a quarter of the corpus's 19x19 games) are
-//! exact as well since format 11: the bitmap of the points changed once whose stone came inside
+//! Units of two nodes (games of 255 to 508 nodes, 14% of the corpus's 19x19 games) are exact
+//! as well since format 11: the bitmap of the points changed once whose stone came inside
 //! its unit is the parity of their node, and two bits per point changed again (its last
 //! change's node is odd, its first stone's) complete the rest, about 8 bytes a game. The prune
 //! and the levels read the units as before (a byte a read); [`Halves`] reads exact nodes for

@@ -446,8 +446,10 @@ pub(crate) fn encode(
     let mut again = vec![0u64; nw];
     let mut inside = vec![0u64; nw];
     let mut firsts = Vec::new();
+    // Two bits a point changed again: it held one stone, then was emptied for good; that
+    // stone was White. And when units are two nodes ([`Halves`]): its last change's node is
+    // odd; its first stone's.
     let mut held = Vec::new();
-    // Two bits a point changed again when units are two nodes ([`Halves`]).
     let mut parity = Vec::new();
     let unit = (1u32 << shift) - 1;
     let (mut col, mut row) = (0, 0);
@@ -464,23 +466,15 @@ pub(crate) fn encode(
             // A point whose first stone is its last change changed once.
             if l != f {
                 again[q / 64] |= 1 << (q % 64);
+                let k = firsts.len();
                 if shift == 1 {
-                    let k = 2 * firsts.len();
-                    if k % 8 == 0 {
-                        parity.push(0u8);
-                    }
-                    let bits = (l & 1) | (f & 1) << 1;
-                    *parity.last_mut().expect("pushed") |= (bits as u8) << (k % 8);
-                }
-                let k = 2 * firsts.len();
-                if k % 8 == 0 {
-                    held.push(0u8);
+                    push_pair(&mut parity, k, ((l & 1) | (f & 1) << 1) as u8);
                 }
                 let bits = match twice.get(q) {
                     Some(&s) if s != 0 => 1 | u8::from(s == 2) << 1,
                     _ => 0,
                 };
-                *held.last_mut().expect("pushed") |= bits << (k % 8);
+                push_pair(&mut held, k, bits);
                 firsts.push((f >> shift) as u8);
             } else if f & unit != 0 {
                 inside[q / 64] |= 1 << (q % 64);
@@ -516,6 +510,16 @@ pub(crate) fn encode(
             put_varint(out, u64::from(l.nodes));
             put_varint(out, u64::from(l.passes));
         }
+    }
+}
+
+/// Sets pair `k` (bits `2k` and `2k + 1`) of `bits` to `pair`, the pairs before it set.
+fn push_pair(bits: &mut Vec<u8>, k: usize, pair: u8) {
+    if k.is_multiple_of(4) {
+        bits.push(0);
+    }
+    if let Some(b) = bits.last_mut() {
+        *b |= pair << (2 * (k % 4));
     }
 }
 

@@ -220,11 +220,24 @@ impl<'a> TimeTables<'a> {
         (word & bit != 0).then(|| before + (word & (bit - 1)).count_ones() as usize)
     }
 
+    /// The unit of the first stone of member `r` of the points changed again (255: never).
+    #[inline(always)]
+    fn again_first(&self, r: usize) -> u32 {
+        self.first.get(r).map_or(255, |&b| u32::from(b))
+    }
+
+    /// Whether the tables give exact nodes: units of nodes as they are, units of two nodes
+    /// through [`Halves`]; longer units only bound them.
+    #[inline(always)]
+    pub(crate) fn exact(&self) -> bool {
+        self.shift <= 1
+    }
+
     /// The unit of point `q`'s first stone, rounded down (255: never).
     #[inline(always)]
     pub(crate) fn first(&self, q: usize) -> u32 {
         if let Some(r) = self.again_rank(q) {
-            return self.first.get(r).map_or(255, |&b| u32::from(b));
+            return self.again_first(r);
         }
         let (w, bit) = (q >> 6, 1u64 << (q & 63));
         match self.last.get(q) {
@@ -270,10 +283,7 @@ impl TimeRead for TimeTables<'_> {
     fn held_once(&self, q: usize) -> Option<(u32, u32, bool)> {
         let r = self.again_rank(q)?;
         let bits = self.twice_bits(r);
-        (bits & 1 != 0).then(|| {
-            let first = self.first.get(r).map_or(255, |&b| u32::from(b));
-            (first, self.last(q), bits & 2 != 0)
-        })
+        (bits & 1 != 0).then(|| (self.again_first(r), self.last(q), bits & 2 != 0))
     }
 }
 
@@ -308,6 +318,20 @@ impl<'a> TimeTables<'a> {
     }
 }
 
+impl Halves<'_, '_> {
+    /// The node of the first stone of member `r` of the points changed again.
+    #[inline(always)]
+    fn again_first(&self, r: usize) -> u32 {
+        2 * self.0.again_first(r) + self.0.parity(2 * r + 1)
+    }
+
+    /// The node of point `q`'s last change, with `odd` whether it is odd.
+    #[inline(always)]
+    fn last_odd(&self, q: usize, odd: u32) -> u32 {
+        (2 * self.0.last(q)).saturating_sub(odd)
+    }
+}
+
 impl TimeRead for Halves<'_, '_> {
     #[inline(always)]
     fn tables(&self) -> &TimeTables<'_> {
@@ -318,7 +342,7 @@ impl TimeRead for Halves<'_, '_> {
     fn first(&self, q: usize) -> u32 {
         let t = self.0;
         match t.again_rank(q) {
-            Some(r) => 2 * t.first.get(r).map_or(255, |&b| u32::from(b)) + t.parity(2 * r + 1),
+            Some(r) => self.again_first(r),
             // Changed once: its first stone is its last change.
             None => self.last(q),
         }
@@ -327,12 +351,11 @@ impl TimeRead for Halves<'_, '_> {
     #[inline(always)]
     fn last(&self, q: usize) -> u32 {
         let t = self.0;
-        let unit = 2 * t.last(q);
         let odd = match t.again_rank(q) {
             Some(r) => t.parity(2 * r),
             None => (t.inside_word(q >> 6) >> (q & 63)) as u32 & 1,
         };
-        unit - odd.min(unit)
+        self.last_odd(q, odd)
     }
 
     #[inline(always)]
@@ -341,9 +364,8 @@ impl TimeRead for Halves<'_, '_> {
         let r = t.again_rank(q)?;
         let bits = t.twice_bits(r);
         (bits & 1 != 0).then(|| {
-            let first = 2 * t.first.get(r).map_or(255, |&b| u32::from(b)) + t.parity(2 * r + 1);
-            let last = (2 * t.last(q)).saturating_sub(t.parity(2 * r));
-            (first, last, bits & 2 != 0)
+            let last = self.last_odd(q, t.parity(2 * r));
+            (self.again_first(r), last, bits & 2 != 0)
         })
     }
 }

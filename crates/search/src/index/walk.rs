@@ -65,7 +65,7 @@ pub(crate) fn search_game(
     let tables = counted && plan.strict && !query.variations && query.to_play.is_none();
     if let Some((times, line)) = cold
         .times
-        .filter(|t| tables && t.shift <= 1)
+        .filter(|t| tables && t.exact())
         .and_then(|t| Some((t, t.line?)))
     {
         let before = ws.cands.len();

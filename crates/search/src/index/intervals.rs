@@ -100,14 +100,22 @@ enum Stands {
     Unknown,
     /// At no node.
     Never,
-    /// From node `from` on, until the node before the move inside `until` (its node, and its
-    /// cell's column and row on the board) or to the end of the line, but while a stone of
-    /// the first `held` of [`stands`]'s list is there.
+    /// From node `from` on, until the node before `until` or to the end of the line, but
+    /// while a stone of the first `held` of [`stands`]'s list is there.
     Stretches {
         from: u32,
-        until: Option<(u32, usize, usize)>,
+        until: Option<Until>,
         held: usize,
     },
+}
+
+/// The node that ends a candidate's last stretch, and its move: inside, at column `x` and row
+/// `y` of the board and White when `at` is `Some((x, y, white))`, else outside (its captures
+/// emptied a wanted stone's point).
+#[derive(Clone, Copy)]
+struct Until {
+    node: u32,
+    at: Option<(usize, usize, bool)>,
 }
 
 /// How candidate `vp` at place `(c, r)` stands, from the tables `times` of a game of side `n`,
@@ -121,9 +129,13 @@ enum Stands {
 /// that are neither (the others changed again) comes no earlier than that of a cell changed
 /// once (or none ever holds a stone), the candidate stands exactly from the first to the
 /// second but while one of the stones held for a while is there, and on a plain line each
-/// such stretch ends at the move of a cell's first stone. Any other candidate (a stone taken
-/// off and put back, an empty cell that changed more than twice before that) is
-/// [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
+/// such stretch ends at the move of a cell's first stone. A wanted stone that was taken off
+/// for good (a point that held one stone) stands from its arrival to its removal, so the
+/// last stretch ends there at the latest; a move inside would have put a stone on a cell
+/// wanted empty, so unless such a cell's first stone came at that node, the move was outside.
+/// By placement the move inside that follows is then unknown: `placements` leaves such a
+/// candidate to the walk. Any other candidate (a stone taken off and put back, an empty cell
+/// that changed more than twice before the end) is [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
 /// part of the answer, its copy cost a 7x7 corner 1% more instructions).
 #[inline(always)]
 fn stands(
@@ -131,6 +143,7 @@ fn stands(
     (c, r): (u32, u32),
     times: &impl TimeRead,
     n: usize,
+    placements: bool,
     held: &mut [Held; MAX_HELD],
 ) -> Stands {
     let fin = times.tables().fin;
@@ -141,6 +154,8 @@ fn stands(
     let mut s = 0u32;
     let mut e = (u32::MAX, 0, 0);
     let mut again_first = u32::MAX;
+    // The earliest removal of a wanted stone.
+    let mut taken = u32::MAX;
     let mut never = false;
     let mut count = 0;
     for (y, &[xb, xw, xe]) in vp.rows.iter().enumerate() {
@@ -149,15 +164,25 @@ fn stands(
         let again = times.tables().changed_again(at, vp.width as usize);
         let stones = xe & mask;
         let empties = xb & xw & !xe & mask;
-        if stones & again != 0 {
+        if placements && stones & again != 0 {
             return Stands::Unknown;
         }
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
         let wrong = vp.wrong(y, b, w) & mask;
         // A stone that changed once and is not the final board's was never there.
-        never |= wrong & stones != 0;
-        for x in ones(&[u64::from(stones)]) {
+        never |= wrong & stones & !again != 0;
+        for x in ones(&[u64::from(stones & !again)]) {
             s = s.max(times.last(at + x));
+        }
+        for x in ones(&[u64::from(stones & again)]) {
+            let Some((from, to, white)) = times.held_once(at + x) else {
+                return Stands::Unknown;
+            };
+            // Wanted White where Black does not match. (The bitmaps keep no such candidate:
+            // the point held one stone, of one colour.)
+            never |= white != (xb >> x & 1 != 0);
+            s = s.max(from);
+            taken = taken.min(to);
         }
         for x in ones(&[u64::from(empties & wrong & !again)]) {
             let f = times.last(at + x);
@@ -182,14 +207,30 @@ fn stands(
             }
         }
     }
-    if never || s >= e.0 {
+    let end = e.0.min(taken);
+    if never || s >= end {
         Stands::Never
-    } else if again_first < e.0 {
+    } else if again_first < end {
         Stands::Unknown
     } else {
+        let until = if e.0 == end {
+            // The final board's stone there.
+            let white = row_word(fin, n + e.2) >> e.1 & 1 != 0;
+            (end != u32::MAX).then_some(Until {
+                node: end,
+                at: Some((e.1, e.2, white)),
+            })
+        } else {
+            // A held stone arriving at that node was the move inside.
+            let at = held[..count]
+                .iter()
+                .find(|h| h.from == end)
+                .map(|h| (h.x, h.y, h.white));
+            Some(Until { node: end, at })
+        };
         Stands::Stretches {
             from: s,
-            until: (e.0 != u32::MAX).then_some(e),
+            until,
             held: count,
         }
     }
@@ -228,23 +269,28 @@ pub(super) fn count_clean(
     for k in 0..ws.cands.len() {
         let cand = ws.cands[k];
         let (vi, place) = cand;
-        let (s, until, count) =
-            match stands(&plan.variants[vi as usize], place, times, n, &mut held) {
-                Stands::Unknown => {
-                    ws.cands[keep] = cand;
-                    keep += 1;
-                    continue;
-                }
-                Stands::Never => continue,
-                Stands::Stretches { from, until, held } => (from, until, held),
-            };
+        let (s, until, count) = match stands(
+            &plan.variants[vi as usize],
+            place,
+            times,
+            n,
+            placements,
+            &mut held,
+        ) {
+            Stands::Unknown => {
+                ws.cands[keep] = cand;
+                keep += 1;
+                continue;
+            }
+            Stands::Never => continue,
+            Stands::Stretches { from, until, held } => (from, until, held),
+        };
         let v = &shared.0[vi as usize];
         let sw = usize::from(v.swapped);
-        // Counts the stretch from node `s` to the node before the move `until` (its node,
-        // column, row and colour; `None`: to the end of the line); says whether it had a hit
-        // in the window.
-        let mut stretch = |s: u32, until: Option<(u32, usize, usize, bool)>| {
-            let end = until.map_or(last_node, |u| u.0 - 1);
+        // Counts the stretch from node `s` to the node before `until` (`None`: to the end of
+        // the line); says whether it had a hit in the window.
+        let mut stretch = |s: u32, until: Option<Until>| {
+            let end = until.map_or(last_node, |u| u.node - 1);
             let (a, b) = (s.max(from), end.min(to));
             if a > b {
                 return false;
@@ -263,9 +309,11 @@ pub(super) fn count_clean(
                     return true;
                 }
             }
-            match until {
+            match until.map(|u| u.at) {
                 None => t.end[sw] += 1,
-                Some((_, x, y, white)) => {
+                // A plain line's node that takes a stone off holds a move.
+                Some(None) => t.tenuki[sw] += 1,
+                Some(Some((x, y, white))) => {
                     let colour = if white { Color::White } else { Color::Black };
                     if let Ok(p) = Point::new(x as u32, y as u32, size) {
                         scan.count_inside(v, place, shared, winner, (colour, Move::Play(p)));
@@ -278,24 +326,24 @@ pub(super) fn count_clean(
         // The stretches, in order: each ends at the arrival of a stone held for a while, the
         // last at the move that ends them all (the final board's stone there). A placement is
         // counted once, at its first hit in the window.
-        let end = until.map_or(u32::MAX, |u| u.0);
+        let end = until.map_or(u32::MAX, |u| u.node);
         let held = &mut held[..count];
         held.sort_unstable_by_key(|h| h.from);
         let mut at = s;
         let mut done = false;
         for h in held.iter().take_while(|h| h.from < end) {
-            if h.from > at && stretch(at, Some((h.from, h.x, h.y, h.white))) && placements {
+            let ends = Until {
+                node: h.from,
+                at: Some((h.x, h.y, h.white)),
+            };
+            if h.from > at && stretch(at, Some(ends)) && placements {
                 done = true;
                 break;
             }
             at = at.max(h.to);
         }
         if !done && at < end {
-            let fin = times.tables().fin;
-            stretch(
-                at,
-                until.map(|(node, x, y)| (node, x, y, row_word(fin, n + y) >> x & 1 != 0)),
-            );
+            stretch(at, until);
         }
     }
     ws.cands.truncate(keep);

@@ -316,7 +316,7 @@ pub(super) fn count_clean(
                 Some(Some((x, y, white))) => {
                     let colour = if white { Color::White } else { Color::Black };
                     if let Ok(p) = Point::new(x as u32, y as u32, size) {
-                        scan.count_inside(v, place, shared, winner, (colour, Move::Play(p)));
+                        scan.count_inside(vi as usize, place, shared, winner, (colour, p));
                         t.inside += 1;
                     }
                 }
@@ -431,7 +431,7 @@ pub(super) fn walk_intervals(
                         let v = &variants[vi as usize];
                         let c = usize::from(v.swapped);
                         if kept[c] && v.query_cell(place, col, row).is_some() {
-                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            scan.count_inside(vi as usize, place, shared, winner, (color, p));
                             t.inside += 1;
                             t.not_tenuki[c] += 1;
                         }
@@ -459,7 +459,7 @@ pub(super) fn walk_intervals(
                     Some((color, Move::Play(p))) => {
                         let (col, row) = (u32::from(p.col()), u32::from(p.row()));
                         if v.query_cell(place, col, row).is_some() {
-                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            scan.count_inside(vi as usize, place, shared, winner, (color, p));
                             t.inside += 1;
                         } else {
                             t.tenuki[c] += 1;

@@ -82,7 +82,7 @@ pub(super) fn walk_placements(
                         let (vi, place) = ws.cands[*k as usize];
                         let v = &variants[vi as usize];
                         if v.query_cell(place, col, row).is_some() {
-                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            scan.count_inside(vi as usize, place, shared, winner, (color, p));
                             counted += 1;
                             false
                         } else {

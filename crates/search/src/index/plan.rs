@@ -17,6 +17,13 @@ pub(super) struct VariantPlan {
     pub(super) empties: Vec<(u8, u8)>,
     /// The same cells as runs along their rows: first column, row, length.
     pub(super) empty_runs: Vec<(u8, u8, u8)>,
+    /// The same runs as the prune reads them ([`super::prune::Minima`]): the level `k` whose
+    /// spans of `2^k` points cover a run with two of them, and those two spans' first points
+    /// as offsets from the place's point (`y * n + x`).
+    pub(super) run_spans: Vec<(u16, u16, u8)>,
+    /// The constraining cells that do not want an empty point (stones, wildcards), which the
+    /// prune tests one by one beside the runs.
+    pub(super) others: Vec<(u8, u8, u8)>,
     /// The stones (black, then white) as offsets from the place's point (`y * n + x`).
     pub(super) stone_at: Vec<u16>,
     /// The rows where its top-left may be, each with its places (bit `c`: place (c, row)).
@@ -57,6 +64,9 @@ pub(crate) struct Plan {
     /// Whether every cell of every variant wants one state (no wildcard): then a candidate
     /// that stands stops at any change inside its rectangle ([`super::intervals`]).
     pub(super) strict: bool,
+    /// The levels of [`super::prune::Minima`] the variants' runs of empty cells read (0: no
+    /// such run).
+    pub(super) run_levels: usize,
 }
 
 /// Whether `a` and `b` can stand on one rectangle of the board at once: rectangles of the
@@ -91,7 +101,7 @@ impl Plan {
     /// The plan of `variants` on an `n` x `n` board.
     pub(crate) fn new(variants: &[Variant], n: usize) -> Plan {
         let source = variants;
-        let variants = variants
+        let variants: Vec<VariantPlan> = variants
             .iter()
             .map(|v| {
                 let cells: Vec<(u8, u8, u8)> = v
@@ -146,6 +156,16 @@ impl Plan {
                         _ => empty_runs.push((x, y, 1)),
                     }
                 }
+                let run_spans = empty_runs
+                    .iter()
+                    .map(|&(x, y, len)| {
+                        let level = len.ilog2();
+                        let at = usize::from(y) * n + usize::from(x);
+                        let second = at + usize::from(len) - (1 << level);
+                        (at as u16, second as u16, level as u8)
+                    })
+                    .collect();
+                let others = cells.iter().copied().filter(|c| c.2 != 0b110).collect();
                 let stone_at = blacks
                     .iter()
                     .chain(&whites)
@@ -163,6 +183,8 @@ impl Plan {
                     whites,
                     empties,
                     empty_runs,
+                    run_spans,
+                    others,
                     stone_at,
                     empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,
                     cells,
@@ -179,11 +201,18 @@ impl Plan {
                 p.cells.len() == (v.pattern.width() * v.pattern.height()) as usize
                     && p.cells.iter().all(|c| matches!(c.2, 0b110 | 0b101 | 0b011))
             });
+        let run_levels = variants
+            .iter()
+            .flat_map(|v| &v.run_spans)
+            .map(|r| usize::from(r.2) + 1)
+            .max()
+            .unwrap_or(0);
         let mut plan = Plan {
             variants,
             placed: Vec::new(),
             overlap,
             strict,
+            run_levels,
         };
         plan.placed = plan
             .variants

@@ -18,7 +18,7 @@
 
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
-use super::times::TimeRead;
+use super::times::{FirstStones, TimeRead, TimeTables};
 use super::GameEntry;
 
 /// Leaves out of `cands` those that cannot stand at any node of `g`'s main line; returns the
@@ -30,6 +30,7 @@ pub(crate) fn prune(
     g: &GameEntry,
     cold: ColdView<'_>,
     from: u32,
+    scratch: &mut Scratch,
 ) -> (u32, u32) {
     let n = usize::from(g.side);
     // A node's move number is at most its index plus one (a root may hold a move), so a
@@ -38,10 +39,25 @@ pub(crate) fn prune(
     let Some(times) = cold.times else {
         return (u32::MAX, 0);
     };
-    let (bound, start) = if cands.len() >= UNPACK_FROM {
-        filter(cands, plan, &times.unpacked(), times.fin, n, from)
-    } else {
-        filter(cands, plan, &times, times.fin, n, from)
+    let Scratch { first, minima } = scratch;
+    let runs = plan.run_levels > 0 && cands.len() >= MINIMA_FROM;
+    if runs {
+        minima.fill(&times, n, plan.run_levels);
+    }
+    let levels = &minima.levels;
+    let (bound, start) = match (runs, cands.len() >= UNPACK_FROM) {
+        (true, true) => filter(cands, plan, &times.unpacked(first), |t, v, c, r| {
+            survives_runs(t, levels, times.fin, v, n, c, r, from)
+        }),
+        (true, false) => filter(cands, plan, &times, |t, v, c, r| {
+            survives_runs(t, levels, times.fin, v, n, c, r, from)
+        }),
+        (false, true) => filter(cands, plan, &times.unpacked(first), |t, v, c, r| {
+            survives(t, times.fin, v, n, c, r, from)
+        }),
+        (false, false) => filter(cands, plan, &times, |t, v, c, r| {
+            survives(t, times.fin, v, n, c, r, from)
+        }),
     };
     // Back from units of `1 << shift` nodes (last changes were rounded up, first stones
     // down).
@@ -60,20 +76,23 @@ pub(crate) fn prune(
 /// whose stone often comes first; from 8, 1% more for the crowded corner).
 const SKIP_FROM: u32 = 4;
 
+/// Candidates from which the prune reads a game's cells wanted empty as runs ([`Minima`]):
+/// from 4, a 5x5 anywhere (most of its games have fewer than 8) took 2% more instructions.
+const MINIMA_FROM: usize = 16;
+
 /// Candidates from which a game's time tables are unpacked before the prune
 /// ([`super::times::Unpacked`]).
 const UNPACK_FROM: usize = 16;
 
-/// The prune's loop over the candidates, with the time tables `times` and the final board
-/// `fin`; gives the bound and the earliest unit a survivor's stones are all there by.
+/// The prune's loop over the candidates, with the time tables `times` and a candidate's test
+/// (`survives` or `survives_runs`); gives the bound and the earliest unit a survivor's stones
+/// are all there by.
 #[inline(always)]
-fn filter(
+fn filter<T: TimeRead>(
     cands: &mut Vec<(u32, (u32, u32))>,
     plan: &Plan,
-    times: &impl TimeRead,
-    fin: &[u8],
-    n: usize,
-    from: u32,
+    times: &T,
+    test: impl Fn(&T, &VariantPlan, usize, usize) -> Option<(u32, u32)>,
 ) -> (u32, u32) {
     let mut bound = 0u32;
     let mut start = u32::MAX;
@@ -82,7 +101,7 @@ fn filter(
         let cand = cands[i];
         let (vi, (c, r)) = cand;
         let v = &plan.variants[vi as usize];
-        if let Some((dead, born)) = survives(times, fin, v, n, c as usize, r as usize, from) {
+        if let Some((dead, born)) = test(times, v, c as usize, r as usize) {
             bound = bound.max(dead);
             start = start.min(born);
             cands[keep] = cand;
@@ -121,6 +140,102 @@ fn survives(
             let x = wrong.trailing_zeros() as usize;
             wrong &= wrong - 1;
             dead = dead.min(times.last(row_at + x));
+            if dead <= born {
+                return None;
+            }
+        }
+    }
+    Some((dead, born))
+}
+
+/// Points a level of [`Minima`] spans: a power of two above the largest board's (25x25), so
+/// that an index masked by it stays in its level.
+const STRIDE: usize = 1024;
+
+/// A last change's byte for "never", and a level's minimum where no point holds a stone.
+const NEVER: u8 = 255;
+
+/// The prune's buffers for games with many candidates, kept from game to game.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    first: FirstStones,
+    minima: Minima,
+}
+
+/// For a game with many candidates, the cells wanted empty that the final board contradicts
+/// read as runs, not cell by cell: level 0 holds the last change of each point that holds a
+/// stone at the end (255 for the others: [`TimeTables::stone_lasts`]), level `k` the minimum
+/// of level 0 over the `2^k` points from each point along its row (a span may run past the
+/// row's end: no run of a candidate reads such a span). A run's earliest such change is then
+/// the smaller of two spans that cover it ([`VariantPlan::run_spans`]), two loads where the
+/// cell-by-cell test read each contradicted cell of its row (a 7x4 side's 27 cells wanted
+/// empty are 5 runs). Filling the levels is a copy and a few passes of byte minima over the
+/// board, so games with few candidates keep the cell-by-cell test.
+#[derive(Debug, Default)]
+struct Minima {
+    levels: Vec<u8>,
+}
+
+impl Minima {
+    /// Fills `levels` levels from the tables `times` of a game of side `n`.
+    fn fill(&mut self, times: &TimeTables<'_>, n: usize, levels: usize) {
+        let points = n * n;
+        // The widest span (16 points) past the board reads "never".
+        let used = (points + 16).min(STRIDE);
+        self.levels.resize(levels * STRIDE, NEVER);
+        times.stone_lasts(n, &mut self.levels[..used]);
+        for k in 1..levels {
+            let step = 1 << (k - 1);
+            let (below, level) =
+                self.levels[(k - 1) * STRIDE..(k + 1) * STRIDE].split_at_mut(STRIDE);
+            let (from, past) = (&below[..used - step], &below[step..used]);
+            for ((m, &a), &b) in level[..used - step].iter_mut().zip(from).zip(past) {
+                *m = a.min(b);
+            }
+            level[used - step..used].fill(NEVER);
+        }
+    }
+}
+
+/// [`survives`] with the cells wanted empty read as runs from the levels `minima`
+/// ([`Minima`]), the other cells one by one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn survives_runs(
+    times: &impl TimeRead,
+    minima: &[u8],
+    fin: &[u8],
+    v: &VariantPlan,
+    n: usize,
+    c: usize,
+    r: usize,
+    from: u32,
+) -> Option<(u32, u32)> {
+    let at = r * n + c;
+    let born = v
+        .stone_at
+        .iter()
+        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))));
+    let mut low = u32::from(NEVER);
+    for &(a, b, k) in &v.run_spans {
+        let level = usize::from(k) * STRIDE;
+        let span = |o: u16| minima.get(level + ((at + usize::from(o)) & (STRIDE - 1)));
+        let m = u32::from(*span(a).min(span(b)).unwrap_or(&NEVER));
+        if m <= born {
+            return None;
+        }
+        low = low.min(m);
+    }
+    let mut dead = if low == u32::from(NEVER) {
+        u32::MAX
+    } else {
+        low
+    };
+    for &(x, y, wrong) in &v.others {
+        let (col, row) = (c + usize::from(x), r + usize::from(y));
+        let state = (row_word(fin, row) >> col & 1) | (row_word(fin, n + row) >> col & 1) << 1;
+        if wrong >> state & 1 != 0 {
+            dead = dead.min(times.last(row * n + col));
             if dead <= born {
                 return None;
             }

@@ -249,6 +249,35 @@ impl<'a> TimeTables<'a> {
     }
 }
 
+impl TimeTables<'_> {
+    /// Writes into `out` (at least a byte per point) the unit of the last change of each point
+    /// that holds a stone on the final board, 255 for the others. A point changed once holds
+    /// its stone at the end, so this is the last changes with the few points changed again
+    /// that ended empty set to 255.
+    pub(crate) fn stone_lasts(&self, n: usize, out: &mut [u8]) {
+        let points = (n * n).min(self.last.len()).min(out.len());
+        out[..points].copy_from_slice(&self.last[..points]);
+        out[points..].fill(NEVER);
+        for (w, e) in self.again.chunks_exact(DIR_ENTRY).enumerate() {
+            let (mut again, _) = entry(e);
+            while again != 0 {
+                let q = 64 * w + again.trailing_zeros() as usize;
+                again &= again - 1;
+                let (row, col) = (q / n, q % n);
+                let stone = (super::entry::row_word(self.fin, row)
+                    | super::entry::row_word(self.fin, n + row))
+                    >> col
+                    & 1;
+                if stone == 0 {
+                    if let Some(b) = out.get_mut(q) {
+                        *b = NEVER;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Reads of a game's time tables by point: [`TimeTables`], [`Unpacked`] for a game with many
 /// candidates to test, or [`Halves`] for exact nodes in units of two.
 pub(crate) trait TimeRead {
@@ -378,24 +407,34 @@ const MAX_WORDS: usize = 16;
 const MAX_POINTS: usize = 64 * MAX_WORDS;
 
 /// A game's time tables with a byte per point for the first stones too: the last changes
-/// copied, then the few points whose first stone differs mended, about 300 instructions
-/// once; each first stone is then one load (a free pattern tests dozens of candidates a
-/// game, each with its stones' first nodes).
-#[derive(Debug, Clone)]
-pub(crate) struct Unpacked<'a> {
-    first: [u8; MAX_POINTS],
+/// copied into a buffer the caller keeps from game to game ([`FirstStones`]), then the few
+/// points whose first stone differs mended, a few hundred instructions once; each first stone
+/// is then one load (a free pattern tests dozens of candidates a game, each with its stones'
+/// first nodes). Unpacking into a new array per game, returned by value, cost the densest cut
+/// side 7% of its instructions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Unpacked<'t, 'a> {
+    first: &'t [u8; MAX_POINTS],
     tables: TimeTables<'a>,
 }
 
+/// The buffer of [`Unpacked`]'s first stones (its bytes past a game's points are left from
+/// earlier games: no candidate reads them).
+#[derive(Debug)]
+pub(crate) struct FirstStones(Box<[u8; MAX_POINTS]>);
+
+impl Default for FirstStones {
+    fn default() -> Self {
+        FirstStones(Box::new([NEVER; MAX_POINTS]))
+    }
+}
+
 impl<'a> TimeTables<'a> {
-    /// The tables with a byte per point for the first stones.
-    pub(crate) fn unpacked(&self) -> Unpacked<'a> {
-        let mut u = Unpacked {
-            first: [NEVER; MAX_POINTS],
-            tables: *self,
-        };
+    /// The tables with a byte per point for the first stones, unpacked into `buf`.
+    pub(crate) fn unpacked<'t>(&self, buf: &'t mut FirstStones) -> Unpacked<'t, 'a> {
+        let first = &mut *buf.0;
         let points = self.last.len().min(MAX_POINTS);
-        u.first[..points].copy_from_slice(&self.last[..points]);
+        first[..points].copy_from_slice(&self.last[..points]);
         let mut k = 0;
         for (w, e) in self
             .again
@@ -408,20 +447,23 @@ impl<'a> TimeTables<'a> {
             while again != 0 {
                 let q = 64 * w + again.trailing_zeros() as usize;
                 again &= again - 1;
-                u.first[q] = self.first.get(k).copied().unwrap_or(NEVER);
+                first[q] = self.first.get(k).copied().unwrap_or(NEVER);
                 k += 1;
             }
             while inside != 0 {
                 let q = 64 * w + inside.trailing_zeros() as usize;
                 inside &= inside - 1;
-                u.first[q] = u.first[q].saturating_sub(1);
+                first[q] = first[q].saturating_sub(1);
             }
         }
-        u
+        Unpacked {
+            first: &buf.0,
+            tables: *self,
+        }
     }
 }
 
-impl TimeRead for Unpacked<'_> {
+impl TimeRead for Unpacked<'_, '_> {
     #[inline(always)]
     fn tables(&self) -> &TimeTables<'_> {
         &self.tables

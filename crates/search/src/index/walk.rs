@@ -232,7 +232,7 @@ fn walk_counted(
                         let (vi, place) = ws.cands[k];
                         let v = &variants[vi as usize];
                         if v.query_cell(place, col, row).is_some() {
-                            scan.count_inside(v, place, shared, winner, (color, Move::Play(p)));
+                            scan.count_inside(vi as usize, place, shared, winner, (color, p));
                             if v.swapped {
                                 swapped -= 1;
                             } else {

@@ -64,6 +64,8 @@ pub(crate) struct Workspace {
     pub(super) sums: Vec<super::intervals::Sums>,
     /// The hits waiting for a move inside, for [`super::placements`].
     pub(super) placed: Vec<(u32, bool)>,
+    /// The prune's buffers for games with many candidates.
+    pub(super) scratch: super::prune::Scratch,
 }
 
 /// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for
@@ -235,7 +237,7 @@ impl Workspace {
         cold: ColdView<'_>,
         from: u32,
     ) -> (u32, u32) {
-        super::prune::prune(&mut self.cands, plan, g, cold, from)
+        super::prune::prune(&mut self.cands, plan, g, cold, from, &mut self.scratch)
     }
 
     /// Clears the watchers after a game.

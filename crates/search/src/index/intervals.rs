@@ -135,8 +135,9 @@ struct Until {
 /// wanted empty, so unless such a cell's first stone came at that node, the move was outside.
 /// By placement the move inside that follows is then unknown: `placements` leaves such a
 /// candidate to the walk. Any other candidate (a stone taken off and put back, an empty cell
-/// that changed more than twice before the end) is [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
-/// part of the answer, its copy cost a 7x7 corner 1% more instructions).
+/// that changed more than twice before the end) is [`Stands::Unknown`]. The stones held for a
+/// while go to `held` (a list filled in place: as part of the answer, its copy cost a 7x7
+/// corner 1% more instructions).
 #[inline(always)]
 fn stands(
     vp: &VariantPlan,
@@ -210,7 +211,9 @@ fn stands(
     let end = e.0.min(taken);
     if never || s >= end {
         Stands::Never
-    } else if again_first < end {
+    } else if again_first < end || (again_first == end && end != u32::MAX) {
+        // (At a removal, the move that took the stone may have been the first onto such a
+        // cell; a cell changed once has no first stone at another's node.)
         Stands::Unknown
     } else {
         let until = if e.0 == end {
@@ -617,7 +620,19 @@ mod tests {
         };
         let mut checked = 0;
         let sizes = [9, 13].map(|n| BoardSize::new(n).unwrap());
-        let shapes = ["#", "O", ".", "#.\n.O", "..\n..", "...\n.#.\n...", "O.\n.."];
+        // With stones that may be taken off for good while the others stand (a wanted stone
+        // taken off ends the last stretch).
+        let shapes = [
+            "#",
+            "O",
+            ".",
+            "#.\n.O",
+            "..\n..",
+            "...\n.#.\n...",
+            "O.\n..",
+            "#O.\n.#.",
+            ".#.\n#O#",
+        ];
         for (size, rows) in sizes.into_iter().flat_map(|s| shapes.map(|r| (s, r))) {
             for placement in [Placement::Anywhere, Placement::At { col: 0, row: 0 }] {
                 for (to_play, moves) in [

@@ -14,7 +14,10 @@
 //! tables into arrays that every index fits first (no bounds checks: 6% fewer instructions for
 //! the 5x5 anywhere, no faster, and slower for a corner's two or three candidates a game); one
 //! table per kind of cell (last change where the final board contradicts that kind, else 255),
-//! four cells a branch (fewer instructions still, but slower: its fill per game).
+//! four cells a branch (fewer instructions still, but slower: its fill per game). What
+//! [`Minima`] fills instead, for games of many candidates only, is the last changes copied
+//! with a few points mended, then byte minima over the whole board a level at a time, so
+//! that a candidate reads its cells wanted empty two spans a run.
 
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};

@@ -80,7 +80,8 @@ pub(crate) fn prune(
 const SKIP_FROM: u32 = 4;
 
 /// Candidates from which the prune reads a game's cells wanted empty as runs ([`Minima`]):
-/// from 4, a 5x5 anywhere (most of its games have fewer than 8) took 2% more instructions.
+/// from 4, the crowded 5x5 corner of `bench/search.sh` (most of its games have fewer than 8)
+/// took 2% more instructions.
 const MINIMA_FROM: usize = 16;
 
 /// Candidates from which a game's time tables are unpacked before the prune

@@ -2,7 +2,7 @@
 //! positions of which games are searched. [`Query::variants`] turns it into the concrete
 //! (pattern, places) pairs to test on a board of one size.
 
-use crate::filter::Filters;
+use crate::filter::{Filters, Winner};
 use crate::pattern::{map_in_box, Cell, Pattern};
 use kifu_go::{BoardSize, Color, Point, Symmetry};
 use serde::{Deserialize, Serialize};
@@ -436,6 +436,20 @@ impl Variant {
             }
             kifu_go::Move::Pass => None,
         }
+    }
+
+    /// Whether Black and whether White won a game whose winner is `winner`, in the query's
+    /// colours.
+    pub(crate) fn wins(&self, winner: Winner) -> (bool, bool) {
+        let w = if self.swapped {
+            winner.swapped()
+        } else {
+            winner
+        };
+        (
+            w == crate::filter::Winner::Black,
+            w == crate::filter::Winner::White,
+        )
     }
 
     /// A colour on the board in the query's colours.

@@ -479,8 +479,7 @@ impl<'q> Scan<'q> {
         winner: Winner,
         next: Option<(Color, Move)>,
     ) {
-        let w = if v.swapped { winner.swapped() } else { winner };
-        let (bw, ww) = (w == Winner::Black, w == Winner::White);
+        let (bw, ww) = v.wins(winner);
         match next {
             None => self.game_ends += 1,
             Some((color, Move::Play(p))) => {
@@ -544,8 +543,7 @@ impl<'q> Scan<'q> {
         self.occurrences += 1;
         self.swapped += u64::from(v.swapped);
         self.match_count += 1;
-        let w = if v.swapped { winner.swapped() } else { winner };
-        let (bw, ww) = (w == Winner::Black, w == Winner::White);
+        let (bw, ww) = v.wins(winner);
         let (x, y) = (
             u32::from(p.col()).wrapping_sub(place.0),
             u32::from(p.row()).wrapping_sub(place.1),

@@ -116,6 +116,15 @@ fn filter<T: TimeRead>(
     (bound, if keep == 0 { 0 } else { start })
 }
 
+/// The unit by which the stones of `v` at the place whose point is `at` are all there (by
+/// their first stones), no earlier than `from`.
+#[inline(always)]
+fn born(times: &impl TimeRead, v: &VariantPlan, at: usize, from: u32) -> u32 {
+    v.stone_at
+        .iter()
+        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))))
+}
+
 /// The first node after which the final board `fin` contradicts a cell of `v` at place
 /// `(c, r)` for good (`u32::MAX`: none does) when its stones all arrive before it (by the time
 /// tables), with the unit they are all there by, `None` when they cannot.
@@ -130,10 +139,7 @@ fn survives(
     from: u32,
 ) -> Option<(u32, u32)> {
     let at = r * n + c;
-    let born = v
-        .stone_at
-        .iter()
-        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))));
+    let born = born(times, v, at, from);
     let mut dead = u32::MAX;
     for y in 0..v.rows.len() {
         let row = r + y;
@@ -216,10 +222,7 @@ fn survives_runs(
     from: u32,
 ) -> Option<(u32, u32)> {
     let at = r * n + c;
-    let born = v
-        .stone_at
-        .iter()
-        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))));
+    let born = born(times, v, at, from);
     let mut low = u32::from(NEVER);
     for &(a, b, k) in &v.run_spans {
         let level = usize::from(k) * STRIDE;

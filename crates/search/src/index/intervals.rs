@@ -20,6 +20,7 @@
 use super::columns::ones;
 use super::entry::row_word;
 use super::plan::{Plan, VariantPlan};
+use super::prune::Survivor;
 use super::times::{MainLine, TimeRead};
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
@@ -85,8 +86,8 @@ impl Tallies {
 struct Held {
     from: u32,
     to: u32,
-    x: usize,
-    y: usize,
+    x: u8,
+    y: u8,
     white: bool,
 }
 
@@ -197,8 +198,9 @@ fn stands(
                     held[count] = Held {
                         from,
                         to,
-                        x: c0 + x,
-                        y: row,
+                        // Boards are at most 25x25.
+                        x: (c0 + x) as u8,
+                        y: row as u8,
                         white,
                     };
                     count += 1;
@@ -228,7 +230,7 @@ fn stands(
             let at = held[..count]
                 .iter()
                 .find(|h| h.from == end)
-                .map(|h| (h.x, h.y, h.white));
+                .map(|h| (usize::from(h.x), usize::from(h.y), h.white));
             Some(Until { node: end, at })
         };
         Stands::Stretches {
@@ -239,55 +241,147 @@ fn stands(
     }
 }
 
-/// Takes out of `ws.cands` the candidates whose hits the time tables tell exactly
-/// ([`stands`]), and counts them into `t` (hits followed by a move inside into `scan` too):
-/// for a game whose main line is `line` and whose tables `times` read exact nodes, a pattern
-/// without wildcards, the main line searched, `moves` the query's window and no side to move
-/// asked. By position, a stretch's hits but its last are followed by plays outside or the
-/// trailing passes, and its last by the move inside that ends it or the game's end; by
-/// placement (`placements`), its first hit in the window is followed by that same move or
-/// end, the first move inside after it. On 100,000 games, for lone stones near a side, this
-/// took about 90% of the candidates of the walked games whose units are nodes, and every
-/// candidate of about 80% of those games (format 10); since format 11 it takes games of up to
-/// 508 nodes too, through [`super::times::Halves`].
-#[allow(clippy::too_many_arguments)]
-pub(super) fn count_clean(
-    ws: &mut Workspace,
-    plan: &Plan,
-    shared: &SizeVariants,
-    times: &impl TimeRead,
-    line: MainLine,
+/// The candidates whose hits the time tables tell exactly ([`stands`]), counted into `t` as
+/// the prune finds them (hits followed by a move inside into the scan too): for a game whose
+/// main line is plain and whose tables read exact nodes, a pattern without wildcards, the main
+/// line searched and no side to move asked. By position, a stretch's hits but its last are
+/// followed by plays outside or the trailing passes, and its last by the move inside that
+/// ends it or the game's end; by placement, its first hit in the window is followed by that
+/// same move or end, the first move inside after it. On 100,000 games, for lone stones near a
+/// side, this took about 90% of the candidates of the walked games whose units are nodes, and
+/// every candidate of about 80% of those games (format 10); since format 11 it takes games of
+/// up to 508 nodes too, through [`super::times::Halves`].
+///
+/// The prune has already read, for each candidate it keeps, when its stones are all there and
+/// the first cell the final board contradicts for good; for a candidate of a game whose units
+/// are nodes without a point changed again in its rectangle, those are its one stretch
+/// ([`Clean::settle`]): two thirds of the densest cut side's 440,000 candidates counted from
+/// the tables, which [`stands`] read again at about 500 instructions more each (7% of that
+/// search's instructions).
+pub(super) struct Clean<'q> {
+    plan: &'q Plan,
+    shared: &'q SizeVariants,
     size: BoardSize,
-    (moves, placements): (Option<(u32, u32)>, bool),
-    scan: &mut Scan<'_>,
-    winner: Winner,
-    t: &mut Tallies,
-) {
-    let n = usize::from(size.get());
-    let (from, to) = moves.unwrap_or((0, u32::MAX));
-    let last_node = line.nodes - 1;
-    let first_pass = line.nodes - line.passes;
-    let mut held = [Held::default(); MAX_HELD];
-    let mut keep = 0;
-    for k in 0..ws.cands.len() {
-        let cand = ws.cands[k];
-        let (vi, place) = cand;
-        let (s, until, count) = match stands(
-            &plan.variants[vi as usize],
-            place,
-            times,
-            n,
+    /// The query's move window (all nodes when it has none).
+    window: (u32, u32),
+    placements: bool,
+    line: MainLine,
+    info: &'q GameInfo,
+    /// The game's winner, read from `info` when a hit is first counted.
+    winner: Option<Winner>,
+    held: [Held; MAX_HELD],
+    /// The hits counted so far.
+    pub(super) t: Tallies,
+    /// Whether a candidate was counted.
+    pub(super) counted: bool,
+}
+
+impl<'q> Clean<'q> {
+    /// Counting for a game of board `size` whose main line is `line` and whose information is
+    /// `info`, with the query's move window `moves`, by placement when `placements`.
+    pub(super) fn new(
+        plan: &'q Plan,
+        shared: &'q SizeVariants,
+        size: BoardSize,
+        line: MainLine,
+        (moves, placements): (Option<(u32, u32)>, bool),
+        info: &'q GameInfo,
+    ) -> Self {
+        Clean {
+            plan,
+            shared,
+            size,
+            window: moves.unwrap_or((0, u32::MAX)),
             placements,
-            &mut held,
-        ) {
-            Stands::Unknown => {
-                ws.cands[keep] = cand;
-                keep += 1;
-                continue;
+            line,
+            info,
+            winner: None,
+            held: [Held::default(); MAX_HELD],
+            t: Tallies::default(),
+            counted: false,
+        }
+    }
+
+    /// Counts candidate `cand` into the tallies when the tables `times` tell how it stands;
+    /// returns whether it is left to the walk. `found` is what the prune found of it when the
+    /// tables' units are nodes: then a candidate without a point changed again in its
+    /// rectangle stands from its stones' arrival until its contradicting cell's stone, whose
+    /// move ends it.
+    #[inline(never)]
+    pub(super) fn settle(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+        found: Option<Survivor>,
+    ) -> bool {
+        let (vi, place) = cand;
+        let plan = self.plan;
+        let vp = &plan.variants[vi as usize];
+        let n = usize::from(self.size.get());
+        if let Some(found) = found {
+            let tables = times.tables();
+            let (c, r) = (place.0 as usize, place.1 as usize);
+            let mut clean = true;
+            for y in 0..vp.rows.len() {
+                if tables.changed_again((r + y) * n + c, vp.width as usize) != 0 {
+                    clean = false;
+                    break;
+                }
             }
-            Stands::Never => continue,
-            Stands::Stretches { from, until, held } => (from, until, held),
-        };
+            let until = match (found.dead, found.at) {
+                (u32::MAX, _) => Some(None),
+                (node, Some(q)) => {
+                    let (x, y) = (q % n, q / n);
+                    let white = row_word(tables.fin, n + y) >> x & 1 != 0;
+                    Some(Some(Until {
+                        node,
+                        at: Some((x, y, white)),
+                    }))
+                }
+                // Not named: read by `stands`.
+                (_, None) => None,
+            };
+            if let Some(until) = until.filter(|_| clean) {
+                self.count(scan, cand, found.arrive, until, 0);
+                return false;
+            }
+        }
+        match stands(vp, place, times, n, self.placements, &mut self.held) {
+            Stands::Unknown => true,
+            Stands::Never => false,
+            Stands::Stretches { from, until, held } => {
+                self.count(scan, cand, from, until, held);
+                false
+            }
+        }
+    }
+
+    /// The game's winner (its result read once per game, and only for a game with a hit).
+    pub(super) fn winner(&mut self) -> Winner {
+        *self.winner.get_or_insert_with(|| self.info.winner())
+    }
+
+    /// Counts the hits of candidate `cand` standing from node `s` until `until` (the end of
+    /// the line when `None`), but while one of the first `count` stones of `self.held` is
+    /// there.
+    fn count(
+        &mut self,
+        scan: &mut Scan<'_>,
+        cand: (u32, (u32, u32)),
+        s: u32,
+        until: Option<Until>,
+        count: usize,
+    ) {
+        self.counted = true;
+        let (vi, place) = cand;
+        let (from, to) = self.window;
+        let placements = self.placements;
+        let last_node = self.line.nodes - 1;
+        let first_pass = self.line.nodes - self.line.passes;
+        let winner = self.winner();
+        let (shared, size) = (self.shared, self.size);
+        let t = &mut self.t;
         let v = &shared.0[vi as usize];
         let sw = usize::from(v.swapped);
         // Counts the stretch from node `s` to the node before `until` (`None`: to the end of
@@ -330,26 +424,23 @@ pub(super) fn count_clean(
         // last at the move that ends them all (the final board's stone there). A placement is
         // counted once, at its first hit in the window.
         let end = until.map_or(u32::MAX, |u| u.node);
-        let held = &mut held[..count];
+        let held = &mut self.held[..count];
         held.sort_unstable_by_key(|h| h.from);
         let mut at = s;
-        let mut done = false;
         for h in held.iter().take_while(|h| h.from < end) {
             let ends = Until {
                 node: h.from,
-                at: Some((h.x, h.y, h.white)),
+                at: Some((usize::from(h.x), usize::from(h.y), h.white)),
             };
             if h.from > at && stretch(at, Some(ends)) && placements {
-                done = true;
-                break;
+                return;
             }
             at = at.max(h.to);
         }
-        if !done && at < end {
+        if at < end {
             stretch(at, until);
         }
     }
-    ws.cands.truncate(keep);
 }
 
 /// `walk_counted` for a plan whose cells all want one state, with the same counts. Returns

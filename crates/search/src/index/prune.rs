@@ -18,22 +18,47 @@
 //! [`Minima`] fills instead, for games of many candidates only, is the last changes copied
 //! with a few points mended, then byte minima over the whole board a level at a time, so
 //! that a candidate reads its cells wanted empty two spans a run.
+//!
+//! A game that [`super::intervals::Clean`] counts from its tables is counted during the prune:
+//! each survivor is handed over with what the prune read of it (its stones' arrival, its first
+//! contradiction for good and, in units of nodes, the cell that contradicts), and only those
+//! the tables cannot tell stay for the walk (and set its bounds). The cell is named only for
+//! such games (`NAMED`, a constant: a test that named it everywhere cost the crowded corner 1%
+//! more instructions).
 
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
 use super::times::{FirstStones, TimeRead, TimeTables};
 use super::GameEntry;
 
-/// Leaves out of `cands` those that cannot stand at any node of `g`'s main line; returns the
-/// last node at which one of the others may stand (`u32::MAX`: no bound known) and the first
-/// (0: none known): before it, none has all its stones.
-pub(crate) fn prune(
+/// What the prune found of a candidate that may stand, in the tables' units.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Survivor {
+    /// The first unit after which the final board contradicts one of its cells for good
+    /// (`u32::MAX`: none does).
+    pub dead: u32,
+    /// The unit by which its stones are all there, by their first stones (0: it has none).
+    pub arrive: u32,
+    /// The point of the cell whose last change is `dead`, when the test named it (asked for
+    /// by `settles`, and `dead` came from a cell it read one by one or from a run).
+    pub at: Option<usize>,
+}
+
+/// Leaves out of `cands` those that cannot stand at any node of `g`'s main line, and those
+/// that `settle` takes (it is given each of the others with what the prune found, and says
+/// whether to keep it: [`super::intervals::Clean`] counts a candidate from the tables there,
+/// while the tables are at hand); returns the last node at which one of those kept may stand
+/// (`u32::MAX`: no bound known) and the first (0: none known): before it, none has all its
+/// stones. `NAMED` asks for the point of each survivor's contradicting cell.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prune<const NAMED: bool>(
     cands: &mut Vec<(u32, (u32, u32))>,
     plan: &Plan,
     g: &GameEntry,
     cold: ColdView<'_>,
     from: u32,
     scratch: &mut Scratch,
+    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
 ) -> (u32, u32) {
     let n = usize::from(g.side);
     // A node's move number is at most its index plus one (a root may hold a move), so a
@@ -48,19 +73,40 @@ pub(crate) fn prune(
         minima.fill(&times, n, plan.run_levels);
     }
     let levels = &minima.levels;
+    let fin = times.fin;
     let (bound, start) = match (runs, cands.len() >= UNPACK_FROM) {
-        (true, true) => filter(cands, plan, &times.unpacked(first), |t, v, c, r| {
-            survives_runs(t, levels, times.fin, v, n, c, r, from)
-        }),
-        (true, false) => filter(cands, plan, &times, |t, v, c, r| {
-            survives_runs(t, levels, times.fin, v, n, c, r, from)
-        }),
-        (false, true) => filter(cands, plan, &times.unpacked(first), |t, v, c, r| {
-            survives(t, times.fin, v, n, c, r, from)
-        }),
-        (false, false) => filter(cands, plan, &times, |t, v, c, r| {
-            survives(t, times.fin, v, n, c, r, from)
-        }),
+        (true, true) => filter(
+            cands,
+            plan,
+            &times.unpacked(first),
+            from,
+            |t, v, c, r| survives_runs::<NAMED>(t, levels, fin, v, n, (c, r), from),
+            settle,
+        ),
+        (true, false) => filter(
+            cands,
+            plan,
+            &times,
+            from,
+            |t, v, c, r| survives_runs::<NAMED>(t, levels, fin, v, n, (c, r), from),
+            settle,
+        ),
+        (false, true) => filter(
+            cands,
+            plan,
+            &times.unpacked(first),
+            from,
+            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
+            settle,
+        ),
+        (false, false) => filter(
+            cands,
+            plan,
+            &times,
+            from,
+            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
+            settle,
+        ),
     };
     // Back from units of `1 << shift` nodes (last changes were rounded up, first stones
     // down).
@@ -89,14 +135,16 @@ const MINIMA_FROM: usize = 16;
 const UNPACK_FROM: usize = 16;
 
 /// The prune's loop over the candidates, with the time tables `times` and a candidate's test
-/// (`survives` or `survives_runs`); gives the bound and the earliest unit a survivor's stones
-/// are all there by.
+/// (`survives` or `survives_runs`), each survivor given to `settle`; gives the bound and the
+/// earliest unit the stones of a candidate kept are all there by (no earlier than `from`).
 #[inline(always)]
 fn filter<T: TimeRead>(
     cands: &mut Vec<(u32, (u32, u32))>,
     plan: &Plan,
     times: &T,
-    test: impl Fn(&T, &VariantPlan, usize, usize) -> Option<(u32, u32)>,
+    from: u32,
+    test: impl Fn(&T, &VariantPlan, usize, usize) -> Option<Survivor>,
+    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
 ) -> (u32, u32) {
     let mut bound = 0u32;
     let mut start = u32::MAX;
@@ -105,11 +153,13 @@ fn filter<T: TimeRead>(
         let cand = cands[i];
         let (vi, (c, r)) = cand;
         let v = &plan.variants[vi as usize];
-        if let Some((dead, born)) = test(times, v, c as usize, r as usize) {
-            bound = bound.max(dead);
-            start = start.min(born);
-            cands[keep] = cand;
-            keep += 1;
+        if let Some(found) = test(times, v, c as usize, r as usize) {
+            if settle(cand, found) {
+                bound = bound.max(found.dead);
+                start = start.min(found.arrive.max(from));
+                cands[keep] = cand;
+                keep += 1;
+            }
         }
     }
     cands.truncate(keep);
@@ -117,19 +167,19 @@ fn filter<T: TimeRead>(
 }
 
 /// The unit by which the stones of `v` at the place whose point is `at` are all there (by
-/// their first stones), no earlier than `from`.
+/// their first stones; 0 without stones).
 #[inline(always)]
-fn born(times: &impl TimeRead, v: &VariantPlan, at: usize, from: u32) -> u32 {
+fn arrive(times: &impl TimeRead, v: &VariantPlan, at: usize) -> u32 {
     v.stone_at
         .iter()
-        .fold(from, |m, &o| m.max(times.first(at + usize::from(o))))
+        .fold(0, |m, &o| m.max(times.first(at + usize::from(o))))
 }
 
 /// The first node after which the final board `fin` contradicts a cell of `v` at place
-/// `(c, r)` for good (`u32::MAX`: none does) when its stones all arrive before it (by the time
-/// tables), with the unit they are all there by, `None` when they cannot.
+/// `(c, r)` for good (`u32::MAX`: none does), with that cell, when its stones all arrive
+/// before it and after `from` (by the time tables); `None` when they cannot.
 #[inline(always)]
-fn survives(
+fn survives<const NAMED: bool>(
     times: &impl TimeRead,
     fin: &[u8],
     v: &VariantPlan,
@@ -137,10 +187,12 @@ fn survives(
     c: usize,
     r: usize,
     from: u32,
-) -> Option<(u32, u32)> {
+) -> Option<Survivor> {
     let at = r * n + c;
-    let born = born(times, v, at, from);
+    let arrive = arrive(times, v, at);
+    let born = arrive.max(from);
     let mut dead = u32::MAX;
+    let mut cell = None;
     for y in 0..v.rows.len() {
         let row = r + y;
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
@@ -149,13 +201,23 @@ fn survives(
         while wrong != 0 {
             let x = wrong.trailing_zeros() as usize;
             wrong &= wrong - 1;
-            dead = dead.min(times.last(row_at + x));
-            if dead <= born {
-                return None;
+            let last = times.last(row_at + x);
+            if last < dead {
+                if last <= born {
+                    return None;
+                }
+                dead = last;
+                if NAMED {
+                    cell = Some(row_at + x);
+                }
             }
         }
     }
-    Some((dead, born))
+    Some(Survivor {
+        dead,
+        arrive,
+        at: cell,
+    })
 }
 
 /// Points a level of [`Minima`] spans: a power of two above the largest board's (25x25), so
@@ -208,45 +270,67 @@ impl Minima {
 }
 
 /// [`survives`] with the cells wanted empty read as runs from the levels `minima`
-/// ([`Minima`]), the other cells one by one.
-#[allow(clippy::too_many_arguments)]
+/// ([`Minima`]), the other cells one by one; the contradicting cell is looked for only when
+/// `NAMED` (in its run, the point whose last change is the run's minimum).
 #[inline(always)]
-fn survives_runs(
+fn survives_runs<const NAMED: bool>(
     times: &impl TimeRead,
     minima: &[u8],
     fin: &[u8],
     v: &VariantPlan,
     n: usize,
-    c: usize,
-    r: usize,
+    (c, r): (usize, usize),
     from: u32,
-) -> Option<(u32, u32)> {
+) -> Option<Survivor> {
     let at = r * n + c;
-    let born = born(times, v, at, from);
+    let arrive = arrive(times, v, at);
+    let born = arrive.max(from);
     let mut low = u32::from(NEVER);
-    for &(a, b, k) in &v.run_spans {
+    let mut lowest = 0;
+    for (i, &(a, b, k)) in v.run_spans.iter().enumerate() {
         let level = usize::from(k) * STRIDE;
         let span = |o: u16| minima.get(level + ((at + usize::from(o)) & (STRIDE - 1)));
         let m = u32::from(*span(a).min(span(b)).unwrap_or(&NEVER));
         if m <= born {
             return None;
         }
-        low = low.min(m);
+        if m < low {
+            low = m;
+            if NAMED {
+                lowest = i;
+            }
+        }
     }
-    let mut dead = if low == u32::from(NEVER) {
-        u32::MAX
+    let (mut dead, mut cell) = if low == u32::from(NEVER) {
+        (u32::MAX, None)
+    } else if NAMED {
+        let (x, y, len) = v.empty_runs[lowest];
+        let first = at + usize::from(y) * n + usize::from(x);
+        let found = (first..first + usize::from(len))
+            .find(|&q| minima.get(q & (STRIDE - 1)).map(|&m| u32::from(m)) == Some(low));
+        (low, found)
     } else {
-        low
+        (low, None)
     };
     for &(x, y, wrong) in &v.others {
         let (col, row) = (c + usize::from(x), r + usize::from(y));
         let state = (row_word(fin, row) >> col & 1) | (row_word(fin, n + row) >> col & 1) << 1;
         if wrong >> state & 1 != 0 {
-            dead = dead.min(times.last(row * n + col));
-            if dead <= born {
-                return None;
+            let last = times.last(row * n + col);
+            if last < dead {
+                if last <= born {
+                    return None;
+                }
+                dead = last;
+                if NAMED {
+                    cell = Some(row * n + col);
+                }
             }
         }
     }
-    Some((dead, born))
+    Some(Survivor {
+        dead,
+        arrive,
+        at: cell,
+    })
 }

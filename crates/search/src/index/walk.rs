@@ -46,49 +46,50 @@ pub(crate) fn search_game(
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
     let from = query.moves.map_or(0, |m| m.0);
-    let (mut bound, mut start) = if query.variations && g.all {
-        (u32::MAX, 0)
-    } else {
-        ws.prune(plan, g, cold, from)
-    };
-    if ws.cands.is_empty() {
-        return;
-    }
     // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
     // from another on its rectangle.
     let counted = !scan.keeps_matches() && query.sequence.is_empty() && !plan.overlap;
     let one_line = !query.variations || !g.all;
-    // The candidates the time tables count alone ([`super::intervals::count_clean`]); the
-    // walk's bounds are then those of the others.
+    // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
+    // finds them; the walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    let winner = g.info.winner();
     let tables = counted && plan.strict && !query.variations && query.to_play.is_none();
-    if let Some((times, line)) = cold
+    let exact = cold
         .times
         .filter(|t| tables && t.exact())
-        .and_then(|t| Some((t, t.line?)))
-    {
-        let before = ws.cands.len();
+        .and_then(|t| Some((t, t.line?)));
+    let (bound, start) = if query.variations && g.all {
+        (u32::MAX, 0)
+    } else if let Some((times, line)) = exact {
         let window = (query.moves, query.counting == Counting::Placements);
-        // Nodes as stored, or exact nodes from units of two: an instance each.
-        match times.halves() {
-            Some(halves) => super::intervals::count_clean(
-                ws, plan, shared, &halves, line, size, window, scan, winner, &mut clean,
-            ),
-            None => super::intervals::count_clean(
-                ws, plan, shared, &times, line, size, window, scan, winner, &mut clean,
-            ),
-        }
+        let mut count = super::intervals::Clean::new(plan, shared, size, line, window, &g.info);
+        // Nodes as stored (the prune's own reads), or exact nodes from units of two.
+        let found = match times.halves() {
+            Some(halves) => ws.prune_settling::<false>(plan, g, cold, from, &mut |cand, _| {
+                count.settle(scan, &halves, cand, None)
+            }),
+            None => ws.prune_settling::<true>(plan, g, cold, from, &mut |cand, found| {
+                count.settle(scan, &times, cand, Some(found))
+            }),
+        };
         if ws.cands.is_empty() {
-            let hits = clean.close(scan, winner);
+            if !count.counted {
+                return;
+            }
+            let winner = count.winner();
+            let hits = count.t.close(scan, winner);
             if hits > 0 {
                 scan.count_game(&g.info, hits);
             }
             return;
         }
-        if ws.cands.len() < before {
-            (bound, start) = ws.prune(plan, g, cold, from);
-        }
+        clean = count.t;
+        found
+    } else {
+        ws.prune(plan, g, cold, from)
+    };
+    if ws.cands.is_empty() {
+        return;
     }
     ws.prepare(plan, g, size);
     let game = GameWalk {
@@ -102,7 +103,8 @@ pub(crate) fn search_game(
     };
     if counted && one_line {
         let hits = if query.counting == Counting::Placements {
-            super::placements::walk_placements(ws, &game, scan, &g.info) + clean.close(scan, winner)
+            super::placements::walk_placements(ws, &game, scan, &g.info)
+                + clean.close(scan, g.info.winner())
         } else if plan.strict {
             super::intervals::walk_intervals(ws, &game, scan, &g.info, clean)
         } else {

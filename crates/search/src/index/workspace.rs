@@ -237,7 +237,28 @@ impl Workspace {
         cold: ColdView<'_>,
         from: u32,
     ) -> (u32, u32) {
-        super::prune::prune(&mut self.cands, plan, g, cold, from, &mut self.scratch)
+        self.prune_settling::<false>(plan, g, cold, from, &mut |_, _| true)
+    }
+
+    /// [`Workspace::prune`], each candidate that may stand given to `settle`, which says
+    /// whether to keep it (`NAMED`: it is to be given its contradicting cell).
+    pub(super) fn prune_settling<const NAMED: bool>(
+        &mut self,
+        plan: &Plan,
+        g: &GameEntry,
+        cold: ColdView<'_>,
+        from: u32,
+        settle: &mut impl FnMut((u32, (u32, u32)), super::prune::Survivor) -> bool,
+    ) -> (u32, u32) {
+        super::prune::prune::<NAMED>(
+            &mut self.cands,
+            plan,
+            g,
+            cold,
+            from,
+            &mut self.scratch,
+            settle,
+        )
     }
 
     /// Clears the watchers after a game.

@@ -616,7 +616,7 @@ mod tests {
     /// pattern's stones by a move outside, passes, setup after a move and nodes of setup
     /// alone, a stone played onto a stone of its colour and a suicide (moves inside that
     /// change nothing), the game's end; and plain main lines, counted from the time tables
-    /// ([`super::count_clean`]): captures, a point played again, a handicap, trailing passes.
+    /// ([`super::Clean`]): captures, a point played again, a handicap, trailing passes.
     const GAMES: &str = "(;SZ[9]RU[NZ]RE[B+R]DT[1999];B[cc];W[gg];B[cg];W[gc];B[];W[dd]\
         ;B[ee];W[];B[cc];W[cd];B[dc];W[ce]AB[ff];B[bd];W[be];B[ed];W[ff];B[fe])\
         (;SZ[9]RU[NZ]RE[W+1.5]DT[2003];B[ba];W[aa];B[ab];W[ab];B[gg];W[cc];B[];W[ii]\

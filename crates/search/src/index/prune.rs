@@ -244,7 +244,7 @@ pub(crate) struct Scratch {
 /// empty are 5 runs). Filling the levels is a copy and a few passes of byte minima over the
 /// board, so games with few candidates keep the cell-by-cell test.
 #[derive(Debug, Default)]
-struct Minima {
+pub(super) struct Minima {
     levels: Vec<u8>,
 }
 

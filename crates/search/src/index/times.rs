@@ -21,7 +21,7 @@
 //! its unit is the parity of their node, and two bits per point changed again (its last
 //! change's node is odd, its first stone's) complete the rest, about 8 bytes a game. The prune
 //! and the levels read the units as before (a byte a read); [`Halves`] reads exact nodes for
-//! [`super::intervals::count_clean`], which counts such a game from its tables. Tried: a ninth
+//! [`super::intervals::Clean`], which counts such a game from its tables. Tried: a ninth
 //! bit per time (a bitmap beside the last changes' bytes, units of nodes up to node 510): the
 //! same size, but every read of the prune paid for the bit, searches 2-6% slower.
 //!
@@ -40,7 +40,7 @@
 //! Of the points changed again, two thirds held one stone and were then emptied for good (a
 //! stone captured, its point never played again: 15,807 of 23,300 in the corpus's 19x19
 //! games); their first stone and last change are then the whole story, which lets
-//! [`super::intervals::count_clean`] count a candidate with such a cell wanted empty.
+//! [`super::intervals::Clean`] count a candidate with such a cell wanted empty.
 
 use super::format::{put_varint, Bytes, FormatError};
 

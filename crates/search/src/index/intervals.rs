@@ -319,30 +319,21 @@ impl<'q> Clean<'q> {
         let plan = self.plan;
         let vp = &plan.variants[vi as usize];
         let n = usize::from(self.size.get());
-        if let Some(found) = found {
+        // (A cell not named, the prune's contradiction came from a stone: left to `stands`.)
+        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
             let tables = times.tables();
             let (c, r) = (place.0 as usize, place.1 as usize);
-            let mut clean = true;
-            for y in 0..vp.rows.len() {
-                if tables.changed_again((r + y) * n + c, vp.width as usize) != 0 {
-                    clean = false;
-                    break;
-                }
-            }
-            let until = match (found.dead, found.at) {
-                (u32::MAX, _) => Some(None),
-                (node, Some(q)) => {
+            let clean = (0..vp.rows.len())
+                .all(|y| tables.changed_again((r + y) * n + c, vp.width as usize) == 0);
+            if clean {
+                let until = found.at.map(|q| {
                     let (x, y) = (q % n, q / n);
                     let white = row_word(tables.fin, n + y) >> x & 1 != 0;
-                    Some(Some(Until {
-                        node,
+                    Until {
+                        node: found.dead,
                         at: Some((x, y, white)),
-                    }))
-                }
-                // Not named: read by `stands`.
-                (_, None) => None,
-            };
-            if let Some(until) = until.filter(|_| clean) {
+                    }
+                });
                 self.count(scan, cand, found.arrive, until, 0);
                 return false;
             }

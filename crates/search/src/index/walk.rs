@@ -64,7 +64,7 @@ pub(crate) fn search_game(
         let window = (query.moves, query.counting == Counting::Placements);
         let mut count = super::intervals::Clean::new(plan, shared, size, line, window, &g.info);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
-        let found = match times.halves() {
+        let bounds = match times.halves() {
             Some(halves) => ws.prune_settling::<false>(plan, g, cold, from, &mut |cand, _| {
                 count.settle(scan, &halves, cand, None)
             }),
@@ -84,7 +84,7 @@ pub(crate) fn search_game(
             return;
         }
         clean = count.t;
-        found
+        bounds
     } else {
         ws.prune(plan, g, cold, from)
     };

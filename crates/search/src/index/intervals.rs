@@ -319,7 +319,7 @@ impl<'q> Clean<'q> {
         let plan = self.plan;
         let vp = &plan.variants[vi as usize];
         let n = usize::from(self.size.get());
-        // (A cell not named, the prune's contradiction came from a stone: left to `stands`.)
+        // (Were a contradiction's cell not named, `stands` would read the candidate again.)
         if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
             let tables = times.tables();
             let (c, r) = (place.0 as usize, place.1 as usize);

@@ -40,7 +40,7 @@ pub(crate) struct Survivor {
     /// The unit by which its stones are all there, by their first stones (0: it has none).
     pub arrive: u32,
     /// The point of the cell whose last change is `dead`, when the test named it (asked for
-    /// by `settles`, and `dead` came from a cell it read one by one or from a run).
+    /// by `NAMED`; `None` when no cell contradicts).
     pub at: Option<usize>,
 }
 

@@ -119,6 +119,18 @@ struct Until {
     at: Option<(usize, usize, bool)>,
 }
 
+impl Until {
+    /// Node `node`, whose move put the final board `fin`'s stone on column `x`, row `y` of a
+    /// board of side `n` (a plain line's move on a point changed once).
+    fn final_stone(fin: &[u8], n: usize, node: u32, (x, y): (usize, usize)) -> Until {
+        let white = row_word(fin, n + y) >> x & 1 != 0;
+        Until {
+            node,
+            at: Some((x, y, white)),
+        }
+    }
+}
+
 /// How candidate `vp` at place `(c, r)` stands, from the tables `times` of a game of side `n`,
 /// read in nodes (units of nodes, or [`super::times::Halves`]).
 ///
@@ -219,12 +231,7 @@ fn stands(
         Stands::Unknown
     } else {
         let until = if e.0 == end {
-            // The final board's stone there.
-            let white = row_word(fin, n + e.2) >> e.1 & 1 != 0;
-            (end != u32::MAX).then_some(Until {
-                node: end,
-                at: Some((e.1, e.2, white)),
-            })
+            (end != u32::MAX).then(|| Until::final_stone(fin, n, end, (e.1, e.2)))
         } else {
             // A held stone arriving at that node was the move inside.
             let at = held[..count]
@@ -326,14 +333,9 @@ impl<'q> Clean<'q> {
             let clean = (0..vp.rows.len())
                 .all(|y| tables.changed_again((r + y) * n + c, vp.width as usize) == 0);
             if clean {
-                let until = found.at.map(|q| {
-                    let (x, y) = (q % n, q / n);
-                    let white = row_word(tables.fin, n + y) >> x & 1 != 0;
-                    Until {
-                        node: found.dead,
-                        at: Some((x, y, white)),
-                    }
-                });
+                let until = found
+                    .at
+                    .map(|q| Until::final_stone(tables.fin, n, found.dead, (q % n, q / n)));
                 self.count(scan, cand, found.arrive, until, 0);
                 return false;
             }

@@ -72,41 +72,11 @@ pub(crate) fn prune<const NAMED: bool>(
     if runs {
         minima.fill(&times, n, plan.run_levels);
     }
-    let levels = &minima.levels;
-    let fin = times.fin;
-    let (bound, start) = match (runs, cands.len() >= UNPACK_FROM) {
-        (true, true) => filter(
-            cands,
-            plan,
-            &times.unpacked(first),
-            from,
-            |t, v, c, r| survives_runs::<NAMED>(t, levels, fin, v, n, (c, r), from),
-            settle,
-        ),
-        (true, false) => filter(
-            cands,
-            plan,
-            &times,
-            from,
-            |t, v, c, r| survives_runs::<NAMED>(t, levels, fin, v, n, (c, r), from),
-            settle,
-        ),
-        (false, true) => filter(
-            cands,
-            plan,
-            &times.unpacked(first),
-            from,
-            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
-            settle,
-        ),
-        (false, false) => filter(
-            cands,
-            plan,
-            &times,
-            from,
-            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
-            settle,
-        ),
+    let levels = runs.then_some(&minima.levels[..]);
+    let (bound, start) = if cands.len() >= UNPACK_FROM {
+        test::<NAMED>(cands, plan, &times.unpacked(first), levels, n, from, settle)
+    } else {
+        test::<NAMED>(cands, plan, &times, levels, n, from, settle)
     };
     // Back from units of `1 << shift` nodes (last changes were rounded up, first stones
     // down).
@@ -133,6 +103,41 @@ const MINIMA_FROM: usize = 16;
 /// Candidates from which a game's time tables are unpacked before the prune
 /// ([`super::times::Unpacked`]).
 const UNPACK_FROM: usize = 16;
+
+/// [`filter`] with the test that reads the cells wanted empty by runs from the levels
+/// `levels` ([`Minima`]), or one by one when `None`: an instance per kind of `times` (first
+/// stones unpacked or read through the directory).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn test<const NAMED: bool>(
+    cands: &mut Vec<(u32, (u32, u32))>,
+    plan: &Plan,
+    times: &impl TimeRead,
+    levels: Option<&[u8]>,
+    n: usize,
+    from: u32,
+    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+) -> (u32, u32) {
+    let fin = times.tables().fin;
+    match levels {
+        Some(levels) => filter(
+            cands,
+            plan,
+            times,
+            from,
+            |t, v, c, r| survives_runs::<NAMED>(t, levels, fin, v, n, (c, r), from),
+            settle,
+        ),
+        None => filter(
+            cands,
+            plan,
+            times,
+            from,
+            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
+            settle,
+        ),
+    }
+}
 
 /// The prune's loop over the candidates, with the time tables `times` and a candidate's test
 /// (`survives` or `survives_runs`), each survivor given to `settle`; gives the bound and the

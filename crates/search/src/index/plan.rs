@@ -17,10 +17,11 @@ pub(super) struct VariantPlan {
     pub(super) empties: Vec<(u8, u8)>,
     /// The same cells as runs along their rows: first column, row, length.
     pub(super) empty_runs: Vec<(u8, u8, u8)>,
-    /// The same runs as the prune reads them ([`super::prune::Minima`]): the level `k` whose
-    /// spans of `2^k` points cover a run with two of them, and those two spans' first points
-    /// as offsets from the place's point (`y * n + x`).
-    pub(super) run_spans: Vec<(u16, u16, u8)>,
+    /// The same runs as the prune reads them ([`super::prune::Minima`]): the first points of
+    /// the two spans of `2^k` points that cover a run, as offsets from the place's point
+    /// (`y * n + x`) into level `k` (plus `k` times [`super::prune::STRIDE`]: one add and one
+    /// mask a span, the level found with it).
+    pub(super) run_spans: Vec<[u16; 2]>,
     /// The constraining cells that do not want an empty point (stones, wildcards), which the
     /// prune tests one by one beside the runs.
     pub(super) others: Vec<(u8, u8, u8)>,
@@ -159,10 +160,12 @@ impl Plan {
                 let run_spans = empty_runs
                     .iter()
                     .map(|&(x, y, len)| {
-                        let level = len.ilog2();
+                        let level = len.ilog2() as usize;
                         let at = usize::from(y) * n + usize::from(x);
                         let second = at + usize::from(len) - (1 << level);
-                        (at as u16, second as u16, level as u8)
+                        let base = level * super::prune::STRIDE;
+                        // Runs of at most 25 points: level 4 at most, under 5 * 1024.
+                        [(base + at) as u16, (base + second) as u16]
                     })
                     .collect();
                 let others = cells.iter().copied().filter(|c| c.2 != 0b110).collect();
@@ -203,8 +206,8 @@ impl Plan {
             });
         let run_levels = variants
             .iter()
-            .flat_map(|v| &v.run_spans)
-            .map(|r| usize::from(r.2) + 1)
+            .flat_map(|v| &v.empty_runs)
+            .map(|r| r.2.ilog2() as usize + 1)
             .max()
             .unwrap_or(0);
         let mut plan = Plan {

@@ -72,7 +72,7 @@ pub(crate) fn prune<const NAMED: bool>(
     if runs {
         minima.fill(&times, n, plan.run_levels);
     }
-    let levels = runs.then_some(&minima.levels[..]);
+    let levels = runs.then_some(&*minima);
     let (bound, start) = if cands.len() >= UNPACK_FROM {
         test::<NAMED>(cands, plan, &times.unpacked(first), levels, n, from, settle)
     } else {
@@ -113,7 +113,7 @@ fn test<const NAMED: bool>(
     cands: &mut Vec<(u32, (u32, u32))>,
     plan: &Plan,
     times: &impl TimeRead,
-    levels: Option<&[u8]>,
+    levels: Option<&Minima>,
     n: usize,
     from: u32,
     settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
@@ -227,7 +227,12 @@ fn survives<const NAMED: bool>(
 
 /// Points a level of [`Minima`] spans: a power of two above the largest board's (25x25), so
 /// that an index masked by it stays in its level.
-const STRIDE: usize = 1024;
+pub(super) const STRIDE: usize = 1024;
+
+/// Levels [`Minima`] has room for: a power of two above the most a run needs (a run of at
+/// most 25 points reads spans of 16, level 4), so that an index masked by their size stays
+/// in the buffer and needs no bounds check (with one, a run cost 33 instructions).
+const LEVELS_MAX: usize = 8;
 
 /// A last change's byte for "never", and a level's minimum where no point holds a stone.
 const NEVER: u8 = 255;
@@ -248,9 +253,17 @@ pub(crate) struct Scratch {
 /// cell-by-cell test read each contradicted cell of its row (a 7x4 side's 27 cells wanted
 /// empty are 5 runs). Filling the levels is a copy and a few passes of byte minima over the
 /// board, so games with few candidates keep the cell-by-cell test.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Minima {
-    levels: Vec<u8>,
+    levels: Box<[u8; LEVELS_MAX * STRIDE]>,
+}
+
+impl Default for Minima {
+    fn default() -> Self {
+        Minima {
+            levels: Box::new([NEVER; LEVELS_MAX * STRIDE]),
+        }
+    }
 }
 
 impl Minima {
@@ -259,9 +272,8 @@ impl Minima {
         let points = n * n;
         // The widest span (16 points) past the board reads "never".
         let used = (points + 16).min(STRIDE);
-        self.levels.resize(levels * STRIDE, NEVER);
         times.stone_lasts(n, &mut self.levels[..used]);
-        for k in 1..levels {
+        for k in 1..levels.min(LEVELS_MAX) {
             let step = 1 << (k - 1);
             let (below, level) =
                 self.levels[(k - 1) * STRIDE..(k + 1) * STRIDE].split_at_mut(STRIDE);
@@ -272,6 +284,12 @@ impl Minima {
             level[used - step..used].fill(NEVER);
         }
     }
+
+    /// The minimum at offset `o` (a level's start plus a point: [`VariantPlan::run_spans`]).
+    #[inline(always)]
+    fn at(&self, o: usize) -> u8 {
+        self.levels[o & (LEVELS_MAX * STRIDE - 1)]
+    }
 }
 
 /// [`survives`] with the cells wanted empty read as runs from the levels `minima`
@@ -280,7 +298,7 @@ impl Minima {
 #[inline(always)]
 fn survives_runs<const NAMED: bool>(
     times: &impl TimeRead,
-    minima: &[u8],
+    minima: &Minima,
     fin: &[u8],
     v: &VariantPlan,
     n: usize,
@@ -292,10 +310,12 @@ fn survives_runs<const NAMED: bool>(
     let born = arrive.max(from);
     let mut low = u32::from(NEVER);
     let mut lowest = 0;
-    for (i, &(a, b, k)) in v.run_spans.iter().enumerate() {
-        let level = usize::from(k) * STRIDE;
-        let span = |o: u16| minima.get(level + ((at + usize::from(o)) & (STRIDE - 1)));
-        let m = u32::from(*span(a).min(span(b)).unwrap_or(&NEVER));
+    for (i, &[a, b]) in v.run_spans.iter().enumerate() {
+        let m = u32::from(
+            minima
+                .at(at + usize::from(a))
+                .min(minima.at(at + usize::from(b))),
+        );
         if m <= born {
             return None;
         }
@@ -311,8 +331,7 @@ fn survives_runs<const NAMED: bool>(
     } else if NAMED {
         let (x, y, len) = v.empty_runs[lowest];
         let first = at + usize::from(y) * n + usize::from(x);
-        let found = (first..first + usize::from(len))
-            .find(|&q| minima.get(q & (STRIDE - 1)).map(|&m| u32::from(m)) == Some(low));
+        let found = (first..first + usize::from(len)).find(|&q| u32::from(minima.at(q)) == low);
         (low, found)
     } else {
         (low, None)

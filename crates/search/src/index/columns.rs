@@ -8,7 +8,7 @@
 //! ([`super::levels`]), games where the place can stand at no node (which the prune would
 //! find one by one).
 
-use super::levels::LEVELS;
+use super::levels::{levels_read, LEVELS};
 use super::plan::Plan;
 use super::GameEntry;
 use rayon::prelude::*;
@@ -210,6 +210,7 @@ impl Columns {
             _ => None,
         };
         let make_runs = levels.is_some() && runs_pay(plan, n);
+        let used = levels_read(places);
         let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)
@@ -232,7 +233,7 @@ impl Columns {
                 };
                 let runs = levels
                     .filter(|_| make_runs)
-                    .map(|_| settled_runs(plan, n, &level));
+                    .map(|_| settled_runs(plan, n, used, &level));
                 let run = |i: usize, len: u8, x: usize, y: usize| -> Option<&[u64; WORDS]> {
                     let runs = runs.as_ref()?;
                     let j = runs.lengths.iter().position(|&l| l == len)?;
@@ -292,7 +293,8 @@ impl Columns {
                         any = or != 0;
                     }
                     if any && levels.is_some() {
-                        any = rule_out_late(acc, plan, k, (col, row), &level, &run, runs.is_some());
+                        let read = (&level, &run, runs.is_some());
+                        any = rule_out_late(acc, plan, k, (col, row), used, read);
                     }
                     if any {
                         held.push(k as u16);
@@ -347,7 +349,7 @@ impl Columns {
 struct SettledRuns {
     /// The runs' lengths, ascending.
     lengths: Vec<u8>,
-    /// Per level, per length (in `lengths`' order), per point `(x, y)`: the games where a
+    /// Per level read ([`levels_read`]), per length (in `lengths`' order), per point `(x, y)`: the games where a
     /// point of `(x..x + length, y)` is settled (points whose run would leave the board: the
     /// part on it).
     words: Vec<u64>,
@@ -379,6 +381,7 @@ fn runs_pay(plan: &Plan, n: usize) -> bool {
 fn settled_runs<'a>(
     plan: &Plan,
     n: usize,
+    used: &[usize],
     level: &impl Fn(usize, usize, usize) -> Option<&'a [u64; WORDS]>,
 ) -> SettledRuns {
     let mut lengths: Vec<u8> = plan
@@ -391,9 +394,9 @@ fn settled_runs<'a>(
     let points = n * n;
     // Filled in order below, so not zeroed first: at a free pattern's five lengths a block's
     // tables are about 2 MB, and zeroing them was 4% of the search's instructions.
-    let mut words = Vec::with_capacity(LEVELS.len() * lengths.len() * points * WORDS);
+    let mut words = Vec::with_capacity(used.len() * lengths.len() * points * WORDS);
     let mut cur = vec![0u64; points * WORDS];
-    for i in 0..LEVELS.len() {
+    for &i in used {
         let settled = |x: usize, y: usize| level(2 * i + 1, x, y);
         for y in 0..n {
             for x in 0..n {
@@ -426,16 +429,21 @@ fn settled_runs<'a>(
 
 /// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
 /// stones at some node) the games where it cannot stand at any node by the levels'
-/// columns ([`super::levels`]). `level(column, x, y)`: the column of point (x, y), `2 * i`
-/// `early` and `2 * i + 1` `settled` at the `i`th level. Returns whether a game is left.
+/// columns ([`super::levels`]), at the levels `used` (indices into [`LEVELS`], ascending).
+/// `level(column, x, y)`: the column of point (x, y), `2 * i` `early` and `2 * i + 1`
+/// `settled` at the `i`th level; `run(j, length, x, y)`: the [`SettledRuns`] of the `j`th
+/// level used, when `runs_made`. Returns whether a game is left.
 fn rule_out_late<'a>(
     acc: &mut [u64; WORDS],
     plan: &Plan,
     k: usize,
     (col, row): (usize, usize),
-    level: &impl Fn(usize, usize, usize) -> Option<&'a [u64; WORDS]>,
-    run: &impl Fn(usize, u8, usize, usize) -> Option<&'a [u64; WORDS]>,
-    runs_made: bool,
+    used: &[usize],
+    (level, run, runs_made): (
+        &impl Fn(usize, usize, usize) -> Option<&'a [u64; WORDS]>,
+        &impl Fn(usize, u8, usize, usize) -> Option<&'a [u64; WORDS]>,
+        bool,
+    ),
 ) -> bool {
     let Some(&(vi, _)) = plan.placed.get(k) else {
         return true;
@@ -449,7 +457,7 @@ fn rule_out_late<'a>(
     // past the level before (`settled`: an empty cell was filled for good by then).
     let mut keep = [0u64; WORDS];
     let mut settled = [0u64; WORDS];
-    for i in 0..LEVELS.len() {
+    for (j, &i) in used.iter().enumerate() {
         let mut early = [u64::MAX; WORDS];
         for (x, y) in v.blacks.iter().chain(&v.whites).map(at) {
             let Some(column) = level(2 * i, x, y) else {
@@ -477,7 +485,7 @@ fn rule_out_late<'a>(
         let read = if runs_made {
             v.empty_runs.iter().try_for_each(|&(x, y, len)| {
                 let (x, y) = at(&(x, y));
-                or(run(i, len, x, y))
+                or(run(j, len, x, y))
             })
         } else {
             v.empties

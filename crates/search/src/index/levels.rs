@@ -26,13 +26,31 @@ use super::store::ColdReader;
 use super::PatternIndex;
 use rayon::prelude::*;
 
-/// The main-line nodes the columns look at, ascending: about moves 40 and 90, when most of a
-/// free pattern's candidates still lack a stone, and an area of a 5x5 is already filled for
-/// good in many games. Instructions a search (callgrind, one thread, the corpus) for the 9x5
-/// side and the 5x5 anywhere of `bench/search.sh`: node 60 alone 48.8 M and 169.6 M; 40 and 80
-/// 45.4 M and 164.0 M; 30 and 60 42.9 M and 166.7 M; 40 and 90 45.5 M and 162.5 M; 30, 60 and
-/// 120 43.9 M and 167.2 M. Each level costs two bits a game and point (9 MB at 100,000 games).
-pub(crate) const LEVELS: [u32; 2] = [40, 90];
+/// The main-line nodes the columns look at, ascending. A place is ruled out at a level when a
+/// cell it wants empty was settled by the level before its stones were all early, so the
+/// levels bound how late a contradiction they see can come: early levels serve a side's lone
+/// stones, most of whose candidates are stones played after the area had filled up. On
+/// 100,000 games, instructions a search (callgrind, one thread) for the densest cut side and
+/// the 9x5 side of `bench/search.sh`: 40 and 90: 1,213 M and 404 M; 20, 40 and 90: 1,168 M
+/// and 351 M; 12, 25, 45 and 90: 1,127 M and 322 M; 8, 16, 30, 50 and 90: 1,096 M and 298 M;
+/// 6, 12, 20, 32, 55 and 90: 1,081 M and 280 M (40, 90 and 150: 1,225 M and 416 M). A free
+/// pattern reads only two of them ([`levels_read`]). Each level costs two bits a game and
+/// point (9 MB at 100,000 games).
+pub(crate) const LEVELS: [u32; 6] = [6, 12, 20, 40, 60, 90];
+
+/// Plans of this many places or more (free patterns) read only the levels at 40 and 90: the
+/// 5x5 anywhere of `bench/search.sh`, about 1,800 places, took 11% more instructions with five
+/// levels than with those two, each level one more pass over every place.
+const FEW_LEVELS_FROM: usize = 512;
+
+/// The levels (indices into [`LEVELS`], ascending) that a plan of `places` places reads.
+pub(crate) fn levels_read(places: usize) -> &'static [usize] {
+    if places >= FEW_LEVELS_FROM {
+        &[3, 5]
+    } else {
+        &[0, 1, 2, 3, 4, 5]
+    }
+}
 
 /// The `early` and `settled` columns of the games `ids` (ascending, all of board side `n`),
 /// block after block: for each node of [`LEVELS`], `n * n` columns `early` by point, then
@@ -69,16 +87,17 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     let stones = row_word(fin, y) | row_word(fin, n + y);
                     for x in 0..n {
                         let p = y * n + x;
+                        // The levels from the first at or after the time on.
+                        let from = |t: u32| LEVELS.partition_point(|&node| node < t);
                         let first = times.first(p);
-                        let born = (first != 255).then(|| first << shift);
-                        let fixed = ((stones >> x) & 1 != 0).then(|| times.last(p) << shift);
-                        for (level, &node) in LEVELS.iter().enumerate() {
-                            let at = 2 * level * points + p;
-                            if born.is_some_and(|b| b <= node) {
-                                cols[at * WORDS + word] |= bit;
+                        if first != 255 {
+                            for level in from(first << shift)..LEVELS.len() {
+                                cols[(2 * level * points + p) * WORDS + word] |= bit;
                             }
-                            if fixed.is_some_and(|l| l <= node) {
-                                cols[(at + points) * WORDS + word] |= bit;
+                        }
+                        if (stones >> x) & 1 != 0 {
+                            for level in from(times.last(p) << shift)..LEVELS.len() {
+                                cols[((2 * level + 1) * points + p) * WORDS + word] |= bit;
                             }
                         }
                     }

@@ -18,12 +18,16 @@ use rayon::prelude::*;
 pub(crate) const BLOCK: usize = 4096;
 pub(crate) const WORDS: usize = BLOCK / 64;
 
-/// Places from which a plan's search makes the main line's `early` and `settled` columns
-/// ([`super::levels`]) at once if they are not made yet:
+/// Places from which a plan's search reads the main line's `early` and `settled` columns
+/// ([`super::levels`]) once they are made: a corner has a few places, whose games the prune
+/// sorts out cheaply.
+const LEVEL_PLACES: usize = 32;
+
+/// Places from which a plan's search makes those columns at once if they are not made yet:
 /// making them reads every game's tables (about as long as the columns save a 5x5 anywhere at
 /// 100,000 games, much longer than they save a side), so a free pattern pays for them in its
-/// first search, and a plan of fewer places (a corner, a side) only in the second search of
-/// the main line: a one-shot search of a side never makes them, a batch, a server or a
+/// first search, and a plan of fewer places only in the second search of the main line that
+/// could read them: a one-shot search of a side never makes them, a batch, a server or a
 /// session of the Python package soon does.
 const MAKE_LEVEL_PLACES: usize = 256;
 
@@ -173,7 +177,7 @@ impl Columns {
     /// order, ascending), in the index's order. `None` when the plan has too many places for
     /// columns to pay: every game of that side is then to be walked, its places found by
     /// `walk`. With `main_line` (the columns of the main line, searched for a query of the
-    /// main line only), the plan also reads the `early` and `settled` columns
+    /// main line only), a plan of many places also reads the `early` and `settled` columns
     /// of [`super::levels`], made from `main_line`'s tables ([`MAKE_LEVEL_PLACES`]).
     pub(crate) fn candidates(
         &self,
@@ -192,11 +196,7 @@ impl Columns {
         let block_words = 2 * points * WORDS;
         let places = plan.placed.len();
         let levels = match main_line {
-            // Every plan reads them once made: with the levels below 40, a corner's too (the
-            // sparse 7x7 corner of `bench/search.sh` 24% fewer instructions, the crowded
-            // 5x5 21%; with levels at 40 and 90 alone, a corner's few places were left to
-            // the prune).
-            Some(index) => {
+            Some(index) if places >= LEVEL_PLACES => {
                 let asked = cols
                     .asked
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -41,7 +41,7 @@ pub(crate) const LEVELS: [u32; 6] = [6, 12, 20, 40, 60, 90];
 /// Plans of this many places or more (free patterns) read only the levels at 40 and 90: the
 /// 5x5 anywhere of `bench/search.sh`, about 1,800 places, took 11% more instructions with five
 /// levels than with those two, each level one more pass over every place.
-const FEW_LEVELS_FROM: usize = 512;
+pub(crate) const FEW_LEVELS_FROM: usize = 512;
 
 /// Stones of a variant from which a plan reads only the levels at 40 and 90: the games left
 /// by three stones' columns are few enough that the prune sorts them out faster than the

@@ -50,13 +50,20 @@ pub(crate) const FEW_LEVELS_FROM: usize = 512;
 /// times as slow, median of the per-query ratios; the lone stones gain from them).
 const FEW_LEVELS_STONES: usize = 3;
 
+/// The levels at 40 and 90 (indices into [`LEVELS`]), which every plan reads.
+const FEW_LEVELS: [usize; 2] = [3, 5];
+const _: () = assert!(LEVELS[FEW_LEVELS[0]] == 40 && LEVELS[FEW_LEVELS[1]] == 90);
+
+/// Every level (indices into [`LEVELS`]).
+const ALL_LEVELS: [usize; LEVELS.len()] = [0, 1, 2, 3, 4, 5];
+
 /// The levels (indices into [`LEVELS`], ascending) that a plan of `places` places whose
 /// variants have at most `stones` stones reads.
 pub(crate) fn levels_read(places: usize, stones: usize) -> &'static [usize] {
     if places >= FEW_LEVELS_FROM || stones >= FEW_LEVELS_STONES {
-        &[3, 5]
+        &FEW_LEVELS
     } else {
-        &[0, 1, 2, 3, 4, 5]
+        &ALL_LEVELS
     }
 }
 
@@ -91,12 +98,12 @@ pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
                     continue;
                 };
                 let fin = times.fin;
+                // The levels from the first at or after time `t` on.
+                let from = |t: u32| LEVELS.partition_point(|&node| node < t);
                 for y in 0..n {
                     let stones = row_word(fin, y) | row_word(fin, n + y);
                     for x in 0..n {
                         let p = y * n + x;
-                        // The levels from the first at or after the time on.
-                        let from = |t: u32| LEVELS.partition_point(|&node| node < t);
                         let first = times.first(p);
                         if first != 255 {
                             for level in from(first << shift)..LEVELS.len() {

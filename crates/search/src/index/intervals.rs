@@ -112,7 +112,8 @@ enum Stands {
 
 /// The node that ends a candidate's last stretch, and its move: inside, at column `x` and row
 /// `y` of the board and White when `at` is `Some((x, y, white))`, else outside (its captures
-/// emptied a wanted stone's point).
+/// emptied a wanted stone's point). By placement, when that move is outside, `at` is the next
+/// move inside, at a later node (`None`: none follows).
 #[derive(Clone, Copy)]
 struct Until {
     node: u32,
@@ -146,9 +147,12 @@ impl Until {
 /// for good (a point that held one stone) stands from its arrival to its removal, so the
 /// last stretch ends there at the latest; a move inside would have put a stone on a cell
 /// wanted empty, so unless such a cell's first stone came at that node, the move was outside.
-/// By placement the move inside that follows is then unknown: `placements` leaves such a
-/// candidate to the walk. Any other candidate (a stone taken off and put back, an empty cell
-/// that changed more than twice before the end) is [`Stands::Unknown`]. The stones held for a
+/// By placement the continuation is then the next move inside, however late: the first stone
+/// that comes after onto a cell wanted empty (none comes back onto a stone taken for good),
+/// named in the last stretch's [`Until`] (`None`: no move inside follows). Any other
+/// candidate (a stone taken off and put back, an empty cell that changed more than twice
+/// before the end, by placement one whose first stone may be the continuation) is
+/// [`Stands::Unknown`]. The stones held for a
 /// while go to `held` (a list filled in place: as part of the answer, its copy cost a 7x7
 /// corner 1% more instructions).
 #[inline(always)]
@@ -178,9 +182,6 @@ fn stands(
         let again = times.tables().changed_again(at, vp.width as usize);
         let stones = xe & mask;
         let empties = xb & xw & !xe & mask;
-        if placements && stones & again != 0 {
-            return Stands::Unknown;
-        }
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
         let wrong = vp.wrong(y, b, w) & mask;
         // A stone that changed once and is not the final board's was never there.
@@ -234,10 +235,26 @@ fn stands(
             (end != u32::MAX).then(|| Until::final_stone(fin, n, end, (e.1, e.2)))
         } else {
             // A held stone arriving at that node was the move inside.
-            let at = held[..count]
+            let mut at = held[..count]
                 .iter()
                 .find(|h| h.from == end)
                 .map(|h| (usize::from(h.x), usize::from(h.y), h.white));
+            if placements && at.is_none() {
+                // A stone taken by a move outside: the next stone onto a cell wanted empty.
+                let later = held[..count]
+                    .iter()
+                    .filter(|h| h.from > end && h.from < e.0)
+                    .min_by_key(|h| h.from);
+                let next = later.map_or(e.0, |h| h.from);
+                if again_first < next {
+                    return Stands::Unknown;
+                }
+                at = match later {
+                    Some(h) => Some((usize::from(h.x), usize::from(h.y), h.white)),
+                    None if e.0 != u32::MAX => Until::final_stone(fin, n, e.0, (e.1, e.2)).at,
+                    None => None,
+                };
+            }
             Some(Until { node: end, at })
         };
         Stands::Stretches {
@@ -401,6 +418,8 @@ impl<'q> Clean<'q> {
             }
             match until.map(|u| u.at) {
                 None => t.end[sw] += 1,
+                // By placement: no move inside after the stone's removal ([`stands`]).
+                Some(None) if placements => t.end[sw] += 1,
                 // A plain line's node that takes a stone off holds a move.
                 Some(None) => t.tenuki[sw] += 1,
                 Some(Some((x, y, white))) => {

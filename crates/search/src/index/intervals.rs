@@ -152,9 +152,8 @@ impl Until {
 /// named in the last stretch's [`Until`] (`None`: no move inside follows). Any other
 /// candidate (a stone taken off and put back, an empty cell that changed more than twice
 /// before the end, by placement one whose first stone may be the continuation) is
-/// [`Stands::Unknown`]. The stones held for a
-/// while go to `held` (a list filled in place: as part of the answer, its copy cost a 7x7
-/// corner 1% more instructions).
+/// [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
+/// part of the answer, its copy cost a 7x7 corner 1% more instructions).
 #[inline(always)]
 fn stands(
     vp: &VariantPlan,
@@ -768,5 +767,51 @@ mod tests {
             }
         }
         assert!(checked > 300, "{checked} queries with hits");
+    }
+
+    /// Counting placements, a wanted stone taken off for good by moves outside (the time
+    /// tables count it, [`super::stands`]): the continuation is the next move inside, however
+    /// late (a first stone onto a cell wanted empty), and the game's end when none comes.
+    #[test]
+    fn placements_go_on_past_a_taken_stone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sgf");
+        // Black's dd is held from node 1 and taken by W[dc] at node 8, both White stones
+        // beside it inside the rectangle (columns and rows d to f); then the first move
+        // inside is W[ff] at node 10 (first game), or none (second), or B[ee] at node 11,
+        // taken at node 14 and played again by White (third: walked).
+        let start = "(;SZ[9];B[dd];W[ed];B[aa];W[de];B[ii];W[cd];B[ia];W[dc];B[ai]";
+        let games = [
+            format!("{start};W[ff];B[ha])"),
+            format!("{start};W[hh])"),
+            format!("{start};W[hh];B[ee];W[ef];B[ha];W[fe];B[hb];W[ee])"),
+        ];
+        std::fs::write(&path, games.concat()).unwrap();
+        let files = vec![CollectionFile {
+            source: Source::new(&path),
+            ids: (0..3).map(Some).collect(),
+        }];
+        let idx = PatternIndex::build(&files);
+        let page = Page {
+            offset: 0,
+            limit: 0,
+        };
+        let size = BoardSize::new(9).unwrap();
+        let pattern = Pattern::parse("#O.\nO..\n...").unwrap();
+        let mut q = Query::new(pattern, Placement::At { col: 3, row: 3 });
+        q.symmetries = false;
+        q.counting = Counting::Placements;
+        let indexed = idx.search_many(std::slice::from_ref(&q), page, Some(size), None);
+        let scanned = crate::collection::search_files(&files, &q, page, Some(size));
+        assert_eq!(indexed[0], scanned.answer);
+        let a = &indexed[0];
+        assert_eq!((a.games, a.occurrences, a.game_ends), (3, 3, 1));
+        let mut next: Vec<_> = a
+            .continuations
+            .iter()
+            .map(|c| (c.cell, c.color, c.tally.count))
+            .collect();
+        next.sort_unstable();
+        assert_eq!(next, [((1, 1), 'B', 1), ((2, 2), 'W', 1)]);
     }
 }

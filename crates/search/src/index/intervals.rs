@@ -233,27 +233,26 @@ fn stands(
         let until = if e.0 == end {
             (end != u32::MAX).then(|| Until::final_stone(fin, n, end, (e.1, e.2)))
         } else {
-            // A held stone arriving at that node was the move inside.
-            let mut at = held[..count]
-                .iter()
-                .find(|h| h.from == end)
-                .map(|h| (usize::from(h.x), usize::from(h.y), h.white));
-            if placements && at.is_none() {
-                // A stone taken by a move outside: the next stone onto a cell wanted empty.
-                let later = held[..count]
+            let point = |h: &Held| (usize::from(h.x), usize::from(h.y), h.white);
+            let at = if placements {
+                // The next stone onto a cell wanted empty, from that node on: a held stone's
+                // (arriving at that node, it was the move inside) or the cell's of `e`.
+                let next = held[..count]
                     .iter()
-                    .filter(|h| h.from > end && h.from < e.0)
+                    .filter(|h| h.from >= end && h.from < e.0)
                     .min_by_key(|h| h.from);
-                let next = later.map_or(e.0, |h| h.from);
-                if again_first < next {
+                if again_first < next.map_or(e.0, |h| h.from) {
                     return Stands::Unknown;
                 }
-                at = match later {
-                    Some(h) => Some((usize::from(h.x), usize::from(h.y), h.white)),
+                match next {
+                    Some(h) => Some(point(h)),
                     None if e.0 != u32::MAX => Until::final_stone(fin, n, e.0, (e.1, e.2)).at,
                     None => None,
-                };
-            }
+                }
+            } else {
+                // A held stone arriving at that node was the move inside.
+                held[..count].iter().find(|h| h.from == end).map(point)
+            };
             Some(Until { node: end, at })
         };
         Stands::Stretches {

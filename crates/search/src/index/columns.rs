@@ -36,6 +36,9 @@ const MAKE_LEVEL_PLACES: usize = 256;
 /// (A place is named by a `u16`.)
 const MAX_PLACES: usize = 8192;
 
+// A candidate of a block is packed in a u32 (the game's bit above the place's number).
+const _: () = assert!(BLOCK <= 1 << 16 && MAX_PLACES <= 1 << 16);
+
 /// The numbers of the bits set in `words` (bit `i % 64` of word `i / 64`), ascending.
 pub(crate) fn ones(words: &[u64]) -> Ones<'_> {
     Ones {
@@ -69,8 +72,8 @@ impl Iterator for Ones<'_> {
 }
 
 /// Calls `f` with the number of each bit set in `acc`, ascending: a plain loop over the
-/// words, which the counting sort of [`Columns::candidates`] runs twice over every place of a
-/// block (most words are 0; [`ones`] took a tenth of a free pattern's search at 100,000 games).
+/// words, which [`Columns::candidates`] runs over every place of a block ([`ones`] took a
+/// tenth of a free pattern's search at 100,000 games).
 #[inline(always)]
 fn each_one(acc: &[u64], mut f: impl FnMut(usize)) {
     for (w, &word) in acc.iter().enumerate() {
@@ -242,45 +245,42 @@ impl Columns {
                     let at = ((i * runs.lengths.len() + j) * points + y * n + x) * WORDS;
                     runs.words.get(at..at + WORDS)?.try_into().ok()
                 };
-                // Each place that some game of the block may hold (`held`), with those games
-                // (`words`, WORDS a place): ANDed in place where they are kept, not in a
-                // local array copied in and out (two copies of 512 bytes a place were 5% of a
-                // free pattern's instructions).
-                let mut held: Vec<u16> = Vec::new();
-                let mut words: Vec<u64> = Vec::new();
+                // Each game of the block that may hold a place, with the place (`pairs`:
+                // the game's bit in the block above the place's number), places in order, and
+                // the places of each game counted (`count`), as each place's games are found
+                // (`acc`, still in cache: a counting sort that read every place's words again
+                // twice afterwards took 15% of a free pattern's time).
+                let mut pairs: Vec<u32> = Vec::new();
+                let mut count = vec![0u32; BLOCK + 1];
+                let mut acc = [0u64; WORDS];
                 for (k, (blacks, whites, col, row)) in plan.places().enumerate() {
                     let mut stones = blacks
                         .iter()
                         .map(|&(x, y)| (0, x, y))
                         .chain(whites.iter().map(|&(x, y)| (1, x, y)));
                     let at = |x: u8, y: u8| (col + usize::from(x), row + usize::from(y));
-                    let from = words.len();
                     // The first two stones' columns ANDed as they are copied in.
                     let mut or = 0;
                     match (stones.next(), stones.next()) {
                         // No stone to hold: it may stand in any game.
                         (None, _) => {
-                            words.extend_from_slice(valid);
+                            acc.copy_from_slice(valid);
                             or = 1;
                         }
                         (Some((colour, x, y)), None) => {
                             let (x, y) = at(x, y);
-                            let first = column(colour, x, y);
-                            words.extend_from_slice(first);
-                            or = first.iter().fold(0, |o, &w| o | w);
+                            acc = *column(colour, x, y);
+                            or = acc.iter().fold(0, |o, &w| o | w);
                         }
                         (Some((c0, x0, y0)), Some((c1, x1, y1))) => {
                             let ((x0, y0), (x1, y1)) = (at(x0, y0), at(x1, y1));
-                            let pairs = column(c0, x0, y0).iter().zip(column(c1, x1, y1));
-                            words.extend(pairs.map(|(&a, &b)| {
+                            let both = column(c0, x0, y0).iter().zip(column(c1, x1, y1));
+                            for (w, (&a, &b)) in acc.iter_mut().zip(both) {
+                                *w = a & b;
                                 or |= a & b;
-                                a & b
-                            }));
+                            }
                         }
                     }
-                    let acc: &mut [u64; WORDS] = (&mut words[from..])
-                        .try_into()
-                        .expect("a place's WORDS words");
                     let mut any = or != 0;
                     for (colour, x, y) in stones {
                         if !any {
@@ -297,19 +297,14 @@ impl Columns {
                     if any && levels.is_some() {
                         let read = (&level, &run, runs.is_some());
                         let how = (used, by_words);
-                        any = rule_out_late(acc, plan, k, (col, row), how, read);
+                        any = rule_out_late(&mut acc, plan, k, (col, row), how, read);
                     }
                     if any {
-                        held.push(k as u16);
-                    } else {
-                        words.truncate(from);
+                        each_one(&acc, |j| {
+                            pairs.push((j as u32) << 16 | k as u32);
+                            count[j + 1] += 1;
+                        });
                     }
-                }
-                let held = || held.iter().zip(words.chunks_exact(WORDS));
-                // Game by game (a counting sort: places stay in order within a game).
-                let mut count = vec![0u32; BLOCK + 1];
-                for (_, acc) in held() {
-                    each_one(acc, |j| count[j + 1] += 1);
                 }
                 for j in 0..BLOCK {
                     count[j + 1] += count[j];
@@ -320,11 +315,10 @@ impl Columns {
                     places: vec![0; count[BLOCK] as usize],
                 };
                 let mut next = count.clone();
-                for (&k, acc) in held() {
-                    each_one(acc, |j| {
-                        out.places[next[j] as usize] = k;
-                        next[j] += 1;
-                    });
+                for &p in &pairs {
+                    let j = (p >> 16) as usize;
+                    out.places[next[j] as usize] = p as u16;
+                    next[j] += 1;
                 }
                 for j in 0..BLOCK {
                     if count[j + 1] > count[j] {

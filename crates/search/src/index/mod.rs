@@ -743,6 +743,33 @@ mod tests {
         out
     }
 
+    /// A free pattern with a variant of no stone lists no candidates (it would list nearly
+    /// every place of every game): its games are walked, their places found there.
+    #[test]
+    fn free_patterns_of_no_stone_are_left_to_the_walk() {
+        let dir = tempfile::tempdir().unwrap();
+        let idx = index(dir.path());
+        let size = BoardSize::new(9).unwrap();
+        let columns = columns::Columns::new(&idx.games, false);
+        let plan = |rows: &str| {
+            let q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+            plan::Plan::new(&crate::scan::size_variants(&q, size).0, 9)
+        };
+        // Eight images of a 2x2 at 64 places each.
+        let stoneless = plan("xo\n..");
+        assert_eq!(stoneless.placed.len(), levels::FEW_LEVELS_FROM);
+        assert!(columns.candidates(&stoneless, 9, Some(&idx)).is_none());
+        // With a stone, or with fewer places, the columns list them.
+        let found = columns.candidates(&plan("#o\n.."), 9, Some(&idx)).unwrap();
+        assert_eq!(found.games, [0, 1]);
+        // Four images of a 1x2 at 72 places each, every one in both games.
+        let few_plan = plan(".\n*");
+        assert_eq!(few_plan.placed.len(), 4 * 72);
+        let few = columns.candidates(&few_plan, 9, Some(&idx)).unwrap();
+        assert_eq!(few.games, [0, 1]);
+        assert_eq!(few.places.len(), 2 * 4 * 72);
+    }
+
     #[test]
     fn damaged_sidecars_are_refused_never_a_panic() {
         let dir = tempfile::tempdir().unwrap();

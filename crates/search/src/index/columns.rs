@@ -36,6 +36,10 @@ const MAKE_LEVEL_PLACES: usize = 256;
 /// (A place is named by a `u16`.)
 const MAX_PLACES: usize = 8192;
 
+/// The most (place, game) pairs listed for a plan with a variant of no stone (32 MB of
+/// places; [`Columns::candidates`]).
+const STONELESS_LISTED: usize = 1 << 24;
+
 // A candidate of a block is packed in a u32 (the game's bit above the place's number).
 const _: () = assert!(BLOCK <= 1 << 16 && MAX_PLACES <= 1 << 16);
 
@@ -178,8 +182,8 @@ impl Columns {
     /// The games of board side `side` where some variant of `plan` may stand (all its stones
     /// held at one of its places), each with those places (numbers in [`Plan::places`]'
     /// order, ascending), in the index's order. `None` when the plan has too many places for
-    /// columns to pay: every game of that side is then to be walked, its places found by
-    /// `walk`. With `main_line` (the columns of the main line, searched for a query of the
+    /// columns to pay, or a variant of no stone whose list would be long: every game of that
+    /// side is then to be walked, its places found by `walk`. With `main_line` (the columns of the main line, searched for a query of the
     /// main line only), a plan of many places also reads the `early` and `settled` columns
     /// of [`super::levels`], made from `main_line`'s tables ([`MAKE_LEVEL_PLACES`]).
     pub(crate) fn candidates(
@@ -194,12 +198,14 @@ impl Columns {
         if plan.places().nth(MAX_PLACES).is_some() {
             return None;
         }
-        // A free pattern with a variant of no stone (wildcards and empty cells) may stand at
-        // nearly every place of every game: its list would be two bytes a place and game
-        // for the whole collection (460 MB at 100,000 games for a 3x3 with a wildcard), where
-        // the walk finds each game's places as it goes.
+        // A variant of no stone (wildcards and empty cells) may stand at nearly every place
+        // of every game: its list would be two bytes a place and game for the whole
+        // collection (460 MB at 100,000 games for a 3x3 with a wildcard anywhere), where the
+        // walk finds each game's places as it goes. So a free pattern's, or one whose list
+        // could pass STONELESS_LISTED (a side's at a million games), is not listed.
         let stoneless = plan.variants.iter().any(|v| v.stone_at.is_empty());
-        if stoneless && plan.placed.len() >= FEW_LEVELS_FROM {
+        let listed = plan.placed.len().saturating_mul(cols.games.len());
+        if stoneless && (plan.placed.len() >= FEW_LEVELS_FROM || listed > STONELESS_LISTED) {
             return None;
         }
         let n = usize::from(side);

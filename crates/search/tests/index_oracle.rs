@@ -271,7 +271,10 @@ fn the_index_answers_as_the_plain_scan() {
         .collect();
     check(&db9, &stoneless, Page::default(), "9x9 without stones");
     let found = db9.search_many(&stoneless, Page::default(), false);
-    assert!(found.answers.iter().all(|a| a.occurrences > 1000 && a.games > 10));
+    assert!(found
+        .answers
+        .iter()
+        .all(|a| a.occurrences > 1000 && a.games > 10));
     // The sidecar, read back, gives the same index.
     let reopened = Database::open(db19.path()).unwrap();
     assert!(reopened.patterns() == db19.patterns());

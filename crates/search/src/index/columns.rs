@@ -183,9 +183,10 @@ impl Columns {
     /// held at one of its places), each with those places (numbers in [`Plan::places`]'
     /// order, ascending), in the index's order. `None` when the plan has too many places for
     /// columns to pay, or a variant of no stone whose list would be long: every game of that
-    /// side is then to be walked, its places found by `walk`. With `main_line` (the columns of the main line, searched for a query of the
-    /// main line only), a plan of many places also reads the `early` and `settled` columns
-    /// of [`super::levels`], made from `main_line`'s tables ([`MAKE_LEVEL_PLACES`]).
+    /// side is then to be walked, its places found by `walk`. With `main_line` (the columns
+    /// of the main line, searched for a query of the main line only), a plan of many places
+    /// also reads the `early` and `settled` columns of [`super::levels`], made from
+    /// `main_line`'s tables ([`MAKE_LEVEL_PLACES`]).
     pub(crate) fn candidates(
         &self,
         plan: &Plan,
@@ -203,15 +204,15 @@ impl Columns {
         // collection (460 MB at 100,000 games for a 3x3 with a wildcard anywhere), where the
         // walk finds each game's places as it goes. So a free pattern's, or one whose list
         // could pass STONELESS_LISTED (a side's at a million games), is not listed.
+        let places = plan.placed.len();
         let stoneless = plan.variants.iter().any(|v| v.stone_at.is_empty());
-        let listed = plan.placed.len().saturating_mul(cols.games.len());
-        if stoneless && (plan.placed.len() >= FEW_LEVELS_FROM || listed > STONELESS_LISTED) {
+        let listed = places.saturating_mul(cols.games.len());
+        if stoneless && (places >= FEW_LEVELS_FROM || listed > STONELESS_LISTED) {
             return None;
         }
         let n = usize::from(side);
         let points = n * n;
         let block_words = 2 * points * WORDS;
-        let places = plan.placed.len();
         let levels = match main_line {
             Some(index) if places >= LEVEL_PLACES => {
                 let asked = cols

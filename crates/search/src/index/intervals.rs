@@ -197,9 +197,8 @@ fn stands(
 /// nodes, when the cell it found contradicting (`found.at`) changed once: that cell's stone is
 /// the earliest among the cells wanted empty that changed once, and the stones' arrival is
 /// `found.arrive`, so only the cells that changed again (`again`, per row of the rectangle)
-/// are read. (Reading every cell again, as [`stands`] does, cost the densest cut side 18% of
-/// its instructions, 1,247 M against 1,017 M a search, and the sparse 7x7 corner of
-/// `bench/search.sh` 22%.)
+/// are read. (Reading every cell again, as [`stands`] does, cost the slowest cut corner 11%
+/// of its instructions, 516 M against 458 M a search, and the densest cut side 5.5%.)
 #[inline(always)]
 fn stands_found(
     vp: &VariantPlan,

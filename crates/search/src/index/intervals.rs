@@ -584,7 +584,7 @@ pub(super) fn walk_intervals(
         cold,
         size,
         bound,
-        ..
+        start,
     } = *game;
     let variants = &shared.0;
     let winner = info.winner();
@@ -614,6 +614,14 @@ pub(super) fn walk_intervals(
         index += 1;
         if node.in_variation && !query.variations {
             break;
+        }
+        // Before `start` no candidate stands: no stretch begins or ends, and the sums are
+        // only ever read as differences from a stretch's first node on. (The densest cut
+        // side and the sparse 7x7 corner -1.6% instructions; other corners and sides +0.5%
+        // at most.)
+        if ws.before_start(plan, n, (i, start), changes) {
+            sums.push(Sums::default());
+            continue;
         }
         let mv = node_move(node.mv, points);
         let mut s = sums.last().copied().unwrap_or_default();

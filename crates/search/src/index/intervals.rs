@@ -329,8 +329,9 @@ impl Reading {
             } else {
                 let point = |h: &Held| (usize::from(h.x), usize::from(h.y), h.white);
                 let at = if placements {
-                    // The next stone onto a cell wanted empty, from that node on: a held stone's
-                    // (arriving at that node, it was the move inside) or the cell's of `e`.
+                    // The next stone onto a cell wanted empty, from that node on: a held
+                    // stone's (arriving at that node, it was the move inside) or the cell's of
+                    // `e`.
                     let next = held[..count]
                         .iter()
                         .filter(|h| h.from >= end && h.from < e.0)
@@ -452,10 +453,12 @@ impl<'q> Clean<'q> {
                 self.count(scan, cand, found.arrive, until, 0);
                 return false;
             }
-            // The contradicting cell changed once: only the cells changed again are read.
-            let once = found
-                .at
-                .is_none_or(|q| rows[q / n - r] >> (q % n - c) & 1 == 0);
+            // The contradicting cell changed once: only the cells changed again are read. (It
+            // is a cell of the rectangle; were it not, `stands` reads every cell.)
+            let once = found.at.is_none_or(|q| {
+                let (x, y) = ((q % n).wrapping_sub(c), (q / n).wrapping_sub(r));
+                x < vp.width as usize && rows.get(y).is_some_and(|a| a >> x & 1 == 0)
+            });
             if once {
                 let read = (found, &*rows);
                 let how = stands_found(vp, place, times, n, self.placements, &mut self.held, read);

@@ -154,6 +154,14 @@ impl Until {
 /// before the end, by placement one whose first stone may be the continuation) is
 /// [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
 /// part of the answer, its copy cost a 7x7 corner 1% more instructions).
+///
+/// `read`: what the prune found of the candidate in a game whose units are nodes
+/// ([`Survivor`]), with the points changed again of each row of its rectangle, when the cell
+/// it found contradicting (`found.at`) changed once: that cell's stone is then the earliest
+/// among the cells wanted empty that changed once, and the stones' arrival is
+/// `found.arrive`, so only the points changed again are read. (Reading every cell again cost
+/// the slowest cut corner 11% of its instructions, 516 M against 458 M a search, and the
+/// densest cut side 5.5%.)
 #[inline(always)]
 fn stands(
     vp: &VariantPlan,
@@ -162,73 +170,51 @@ fn stands(
     n: usize,
     placements: bool,
     held: &mut [Held; MAX_HELD],
+    read: Option<(Survivor, &[u32])>,
 ) -> Stands {
     let fin = times.tables().fin;
     let (c0, r0) = (c as usize, r as usize);
     let mask = (1u32 << vp.width) - 1;
-    let mut k = Reading::default();
+    let mut k = match read {
+        Some((found, _)) => Reading {
+            s: found.arrive,
+            e: found
+                .at
+                .map_or((u32::MAX, 0, 0), |q| (found.dead, q % n, q / n)),
+            ..Reading::default()
+        },
+        None => Reading::default(),
+    };
     for (y, &[xb, xw, xe]) in vp.rows.iter().enumerate() {
         let row = r0 + y;
         let at = row * n + c0;
-        let again = times.tables().changed_again(at, vp.width as usize);
         let stones = xe & mask;
         let empties = xb & xw & !xe & mask;
-        let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
-        let wrong = vp.wrong(y, b, w) & mask;
-        // A stone that changed once and is not the final board's was never there.
-        k.never |= wrong & stones & !again != 0;
-        for x in ones(&[u64::from(stones & !again)]) {
-            k.s = k.s.max(times.last(at + x));
-        }
-        for x in ones(&[u64::from(empties & wrong & !again)]) {
-            let f = times.last(at + x);
-            if f < k.e.0 {
-                k.e = (f, c0 + x, row);
+        let again = match read {
+            Some((_, again)) => again[y],
+            None => {
+                let again = times.tables().changed_again(at, vp.width as usize);
+                let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
+                let wrong = vp.wrong(y, b, w) & mask;
+                // A stone that changed once and is not the final board's was never there.
+                k.never |= wrong & stones & !again != 0;
+                for x in ones(&[u64::from(stones & !again)]) {
+                    k.s = k.s.max(times.last(at + x));
+                }
+                for x in ones(&[u64::from(empties & wrong & !again)]) {
+                    let f = times.last(at + x);
+                    if f < k.e.0 {
+                        k.e = (f, c0 + x, row);
+                    }
+                }
+                again
             }
-        }
+        };
         if again != 0 && !k.read_again(times, (c0, row, at), [xb, stones, empties], again, held) {
             return Stands::Unknown;
         }
     }
     k.conclude(fin, n, placements, held)
-}
-
-/// [`stands`] for a candidate that the prune has read ([`Survivor`]) in a game whose units are
-/// nodes, when the cell it found contradicting (`found.at`) changed once: that cell's stone is
-/// the earliest among the cells wanted empty that changed once, and the stones' arrival is
-/// `found.arrive`, so only the cells that changed again (`again`, per row of the rectangle)
-/// are read. (Reading every cell again, as [`stands`] does, cost the slowest cut corner 11%
-/// of its instructions, 516 M against 458 M a search, and the densest cut side 5.5%.)
-#[inline(always)]
-fn stands_found(
-    vp: &VariantPlan,
-    (c, r): (u32, u32),
-    times: &impl TimeRead,
-    n: usize,
-    placements: bool,
-    held: &mut [Held; MAX_HELD],
-    (found, again): (Survivor, &[u32]),
-) -> Stands {
-    let (c0, r0) = (c as usize, r as usize);
-    let mask = (1u32 << vp.width) - 1;
-    let mut k = Reading {
-        s: found.arrive,
-        e: found
-            .at
-            .map_or((u32::MAX, 0, 0), |q| (found.dead, q % n, q / n)),
-        ..Reading::default()
-    };
-    for (y, (&[xb, xw, xe], &again)) in vp.rows.iter().zip(again).enumerate() {
-        if again != 0 {
-            let row = r0 + y;
-            let at = row * n + c0;
-            let (stones, empties) = (xe & mask, xb & xw & !xe & mask);
-            if !k.read_again(times, (c0, row, at), [xb, stones, empties], again, held) {
-                return Stands::Unknown;
-            }
-        }
-    }
-    k.conclude(times.tables().fin, n, placements, held)
 }
 
 /// What [`stands`] reads of a candidate's cells before it concludes.
@@ -460,12 +446,12 @@ impl<'q> Clean<'q> {
                 x < vp.width as usize && rows.get(y).is_some_and(|a| a >> x & 1 == 0)
             });
             if once {
-                let read = (found, &*rows);
-                let how = stands_found(vp, place, times, n, self.placements, &mut self.held, read);
+                let read = Some((found, &*rows));
+                let how = stands(vp, place, times, n, self.placements, &mut self.held, read);
                 return self.take(scan, cand, how);
             }
         }
-        let how = stands(vp, place, times, n, self.placements, &mut self.held);
+        let how = stands(vp, place, times, n, self.placements, &mut self.held, None);
         self.take(scan, cand, how)
     }
 

@@ -390,6 +390,8 @@ pub(crate) struct GameBuilder {
     fin: Vec<u8>,
     /// Per point, its changes on the main line (up to 255) and its first stone's state.
     changed: Vec<(u8, u8)>,
+    /// The main line's changes (point, node, state), in node order.
+    log: Vec<(u16, u32, u8)>,
     differ: Differ,
     changes: Vec<(u16, u8)>,
     broken: bool,
@@ -450,6 +452,7 @@ impl GameBuilder {
             first: vec![u32::MAX; n * n],
             fin: vec![0u8; n * n],
             changed: vec![(0, 0); n * n],
+            log: Vec::new(),
             differ: Differ::new(n, tree.node_count()),
             changes: Vec::new(),
             broken: false,
@@ -493,6 +496,7 @@ impl GameBuilder {
                     self.first[q] = self.first[q].min(step.node_index as u32);
                 }
                 changed.0 = changed.0.saturating_add(1);
+                self.log.push((q as u16, step.node_index as u32, s));
             }
             if s != 0 {
                 let [col, row] = xy[q].map(usize::from);
@@ -577,9 +581,15 @@ impl GameBuilder {
             let twice: Vec<u8> = (self.changed.iter().zip(&self.fin))
                 .map(|(&(k, s), &f)| if k == 2 && f == 0 { s } else { 0 })
                 .collect();
+            // The changes of the points changed again, by point (a stable sort keeps each
+            // point's in node order).
+            let mut log = self.log;
+            log.retain(|c| self.changed[usize::from(c.0)].0 > 1);
+            log.sort_by_key(|c| c.0);
             times::encode(
                 &self.fin,
                 (&self.first, &self.last, &twice),
+                &log,
                 n,
                 shift,
                 self.line,

@@ -79,9 +79,11 @@ impl Tallies {
     }
 }
 
-/// A stone that held a cell wanted empty for a while ([`TimeRead::held_once`]): from node
-/// `from` (its move, at column `x` and row `y` of the board, White when `white`) to the node
-/// before `to` (its removal).
+/// A while a cell did not hold what the pattern wants there, from node `from` to the node
+/// before `to`: a stone on a cell wanted empty ([`TimeRead::held_once`]), whose move at `from`
+/// put it at column `x` and row `y` of the board (White when `white`); or, read from a point's
+/// changes ([`TimeRead::changes`]), any such while, begun by a stone's arrival (`arrived`:
+/// that move) or a removal (a move elsewhere took it).
 #[derive(Clone, Copy, Default)]
 struct Held {
     from: u32,
@@ -89,6 +91,7 @@ struct Held {
     x: u8,
     y: u8,
     white: bool,
+    arrived: bool,
 }
 
 /// Cells wanted empty that held a stone for a while, counted from the tables per candidate at
@@ -149,11 +152,13 @@ impl Until {
 /// wanted empty, so unless such a cell's first stone came at that node, the move was outside.
 /// By placement the continuation is then the next move inside, however late: the first stone
 /// that comes after onto a cell wanted empty (none comes back onto a stone taken for good),
-/// named in the last stretch's [`Until`] (`None`: no move inside follows). Any other
-/// candidate (a stone taken off and put back, an empty cell that changed more than twice
-/// before the end, by placement one whose first stone may be the continuation) is
-/// [`Stands::Unknown`]. The stones held for a while go to `held` (a list filled in place: as
-/// part of the answer, its copy cost a 7x7 corner 1% more instructions).
+/// named in the last stretch's [`Until`] (`None`: no move inside follows). A cell whose
+/// point changed otherwise (a stone taken off and put back, a ko's point) is read from its
+/// changes ([`Reading::read_changes`]) by position; by placement (where the next move inside
+/// may come onto any cell) such a candidate is [`Stands::Unknown`] when one of its first
+/// stones may be the continuation or a stone wanted is taken off and put back. The whiles a
+/// cell does not match go to `held` (a list filled in place: as part of the answer, its copy
+/// cost a 7x7 corner 1% more instructions).
 ///
 /// `read`: what the prune found of the candidate in a game whose units are nodes
 /// ([`Survivor`]), with the points changed again of each row of its rectangle, when the cell
@@ -210,9 +215,13 @@ fn stands(
                 again
             }
         };
-        if again != 0 && !k.read_again(times, (c0, row, at), [xb, stones, empties], again, held) {
+        let cells = [xb, stones, empties];
+        if again != 0 && !k.read_again(times, (c0, row, at), cells, again, placements, held) {
             return Stands::Unknown;
         }
+    }
+    if !k.read_later(times, held) {
+        return Stands::Unknown;
     }
     k.conclude(fin, n, placements, held)
 }
@@ -224,25 +233,37 @@ struct Reading {
     s: u32,
     /// The earliest first stone of the empty cells that changed once, with its cell.
     e: (u32, usize, usize),
-    /// The earliest first stone of the empty cells that changed again otherwise than held
-    /// once.
-    again_first: u32,
+    /// The earliest change not followed: by placement, the first stone of an empty cell
+    /// that changed again otherwise than held once; the start of a while not kept when
+    /// `held` was full. (Changes from the end of the last stretch on do not matter.)
+    unread: u32,
     /// The earliest removal of a wanted stone.
     taken: u32,
     never: bool,
-    /// Stones held for a while on cells wanted empty, listed in `held`.
+    /// The whiles a cell did not match, listed in `held`.
     count: usize,
+    /// Cells wanted empty whose changes are read once the others are
+    /// ([`Reading::read_later`]): point, column, row.
+    later: [(u16, u8, u8); MAX_LATER],
+    /// How many of `later` are kept.
+    late: usize,
 }
+
+/// Cells wanted empty a candidate reads the changes of once its other cells are read, at most
+/// (the others are read at once).
+const MAX_LATER: usize = 4;
 
 impl Default for Reading {
     fn default() -> Self {
         Reading {
             s: 0,
             e: (u32::MAX, 0, 0),
-            again_first: u32::MAX,
+            unread: u32::MAX,
             taken: u32::MAX,
             never: false,
             count: 0,
+            later: [(0, 0, 0); MAX_LATER],
+            late: 0,
         }
     }
 }
@@ -251,19 +272,28 @@ impl Reading {
     /// Reads the cells `again` (changed again) of a row of the rectangle, whose first cell is
     /// column `c0` of board row `row`, point `at`, where `[xb, stones, empties]` are the
     /// row's cells refusing Black, wanting a stone, wanting empty; false when the tables
-    /// cannot tell (a stone taken and put back, too many stones held for a while).
+    /// cannot tell (by placement, a stone taken and put back; too many whiles a cell does not
+    /// match). By placement, a point's changes are not read: the next move inside after a
+    /// hit may then come onto any cell, which [`Reading::conclude`] does not look for.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn read_again(
         &mut self,
         times: &impl TimeRead,
         (c0, row, at): (usize, usize, usize),
         [xb, stones, empties]: [u32; 3],
         again: u32,
+        placements: bool,
         held: &mut [Held; MAX_HELD],
     ) -> bool {
         for x in ones(&[u64::from(stones & again)]) {
             let Some((from, to, white)) = times.held_once(at + x) else {
-                return false;
+                // Wanted White where Black does not match.
+                let want = 1 + u8::from(xb >> x & 1 != 0);
+                if placements || !self.read_changes(times, at + x, want, (c0 + x, row), held) {
+                    return false;
+                }
+                continue;
             };
             // Wanted White where Black does not match. (The bitmaps keep no such candidate:
             // the point held one stone, of one colour.)
@@ -273,22 +303,120 @@ impl Reading {
         }
         for x in ones(&[u64::from(empties & again)]) {
             match times.held_once(at + x) {
-                Some((from, to, white)) if self.count < MAX_HELD => {
-                    held[self.count] = Held {
+                Some((from, to, white)) => self.hold(
+                    held,
+                    Held {
                         from,
                         to,
                         // Boards are at most 25x25.
                         x: (c0 + x) as u8,
                         y: row as u8,
                         white,
-                    };
-                    self.count += 1;
+                        arrived: true,
+                    },
+                ),
+                None if !placements => {
+                    // Boards are at most 25x25.
+                    let cell = ((at + x) as u16, (c0 + x) as u8, row as u8);
+                    if let Some(slot) = self.later.get_mut(self.late) {
+                        *slot = cell;
+                        self.late += 1;
+                    } else if !self.read_changes(times, at + x, 0, (c0 + x, row), held) {
+                        return false;
+                    }
                 }
-                Some(_) => return false,
-                None => self.again_first = self.again_first.min(times.first(at + x)),
+                None => self.unread = self.unread.min(times.first(at + x)),
             }
         }
         true
+    }
+
+    /// Reads the changes of point `q` (column `x`, row `y`), a cell wanting state `want` (0
+    /// empty, 1 Black, 2 White): the whiles it does not hold that state bound the candidate's
+    /// stretches. One from the first node puts off its first; one to the end ends its last,
+    /// at a stone's arrival (its move, the final board's stone) or a removal; any other goes
+    /// to `held`. False when the point has no list.
+    #[inline(never)]
+    fn read_changes(
+        &mut self,
+        times: &impl TimeRead,
+        q: usize,
+        want: u8,
+        (x, y): (usize, usize),
+        held: &mut [Held; MAX_HELD],
+    ) -> bool {
+        let Some(changes) = times.changes(q) else {
+            return false;
+        };
+        // Each while the point kept one state: from `from` to the node before the next change.
+        let (mut state, mut from) = (0u8, 0u32);
+        for (to, next) in changes.chain(std::iter::once((u32::MAX, 0))) {
+            if from < to && state != want {
+                if to == u32::MAX {
+                    if from == 0 {
+                        self.never = true;
+                    } else if state != 0 {
+                        if from < self.e.0 {
+                            self.e = (from, x, y);
+                        }
+                    } else {
+                        self.taken = self.taken.min(from);
+                    }
+                } else if from == 0 {
+                    self.s = self.s.max(to);
+                } else {
+                    let (x, y) = (x as u8, y as u8);
+                    let (white, arrived) = (state == 2, state != 0);
+                    self.hold(
+                        held,
+                        Held {
+                            from,
+                            to,
+                            x,
+                            y,
+                            white,
+                            arrived,
+                        },
+                    );
+                }
+            }
+            (state, from) = (next, to);
+        }
+        true
+    }
+
+    /// Reads the changes of the cells of `later`, but those whose first stone comes after the
+    /// end of the candidate's last stretch as the other cells tell it (a cell wanted empty
+    /// matches until its first stone): a ko's point near a corner changes many times, mostly
+    /// after a candidate is gone. (Reading every such list cost the slowest cut corner 11%
+    /// more instructions than it saved in walks.) False when a point has no list.
+    #[inline(always)]
+    fn read_later(&mut self, times: &impl TimeRead, held: &mut [Held; MAX_HELD]) -> bool {
+        for i in 0..self.late {
+            let end = self.e.0.min(self.taken);
+            if self.never || self.s >= end {
+                return true;
+            }
+            let (q, x, y) = self.later[i];
+            let (q, x, y) = (usize::from(q), usize::from(x), usize::from(y));
+            // A first stone at the end may be the move that ends it.
+            if times.first(q) <= end && !self.read_changes(times, q, 0, (x, y), held) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Keeps while `h` in `held`, or when `held` is full, its start as a change not followed.
+    #[inline(always)]
+    fn hold(&mut self, held: &mut [Held; MAX_HELD], h: Held) {
+        match held.get_mut(self.count) {
+            Some(slot) => {
+                *slot = h;
+                self.count += 1;
+            }
+            None => self.unread = self.unread.min(h.from),
+        }
     }
 
     /// How the candidate read stands, on the final board `fin` of a board of side `n`.
@@ -297,15 +425,16 @@ impl Reading {
         let Reading {
             s,
             e,
-            again_first,
+            unread,
             taken,
             never,
             count,
+            ..
         } = *self;
         let end = e.0.min(taken);
         if never || s >= end {
             Stands::Never
-        } else if again_first < end || (again_first == end && end != u32::MAX) {
+        } else if unread < end || (unread == end && end != u32::MAX) {
             // (At a removal, the move that took the stone may have been the first onto such a
             // cell; a cell changed once has no first stone at another's node.)
             Stands::Unknown
@@ -320,9 +449,9 @@ impl Reading {
                     // `e`.
                     let next = held[..count]
                         .iter()
-                        .filter(|h| h.from >= end && h.from < e.0)
+                        .filter(|h| h.arrived && h.from >= end && h.from < e.0)
                         .min_by_key(|h| h.from);
-                    if again_first < next.map_or(e.0, |h| h.from) {
+                    if unread < next.map_or(e.0, |h| h.from) {
                         return Stands::Unknown;
                     }
                     match next {
@@ -332,7 +461,10 @@ impl Reading {
                     }
                 } else {
                     // A held stone arriving at that node was the move inside.
-                    held[..count].iter().find(|h| h.from == end).map(point)
+                    held[..count]
+                        .iter()
+                        .find(|h| h.arrived && h.from == end)
+                        .map(point)
                 };
                 Some(Until { node: end, at })
             };
@@ -539,12 +671,15 @@ impl<'q> Clean<'q> {
         // counted once, at its first hit in the window.
         let end = until.map_or(u32::MAX, |u| u.node);
         let held = &mut self.held[..count];
-        held.sort_unstable_by_key(|h| h.from);
+        // At a node that begins two whiles, the stone that arrived names the move.
+        held.sort_unstable_by_key(|h| (h.from, !h.arrived));
         let mut at = s;
         for h in held.iter().take_while(|h| h.from < end) {
             let ends = Until {
                 node: h.from,
-                at: Some((usize::from(h.x), usize::from(h.y), h.white)),
+                at: h
+                    .arrived
+                    .then(|| (usize::from(h.x), usize::from(h.y), h.white)),
             };
             if h.from > at && stretch(at, Some(ends)) && placements {
                 return;
@@ -738,7 +873,8 @@ mod tests {
     /// pattern's stones by a move outside, passes, setup after a move and nodes of setup
     /// alone, a stone played onto a stone of its colour and a suicide (moves inside that
     /// change nothing), the game's end; and plain main lines, counted from the time tables
-    /// ([`super::Clean`]): captures, a point played again, a handicap, trailing passes.
+    /// ([`super::Clean`]): captures, a point played again, a handicap, trailing passes, a
+    /// stone taken for good by a move whose point is then emptied by setup and played again.
     const GAMES: &str = "(;SZ[9]RU[NZ]RE[B+R]DT[1999];B[cc];W[gg];B[cg];W[gc];B[];W[dd]\
         ;B[ee];W[];B[cc];W[cd];B[dc];W[ce]AB[ff];B[bd];W[be];B[ed];W[ff];B[fe])\
         (;SZ[9]RU[NZ]RE[W+1.5]DT[2003];B[ba];W[aa];B[ab];W[ab];B[gg];W[cc];B[];W[ii]\
@@ -747,7 +883,8 @@ mod tests {
         (;SZ[9]RE[W+2]DT[2006];B[ba];W[aa];B[ab];W[ee];B[cc];W[ca];B[aa];W[gg];B[cd];W[dc];B[];W[])\
         (;SZ[9]RE[B+R]DT[2007];B[ee];W[de];B[df];W[ef];B[ed];W[fe];B[dd];W[ce];B[ff];W[eg];B[cf]\
         ;W[fd];B[fc];W[ec];B[gd];W[ge];B[fb];W[cc];B[cd];W[bd];B[dc];W[eb])\
-        (;SZ[9]HA[2]AB[cc][gg]RE[W+0.5];W[gc];B[cg];W[ee];B[ec];W[ce];B[dc];W[cb];B[])";
+        (;SZ[9]HA[2]AB[cc][gg]RE[W+0.5];W[gc];B[cg];W[ee];B[ec];W[ce];B[dc];W[cb];B[])\
+        (;SZ[9]RE[B+R];B[aa];W[ba];B[bb];W[ii];B[ca];W[hh];B[gg]AE[ca];W[hi];B[ca])";
 
     /// An `n` x `n` game of up to `moves` random legal moves (an LCG from `seed`; it ends
     /// early when a side has no legal move) and two passes: a long plain line, with many
@@ -814,11 +951,11 @@ mod tests {
         std::fs::write(&path, format!("{GAMES}{}", long.concat())).unwrap();
         let files = vec![CollectionFile {
             source: Source::new(&path),
-            ids: (0..10).map(Some).collect(),
+            ids: (0..11).map(Some).collect(),
         }];
         let idx = PatternIndex::build(&files);
         let units: Vec<_> = idx.games.iter().map(|g| (g.times, g.shift)).collect();
-        assert_eq!(units[7..], [(true, 1), (true, 1), (true, 2)]);
+        assert_eq!(units[8..], [(true, 1), (true, 1), (true, 2)]);
         for g in &idx.games[7..] {
             let Cold::Bytes(cold) = &g.cold else {
                 panic!("built in memory")
@@ -845,6 +982,9 @@ mod tests {
             "O.\n..",
             "#O.\n.#.",
             ".#.\n#O#",
+            // The White stone taken for good by the move at the third cell, whose stone is
+            // then taken off by setup and played again (the last game of `GAMES`).
+            "#O.",
         ];
         for (size, rows) in sizes.into_iter().flat_map(|s| shapes.map(|r| (s, r))) {
             for placement in [Placement::Anywhere, Placement::At { col: 0, row: 0 }] {

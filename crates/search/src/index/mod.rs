@@ -23,8 +23,9 @@
 //! held a stone or changed again, found through rank directories; format 7 had a byte per
 //! point and table; since format 10 followed by the main line's length and trailing passes
 //! when it is plain, `times::MainLine`; since format 11 with the parities of the points changed
-//! again when units are two nodes, `times::Halves`), then varint node count, varint byte
-//! count, the nodes (`format.rs`).
+//! again when units are two nodes, `times::Halves`; since format 12 with the changes of the
+//! points changed again that did not hold one stone, `times::Changes`), then varint node
+//! count, varint byte count, the nodes (`format.rs`).
 
 mod build;
 mod columns;
@@ -53,7 +54,7 @@ use std::path::{Path, PathBuf};
 pub use store::DEFAULT_CACHE_BYTES;
 
 const MAGIC: &[u8; 8] = b"KIFUPAT\0";
-const VERSION: u32 = 11;
+const VERSION: u32 = 12;
 
 /// Why a pattern index could not be read or written.
 #[derive(Debug, thiserror::Error)]

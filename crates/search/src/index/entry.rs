@@ -461,10 +461,7 @@ impl GameBuilder {
                 moves: Vec::with_capacity(DYER_LAST),
                 exact: true,
             },
-            line: Some(MainLine {
-                nodes: 0,
-                passes: 0,
-            }),
+            line: Some(MainLine::new(0, 0)),
         }
     }
 
@@ -617,9 +614,9 @@ fn follow_line(line: &mut Option<MainLine>, i: u32, node: &Node, changes: &[(u16
                 changes.is_empty()
             }
             Some((color, Some(q))) => {
-                // Its stone on its point, nothing else put on the board, no pass before.
+                // Its stone on its point, nothing else put on the board.
                 let own = (q, state(Some(color)));
-                l.passes == 0
+                l.play(i)
                     && match changes {
                         [only] => *only == own,
                         more => more.contains(&own) && more.iter().all(|&(p, s)| s == 0 || p == q),
@@ -772,7 +769,14 @@ mod tests {
     /// The main line's shape is kept only for the lines the tables alone can count.
     #[test]
     fn plain_main_lines_are_told_apart() {
-        let line = |nodes, passes| Some(MainLine { nodes, passes });
+        let line = |nodes, passes| Some(MainLine::new(nodes, passes));
+        let mid = |nodes, trailing, passes: &[u32]| {
+            let mut l = MainLine::new(nodes, trailing);
+            for (k, &p) in passes.iter().enumerate() {
+                l.mid |= u64::from(p) << (16 * k);
+            }
+            Some(l)
+        };
         let games = [
             // Captures, a point played again after its capture, trailing passes, variations.
             ("(;SZ[5];B[ba];W[aa];B[ab];W[dd];B[aa];W[];B[])", line(8, 2)),
@@ -782,9 +786,16 @@ mod tests {
             // move (as a capture would): no point gets a stone but the move's.
             ("(;SZ[5];B[cc];W[cc];B[dd])", line(4, 0)),
             ("(;SZ[5];B[aa];W[bb]AE[aa])", line(3, 0)),
-            // A pass before a play, a suicide, a move onto a stone of its colour, setup after
-            // the root, a node without a move, a move in the root.
-            ("(;SZ[5];B[ba];W[];B[ab])", None),
+            // Passes before a play (up to four).
+            ("(;SZ[5];B[ba];W[];B[ab])", mid(4, 0, &[2])),
+            ("(;SZ[5];B[];W[];B[ab];W[];B[];W[])", mid(7, 3, &[1, 2])),
+            (
+                "(;SZ[5];B[];W[];B[ab];W[];B[];W[cc];B[])",
+                mid(8, 1, &[1, 2, 4, 5]),
+            ),
+            // Five passes before a play, a suicide, a move onto a stone of its colour, setup
+            // after the root, a node without a move, a move in the root.
+            ("(;SZ[5];B[];W[];B[ab];W[];B[];W[cc];B[];W[dd])", None),
             ("(;SZ[5];B[ba];W[cc];B[ab];W[aa])", None),
             ("(;SZ[5];B[cc];B[cc];W[dd])", None),
             ("(;SZ[5];B[aa];W[bb]AB[cc])", None),

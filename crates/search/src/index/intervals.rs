@@ -622,7 +622,7 @@ impl<'q> Clean<'q> {
         let (from, to) = self.window;
         let placements = self.placements;
         let last_node = self.line.nodes - 1;
-        let first_pass = self.line.nodes - self.line.passes;
+        let line = self.line;
         let winner = self.winner();
         let (shared, size) = (self.shared, self.size);
         let t = &mut self.t;
@@ -642,7 +642,7 @@ impl<'q> Clean<'q> {
                 let followed = if b < end { Some(b) } else { end.checked_sub(1) };
                 if let Some(h) = followed.filter(|&h| h >= a) {
                     let (lo, hi) = (a + 1, h + 1);
-                    let passes = (hi + 1).saturating_sub(lo.max(first_pass));
+                    let passes = line.passes_in(lo, hi);
                     t.tenuki[sw] += u64::from(hi - lo + 1 - passes);
                     t.pass[sw] += u64::from(passes);
                 }

@@ -24,7 +24,8 @@
 //! point and table; since format 10 followed by the main line's length and trailing passes
 //! when it is plain, `times::MainLine`; since format 11 with the parities of the points changed
 //! again when units are two nodes, `times::Halves`; since format 12 with the changes of the
-//! points changed again that did not hold one stone, `times::Changes`), then varint node
+//! points changed again that did not hold one stone, `times::Changes`, and up to four passes
+//! before the trailing ones in a plain main line), then varint node
 //! count, varint byte count, the nodes (`format.rs`).
 
 mod build;

@@ -272,9 +272,10 @@ impl Reading {
     /// Reads the cells `again` (changed again) of a row of the rectangle, whose first cell is
     /// column `c0` of board row `row`, point `at`, where `[xb, stones, empties]` are the
     /// row's cells refusing Black, wanting a stone, wanting empty; false when the tables
-    /// cannot tell (by placement, a stone taken and put back; too many whiles a cell does not
-    /// match). By placement, a point's changes are not read: the next move inside after a
-    /// hit may then come onto any cell, which [`Reading::conclude`] does not look for.
+    /// cannot tell (by placement, a stone wanted that was taken and put back; a point without
+    /// its list of changes). By placement, a point's changes are not read: the next move
+    /// inside after a hit may then come onto any cell, which [`Reading::conclude`] does not
+    /// look for.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn read_again(
@@ -388,8 +389,8 @@ impl Reading {
     /// Reads the changes of the cells of `later`, but those whose first stone comes after the
     /// end of the candidate's last stretch as the other cells tell it (a cell wanted empty
     /// matches until its first stone): a ko's point near a corner changes many times, mostly
-    /// after a candidate is gone. (Reading every such list cost the slowest cut corner 11%
-    /// more instructions than it saved in walks.) False when a point has no list.
+    /// after a candidate is gone. (Reading every such list, the slowest cut corner read 508 M
+    /// instructions a search, against 445 M.) False when a point has no list.
     #[inline(always)]
     fn read_later(&mut self, times: &impl TimeRead, held: &mut [Held; MAX_HELD]) -> bool {
         for i in 0..self.late {

@@ -353,10 +353,10 @@ impl Reading {
         let (mut state, mut from) = (0u8, 0u32);
         for (to, next) in changes.chain(std::iter::once((u32::MAX, 0))) {
             if from < to && state != want {
+                // (A list holds two changes or more, the last after the root: its last while
+                // does not start at node 0.)
                 if to == u32::MAX {
-                    if from == 0 {
-                        self.never = true;
-                    } else if state != 0 {
+                    if state != 0 {
                         if from < self.e.0 {
                             self.e = (from, x, y);
                         }

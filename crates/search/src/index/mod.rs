@@ -29,6 +29,7 @@
 //! count, varint byte count, the nodes (`format.rs`).
 
 mod build;
+mod bytemin;
 mod columns;
 mod entry;
 pub(crate) mod format;

@@ -201,19 +201,17 @@ fn survives<const NAMED: bool>(
     for y in 0..v.rows.len() {
         let row = r + y;
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
-        let mut wrong = v.wrong(y, b, w);
         let row_at = row * n + c;
-        while wrong != 0 {
-            let x = wrong.trailing_zeros() as usize;
-            wrong &= wrong - 1;
-            let last = times.last(row_at + x);
+        // A row's earliest contradiction stands for its others: the candidate falls when
+        // any of them comes no later than its stones.
+        if let Some((last, x)) = times.last_min(row_at, v.wrong(y, b, w)) {
             if last < dead {
                 if last <= born {
                     return None;
                 }
                 dead = last;
                 if NAMED {
-                    cell = Some(row_at + x);
+                    cell = Some(row_at + x as usize);
                 }
             }
         }

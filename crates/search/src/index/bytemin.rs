@@ -47,78 +47,91 @@ mod sse2 {
         _mm_srli_si128,
     };
 
+    // SAFETY (every `unsafe` block of this module): the intrinsics called there only need
+    // the `sse2` target feature, which every x86_64 processor has (it is in the x86_64
+    // baseline: `target_feature = "sse2"` always holds there); none of them reads memory
+    // (the bytes come through safe slice reads).
+
     /// Eight bytes from `at` as a little-endian word, 255 past the end.
     #[inline(always)]
     fn word(bytes: &[u8], at: usize) -> i64 {
-        let w = match bytes.get(at..at + 8) {
-            Some(b) => u64::from_le_bytes(b.try_into().expect("8 bytes")),
-            None => {
-                let mut b = [u8::MAX; 8];
-                for (k, v) in b.iter_mut().enumerate() {
-                    if let Some(&x) = bytes.get(at + k) {
-                        *v = x;
-                    }
-                }
-                u64::from_le_bytes(b)
+        match bytes.get(at..at + 8) {
+            Some(b) => u64::from_le_bytes(b.try_into().expect("8 bytes")) as i64,
+            None => word_at_end(bytes, at),
+        }
+    }
+
+    /// [`word`] for the bytes at the table's end (out of line: were it inlined, the
+    /// compiler kept the whole row's read out of line, a call a row).
+    #[cold]
+    #[inline(never)]
+    fn word_at_end(bytes: &[u8], at: usize) -> i64 {
+        let mut b = [u8::MAX; 8];
+        for (k, v) in b.iter_mut().enumerate() {
+            if let Some(&x) = bytes.get(at + k) {
+                *v = x;
             }
-        };
-        w as i64
+        }
+        u64::from_le_bytes(b) as i64
     }
 
     /// The sixteen bytes from `at`, those whose bit of `mask` (16 bits) is clear set to 255.
-    #[inline]
-    #[target_feature(enable = "sse2")]
+    #[inline(always)]
+    #[allow(unsafe_code)]
     fn picked(bytes: &[u8], at: usize, mask: u32) -> __m128i {
         const SPREAD: u64 = 0x0101_0101_0101_0101;
-        // Lane `k` of each half holds its byte of `mask` ANDed with `1 << k`.
-        let bit = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
         let lo = u64::from(mask & 0xff) * SPREAD;
         let hi = u64::from(mask >> 8 & 0xff) * SPREAD;
-        let spread = _mm_set_epi64x(hi as i64, lo as i64);
-        let set = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
-        let values = _mm_set_epi64x(word(bytes, at + 8), word(bytes, at));
-        _mm_or_si128(values, _mm_andnot_si128(set, _mm_set1_epi8(-1)))
+        let (w0, w1) = (word(bytes, at), word(bytes, at + 8));
+        unsafe {
+            // Lane `k` of each half holds its byte of `mask` ANDed with `1 << k`.
+            let bit = _mm_set1_epi64x(0x8040_2010_0804_0201u64 as i64);
+            let spread = _mm_set_epi64x(hi as i64, lo as i64);
+            let set = _mm_cmpeq_epi8(_mm_and_si128(spread, bit), bit);
+            _mm_or_si128(
+                _mm_set_epi64x(w1, w0),
+                _mm_andnot_si128(set, _mm_set1_epi8(-1)),
+            )
+        }
     }
 
     /// The smallest byte of `v`.
-    #[inline]
-    #[target_feature(enable = "sse2")]
+    #[inline(always)]
+    #[allow(unsafe_code)]
     fn least(v: __m128i) -> u8 {
-        let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
-        let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
-        let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
-        let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
-        (_mm_cvtsi128_si32(v) & 0xff) as u8
+        unsafe {
+            let v = _mm_min_epu8(v, _mm_srli_si128::<8>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<4>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<2>(v));
+            let v = _mm_min_epu8(v, _mm_srli_si128::<1>(v));
+            (_mm_cvtsi128_si32(v) & 0xff) as u8
+        }
     }
 
     /// The lanes of `v` that hold `b`, as bits.
-    #[inline]
-    #[target_feature(enable = "sse2")]
+    #[inline(always)]
+    #[allow(unsafe_code)]
     fn holding(v: __m128i, b: u8) -> u32 {
-        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u32
+        unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))) as u32 }
+    }
+
+    /// The lanes' minimum of `a` and `b`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn min(a: __m128i, b: __m128i) -> __m128i {
+        unsafe { _mm_min_epu8(a, b) }
     }
 
     /// [`super::masked_min`] for a `mask` not 0.
     #[inline(always)]
-    #[allow(unsafe_code)]
     pub(super) fn masked_min(bytes: &[u8], at: usize, mask: u32) -> (u8, u32) {
-        // SAFETY: `both` only needs the `sse2` target feature, which every x86_64 processor
-        // has (it is in the x86_64 baseline: `target_feature = "sse2"` always holds there);
-        // it reads memory only through safe slice accesses.
-        unsafe { both(bytes, at, mask) }
-    }
-
-    /// [`masked_min`], on the `sse2` target feature.
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn both(bytes: &[u8], at: usize, mask: u32) -> (u8, u32) {
         let low = picked(bytes, at, mask & 0xffff);
         let (b, lanes) = if mask >> 16 == 0 {
             let b = least(low);
             (b, holding(low, b))
         } else {
             let high = picked(bytes, at + 16, mask >> 16);
-            let b = least(_mm_min_epu8(low, high));
+            let b = least(min(low, high));
             (b, holding(low, b) | holding(high, b) << 16)
         };
         // Lanes not picked hold 255 too.

@@ -26,6 +26,7 @@
 //! such games (`NAMED`, a constant: a test that named it everywhere cost the crowded corner 1%
 //! more instructions).
 
+use super::bytemin::{masked_min, Earliest};
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
 use super::times::{FirstStones, TimeRead, TimeTables};
@@ -196,28 +197,40 @@ fn survives<const NAMED: bool>(
     let at = r * n + c;
     let arrive = arrive(times, v, at);
     let born = arrive.max(from);
-    let mut dead = u32::MAX;
-    let mut cell = None;
+    // The last changes as stored: the prune reads `TimeTables` or `Unpacked`, whose `last`
+    // is the stored byte. A row's cells are read at once: the candidate falls when one of
+    // them comes no later than its stones, else the earliest of them all is its end.
+    let lasts = times.tables().lasts();
+    let mut earliest = Earliest::new(born);
     for y in 0..v.rows.len() {
         let row = r + y;
         let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
-        let row_at = row * n + c;
-        // A row's earliest contradiction stands for its others: the candidate falls when
-        // any of them comes no later than its stones.
-        if let Some((last, x)) = times.last_min(row_at, v.wrong(y, b, w)) {
-            if last < dead {
-                if last <= born {
-                    return None;
-                }
-                dead = last;
-                if NAMED {
-                    cell = Some(row_at + x as usize);
-                }
-            }
+        if !earliest.add(lasts, row * n + c, v.wrong(y, b, w)) {
+            return None;
         }
     }
+    let Some(least) = earliest.least() else {
+        return Some(Survivor {
+            dead: u32::MAX,
+            arrive,
+            at: None,
+        });
+    };
+    // The first cell holding it, row by row, when asked for.
+    let cell = NAMED
+        .then(|| {
+            (0..v.rows.len()).find_map(|y| {
+                let row = r + y;
+                let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
+                let at = row * n + c;
+                masked_min(lasts, at, v.wrong(y, b, w))
+                    .filter(|&(b, _)| b == least)
+                    .map(|(_, x)| at + x as usize)
+            })
+        })
+        .flatten();
     Some(Survivor {
-        dead,
+        dead: u32::from(least),
         arrive,
         at: cell,
     })

@@ -428,6 +428,12 @@ impl<'a> TimeTables<'a> {
         self.last.get(q).map_or(255, |&b| u32::from(b))
     }
 
+    /// The last changes as stored, a byte per point ([`TimeTables::last`] reads one).
+    #[inline(always)]
+    pub(crate) fn lasts(&self) -> &'a [u8] {
+        self.last
+    }
+
     /// Point `q`'s rank among the points changed again, when it is one.
     #[inline(always)]
     fn again_rank(&self, q: usize) -> Option<usize> {
@@ -504,19 +510,6 @@ pub(crate) trait TimeRead {
     fn first(&self, q: usize) -> u32;
     /// The unit of the last change of point `q`, rounded up ([`TimeTables::last`]).
     fn last(&self, q: usize) -> u32;
-    /// The earliest last change ([`TimeRead::last`]) of the points `at + i` for the bits `i`
-    /// of `cells`, with the least such `i` that holds it; `None` when `cells` is 0.
-    #[inline(always)]
-    fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)> {
-        let mut best: Option<(u32, u32)> = None;
-        for i in super::columns::ones(&[u64::from(cells)]) {
-            let last = self.last(at + i);
-            if best.is_none_or(|(b, _)| last < b) {
-                best = Some((last, i as u32));
-            }
-        }
-        best
-    }
     /// For a point that held one stone and was then emptied for good (it changed twice), the
     /// units of the stone's arrival and of its removal, and whether it was White.
     fn held_once(&self, q: usize) -> Option<(u32, u32, bool)>;
@@ -542,11 +535,6 @@ impl TimeRead for TimeTables<'_> {
     #[inline(always)]
     fn last(&self, q: usize) -> u32 {
         TimeTables::last(self, q)
-    }
-
-    #[inline(always)]
-    fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)> {
-        super::bytemin::masked_min(self.last, at, cells).map(|(b, i)| (u32::from(b), i))
     }
 
     #[inline(always)]
@@ -718,11 +706,6 @@ impl TimeRead for Unpacked<'_, '_> {
     #[inline(always)]
     fn last(&self, q: usize) -> u32 {
         self.tables.last(q)
-    }
-
-    #[inline(always)]
-    fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)> {
-        self.tables.last_min(at, cells)
     }
 
     #[inline(always)]

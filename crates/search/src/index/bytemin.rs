@@ -8,7 +8,7 @@
 //! the cut sides took 3% longer), and [`masked_min`] finds the row and cell that hold it.
 
 /// The smallest of the bytes `bytes[at + i]` for the bits `i` set in `mask` (a byte past the
-/// end reads 255), with the least such `i` that holds it; `None` when `mask` is 0.
+/// end reads 255), with the bits of `mask` whose byte holds it; `None` when `mask` is 0.
 #[inline(always)]
 pub(crate) fn masked_min(bytes: &[u8], at: usize, mask: u32) -> Option<(u8, u32)> {
     if mask == 0 {
@@ -98,17 +98,15 @@ impl Plain {
 /// architectures.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn plain(bytes: &[u8], at: usize, mask: u32) -> (u8, u32) {
-    let mut best = (u8::MAX, mask.trailing_zeros());
-    let mut m = mask;
-    while m != 0 {
-        let i = m.trailing_zeros();
-        m &= m - 1;
-        let b = bytes.get(at + i as usize).copied().unwrap_or(u8::MAX);
-        if b < best.0 {
-            best = (b, i);
-        }
-    }
-    best
+    let byte = |i: u32| bytes.get(at + i as usize).copied().unwrap_or(u8::MAX);
+    let least = super::columns::ones(&[u64::from(mask)])
+        .map(|i| byte(i as u32))
+        .min()
+        .unwrap_or(u8::MAX);
+    let holding = super::columns::ones(&[u64::from(mask)])
+        .filter(|&i| byte(i as u32) == least)
+        .fold(0, |m, i| m | 1 << i);
+    (least, holding)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -260,7 +258,7 @@ mod sse2 {
             (b, holding(low, b) | holding(high, b) << 16)
         };
         // Lanes not picked hold 255 too.
-        (b, (lanes & mask).trailing_zeros())
+        (b, lanes & mask)
     }
 }
 
@@ -316,8 +314,9 @@ mod tests {
             let want = (mask != 0).then(|| plain(&bytes, at, mask));
             assert_eq!(masked_min(&bytes, at, mask), want, "mask {mask:#x} at {at}");
         }
-        assert_eq!(masked_min(&[], 0, 5), Some((255, 0)));
-        assert_eq!(masked_min(&[3, 1, 1], 0, 0b110), Some((1, 1)));
+        assert_eq!(masked_min(&[], 0, 5), Some((255, 5)));
+        assert_eq!(masked_min(&[3, 1, 1], 0, 0b110), Some((1, 0b110)));
+        assert_eq!(masked_min(&[3, 1, 2], 0, 0b101), Some((2, 0b100)));
     }
 
     /// Up to four rows a candidate, against the byte-at-a-time [`Plain`].

@@ -206,10 +206,9 @@ fn stands(
                 for x in ones(&[u64::from(stones & !again)]) {
                     k.s = k.s.max(times.last(at + x));
                 }
-                for x in ones(&[u64::from(empties & wrong & !again)]) {
-                    let f = times.last(at + x);
+                if let Some((f, x)) = times.last_min(at, empties & wrong & !again) {
                     if f < k.e.0 {
-                        k.e = (f, c0 + x, row);
+                        k.e = (f, c0 + x as usize, row);
                     }
                 }
                 again

@@ -225,7 +225,7 @@ fn survives<const NAMED: bool>(
                 let at = row * n + c;
                 masked_min(lasts, at, v.wrong(y, b, w))
                     .filter(|&(b, _)| b == least)
-                    .map(|(_, x)| at + x as usize)
+                    .map(|(_, x)| at + x.trailing_zeros() as usize)
             })
         })
         .flatten();

@@ -134,7 +134,7 @@ fn test<const NAMED: bool>(
             plan,
             times,
             from,
-            |t, v, c, r| survives::<NAMED>(t, fin, v, n, c, r, from),
+            |t, v, c, r| survives::<NAMED, _>(t, fin, v, n, c, r, from),
             settle,
         ),
     }
@@ -185,8 +185,8 @@ fn arrive(times: &impl TimeRead, v: &VariantPlan, at: usize) -> u32 {
 /// `(c, r)` for good (`u32::MAX`: none does), with that cell, when its stones all arrive
 /// before it and after `from` (by the time tables); `None` when they cannot.
 #[inline(always)]
-fn survives<const NAMED: bool>(
-    times: &impl TimeRead,
+fn survives<const NAMED: bool, T: TimeRead>(
+    times: &T,
     fin: &[u8],
     v: &VariantPlan,
     n: usize,
@@ -197,9 +197,10 @@ fn survives<const NAMED: bool>(
     let at = r * n + c;
     let arrive = arrive(times, v, at);
     let born = arrive.max(from);
-    // The last changes as stored: the prune reads `TimeTables` or `Unpacked`, whose `last`
-    // is the stored byte. A row's cells are read at once: the candidate falls when one of
+    // The last changes as stored (`TimeTables` and `Unpacked` read them so; `Halves` would
+    // not compile here). A row's cells are read at once: the candidate falls when one of
     // them comes no later than its stones, else the earliest of them all is its end.
+    const { assert!(T::LASTS_STORED) };
     let lasts = times.tables().lasts();
     let mut earliest = Earliest::new(born);
     for y in 0..v.rows.len() {

@@ -504,6 +504,9 @@ impl TimeTables<'_> {
 /// Reads of a game's time tables by point: [`TimeTables`], [`Unpacked`] for a game with many
 /// candidates to test, or [`Halves`] for exact nodes in units of two.
 pub(crate) trait TimeRead {
+    /// Whether [`TimeRead::last`] is the stored byte of [`TimeTables::lasts`] as it is (not
+    /// for [`Halves`]): code that reads those bytes at once asserts it.
+    const LASTS_STORED: bool;
     /// The tables read.
     fn tables(&self) -> &TimeTables<'_>;
     /// The unit of point `q`'s first stone, rounded down (255: never).
@@ -512,7 +515,7 @@ pub(crate) trait TimeRead {
     fn last(&self, q: usize) -> u32;
     /// The earliest last change ([`TimeRead::last`]) of the points `at + i` for the bits `i`
     /// of `cells`, with the least such `i` that holds it; `None` when `cells` is 0. (At once:
-    /// read cell by cell, the branch on each was a tenth of the densest cut side's `settle`.)
+    /// read cell by cell, the branch on each was a sixth of the densest cut sides' `settle`.)
     fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)>;
     /// For a point that held one stone and was then emptied for good (it changed twice), the
     /// units of the stone's arrival and of its removal, and whether it was White.
@@ -526,6 +529,8 @@ pub(crate) trait TimeRead {
 }
 
 impl TimeRead for TimeTables<'_> {
+    const LASTS_STORED: bool = true;
+
     #[inline(always)]
     fn tables(&self) -> &TimeTables<'_> {
         self
@@ -601,6 +606,8 @@ impl Halves<'_, '_> {
 }
 
 impl TimeRead for Halves<'_, '_> {
+    const LASTS_STORED: bool = false;
+
     #[inline(always)]
     fn tables(&self) -> &TimeTables<'_> {
         self.0
@@ -719,6 +726,8 @@ impl<'a> TimeTables<'a> {
 }
 
 impl TimeRead for Unpacked<'_, '_> {
+    const LASTS_STORED: bool = true;
+
     #[inline(always)]
     fn tables(&self) -> &TimeTables<'_> {
         &self.tables

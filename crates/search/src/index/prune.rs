@@ -320,6 +320,8 @@ fn survives_runs<const NAMED: bool>(
     let at = r * n + c;
     let arrive = arrive(times, v, at);
     let born = arrive.max(from);
+    // Every run is read before the one test against the stones' arrival: a test per run
+    // fell either way at random (the first run ended half of a free pattern's candidates).
     let mut low = u32::from(NEVER);
     let mut lowest = 0;
     for (i, &[a, b]) in v.run_spans.iter().enumerate() {
@@ -328,42 +330,47 @@ fn survives_runs<const NAMED: bool>(
                 .at(at + usize::from(a))
                 .min(minima.at(at + usize::from(b))),
         );
-        if m <= born {
-            return None;
+        if NAMED {
+            lowest = if m < low { i } else { lowest };
         }
-        if m < low {
-            low = m;
-            if NAMED {
-                lowest = i;
-            }
-        }
+        low = low.min(m);
     }
-    let (mut dead, mut cell) = if low == u32::from(NEVER) {
-        (u32::MAX, None)
-    } else if NAMED {
-        let (x, y, len) = v.empty_runs[lowest];
-        let first = at + usize::from(y) * n + usize::from(x);
-        let found = (first..first + usize::from(len)).find(|&q| u32::from(minima.at(q)) == low);
-        (low, found)
-    } else {
-        (low, None)
-    };
+    if low <= born {
+        return None;
+    }
+    // The other cells (stones, wildcards) one by one: their earliest contradiction, the
+    // first cell of it.
+    let mut other = (u32::MAX, 0);
     for &(x, y, wrong) in &v.others {
         let (col, row) = (c + usize::from(x), r + usize::from(y));
         let state = (row_word(fin, row) >> col & 1) | (row_word(fin, n + row) >> col & 1) << 1;
-        if wrong >> state & 1 != 0 {
-            let last = times.last(row * n + col);
-            if last < dead {
-                if last <= born {
-                    return None;
-                }
-                dead = last;
-                if NAMED {
-                    cell = Some(row * n + col);
-                }
-            }
-        }
+        let q = row * n + col;
+        let last = if wrong >> state & 1 != 0 {
+            times.last(q)
+        } else {
+            u32::MAX
+        };
+        other = if last < other.0 { (last, q) } else { other };
     }
+    if other.0 <= born {
+        return None;
+    }
+    let runs = if low == u32::from(NEVER) {
+        u32::MAX
+    } else {
+        low
+    };
+    // A tie goes to the runs, read first.
+    let (dead, cell) = if other.0 < runs {
+        (other.0, NAMED.then_some(other.1))
+    } else if NAMED && runs != u32::MAX {
+        let (x, y, len) = v.empty_runs[lowest];
+        let first = at + usize::from(y) * n + usize::from(x);
+        let found = (first..first + usize::from(len)).find(|&q| u32::from(minima.at(q)) == low);
+        (runs, found)
+    } else {
+        (runs, None)
+    };
     Some(Survivor {
         dead,
         arrive,

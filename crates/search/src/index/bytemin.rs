@@ -76,17 +76,12 @@ impl Plain {
     }
 
     fn add(&mut self, bytes: &[u8], at: usize, mask: u32) -> bool {
-        let mut m = mask;
-        while m != 0 {
-            let i = m.trailing_zeros();
-            m &= m - 1;
-            let b = bytes.get(at + i as usize).copied().unwrap_or(u8::MAX);
-            if b <= self.born {
-                return false;
-            }
-            self.least = Some(self.least.map_or(b, |l| l.min(b)));
+        if mask == 0 {
+            return true;
         }
-        true
+        let (b, _) = plain(bytes, at, mask);
+        self.least = Some(self.least.map_or(b, |l| l.min(b)));
+        b > self.born
     }
 
     fn least(&self) -> Option<u8> {

@@ -375,7 +375,12 @@ impl Columns {
                 out
             })
             .collect();
-        let mut all = Candidates::default();
+        // Sized once: at a free pattern's millions of places, growing it copied them again.
+        let mut all = Candidates {
+            games: Vec::with_capacity(found.iter().map(|p| p.games.len()).sum()),
+            ends: Vec::with_capacity(found.iter().map(|p| p.ends.len()).sum()),
+            places: Vec::with_capacity(found.iter().map(|p| p.places.len()).sum()),
+        };
         for part in found {
             let base = all.places.len() as u32;
             all.games.extend(part.games);
@@ -600,4 +605,51 @@ fn rule_out_late<'a>(
         or |= *a;
     }
     or != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `push_ones` against the plain loop over the bits: words of every density (none, one,
+    /// the four written at once, more, all 64), appended after what a place before left, and
+    /// the scratch past the end never read.
+    #[test]
+    fn push_ones_lists_every_bit_in_order() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut pairs = Vec::new();
+        let mut len = 0;
+        let mut want = Vec::new();
+        for k in 0..200u32 {
+            let mut acc = [0u64; WORDS];
+            for w in acc.iter_mut() {
+                *w = match next() % 6 {
+                    0 => 0,
+                    1 => 1 << (next() % 64),
+                    2 => next() & next() & next(),
+                    3 => next() & next() & next() & next() & next(),
+                    4 => next(),
+                    _ => u64::MAX,
+                };
+            }
+            if k % 7 == 0 {
+                acc = [0; WORDS];
+            }
+            push_ones(&acc, k, &mut pairs, &mut len);
+            for (w, &word) in acc.iter().enumerate() {
+                for bit in 0..64 {
+                    if word >> bit & 1 != 0 {
+                        want.push(((w * 64 + bit) as u32) << 16 | k);
+                    }
+                }
+            }
+            assert_eq!(&pairs[..len], &want[..], "after place {k}");
+        }
+    }
 }

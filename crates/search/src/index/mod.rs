@@ -657,13 +657,18 @@ impl PatternIndex {
             let main_line = (!q.variations).then_some(self);
             match columns.candidates(plan, size.get(), main_line) {
                 Some(found) => {
+                    visit.games.reserve(found.games.len());
                     let base = visit.places.len() as u32;
                     let mut start = base;
                     for (&g, &end) in found.games.iter().zip(&found.ends) {
                         visit.games.push((g, Some((start, base + end))));
                         start = base + end;
                     }
-                    visit.places.extend(found.places);
+                    if visit.places.is_empty() {
+                        visit.places = found.places;
+                    } else {
+                        visit.places.extend(found.places);
+                    }
                 }
                 None => visit.games.extend(
                     (0..self.games.len() as u32)

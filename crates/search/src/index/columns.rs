@@ -75,23 +75,21 @@ impl Iterator for Ones<'_> {
     }
 }
 
-/// Bits a word of [`push_ones`] writes whatever it holds: most words of a free pattern's
-/// columns hold none or one or two games.
+/// Bits a word of [`push_ones`] writes whatever it holds, when `dense`: most words of a free
+/// pattern's columns hold none or one or two games.
 const FLAT: usize = 4;
 
 /// Appends `j << 16 | k` to `pairs[*len..]` for each bit `j` set in `acc`, ascending, growing
-/// `pairs` as needed (what lies past `*len` is scratch). Branch-free for a word of at most
-/// [`FLAT`] bits: it writes `FLAT` entries and moves on by the word's count, so that its
-/// entries past the count are written over by the next word's. The loop that took one bit at
-/// a time ended on a branch that went either way at random (a free pattern's 5.3 million
-/// candidates at 100,000 games: about 40% of the columns' time).
+/// `pairs` as needed (what lies past `*len` is scratch). When `dense` (a free pattern's many
+/// places), without a branch for a word of at most [`FLAT`] bits: it writes `FLAT` entries and
+/// moves on by the word's bits, so that its entries past them are written over by the next
+/// word's. The loop that took one bit at a time ended on a branch that went either way at
+/// random (a free pattern's 5.3 million candidates at 100,000 games: about 40% of the
+/// columns' time); for a few places' sparse words it stays the cheaper one.
 #[inline(always)]
-fn push_ones(acc: &[u64; WORDS], k: u32, pairs: &mut Vec<u32>, len: &mut usize) {
-    let total: usize = acc.iter().map(|w| w.count_ones() as usize).sum();
-    if total == 0 {
-        return;
-    }
-    let needed = *len + total + FLAT;
+fn push_ones(acc: &[u64; WORDS], k: u32, pairs: &mut Vec<u32>, len: &mut usize, dense: bool) {
+    // Room for every bit of the block, and the scratch of the last word.
+    let needed = *len + BLOCK + FLAT;
     if pairs.len() < needed {
         pairs.resize(needed.max(2 * pairs.len()), 0);
     }
@@ -99,21 +97,24 @@ fn push_ones(acc: &[u64; WORDS], k: u32, pairs: &mut Vec<u32>, len: &mut usize) 
     for (w, &word) in acc.iter().enumerate() {
         let base = (w as u32 * 64) << 16 | k;
         let mut m = word;
-        let out: &mut [u32; FLAT] = (&mut pairs[at..at + FLAT])
-            .try_into()
-            .expect("room for FLAT entries");
-        for o in out.iter_mut() {
-            // (Past the word's bits: 64, written over by the next word's.)
-            *o = base + (m.trailing_zeros() << 16);
-            m &= m.wrapping_sub(1);
+        if dense {
+            let out: &mut [u32; FLAT] = (&mut pairs[at..at + FLAT])
+                .try_into()
+                .expect("room for FLAT entries");
+            let mut bits = 0;
+            for o in out.iter_mut() {
+                // (Past the word's bits: 64, written over by the next word's.)
+                *o = base + (m.trailing_zeros() << 16);
+                bits += usize::from(m != 0);
+                m &= m.wrapping_sub(1);
+            }
+            at += bits;
         }
-        let mut past = at + FLAT;
         while m != 0 {
-            pairs[past] = base + (m.trailing_zeros() << 16);
+            pairs[at] = base + (m.trailing_zeros() << 16);
             m &= m - 1;
-            past += 1;
+            at += 1;
         }
-        at += word.count_ones() as usize;
     }
     *len = at;
 }
@@ -260,6 +261,7 @@ impl Columns {
         let stones = plan.variants.iter().map(|v| v.stone_at.len()).max();
         let used = levels_read(places, stones.unwrap_or(0));
         let by_words = places < FEW_LEVELS_FROM;
+        let dense = !by_words;
         let found: Vec<Candidates> = cols
             .words
             .par_chunks(block_words)
@@ -345,7 +347,7 @@ impl Columns {
                         any = rule_out_late(&mut acc, plan, k, (col, row), how, read);
                     }
                     if any {
-                        push_ones(&acc, k as u32, &mut pairs, &mut len);
+                        push_ones(&acc, k as u32, &mut pairs, &mut len, dense);
                     }
                 }
                 pairs.truncate(len);
@@ -611,9 +613,9 @@ fn rule_out_late<'a>(
 mod tests {
     use super::*;
 
-    /// `push_ones` against the plain loop over the bits: words of every density (none, one,
-    /// the four written at once, more, all 64), appended after what a place before left, and
-    /// the scratch past the end never read.
+    /// `push_ones` against the plain loop over the bits, dense and not: words of every
+    /// density (none, one, the four written at once, more, all 64), appended after what a
+    /// place before left, and the scratch past the end never read.
     #[test]
     fn push_ones_lists_every_bit_in_order() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
@@ -641,7 +643,7 @@ mod tests {
             if k % 7 == 0 {
                 acc = [0; WORDS];
             }
-            push_ones(&acc, k, &mut pairs, &mut len);
+            push_ones(&acc, k, &mut pairs, &mut len, k % 2 == 0);
             for (w, &word) in acc.iter().enumerate() {
                 for bit in 0..64 {
                     if word >> bit & 1 != 0 {

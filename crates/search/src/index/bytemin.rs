@@ -264,13 +264,7 @@ mod tests {
     /// A table of bytes with frequent ties, 255 ("never" in the tables) and 0, and a source of
     /// masks of a few fixed shapes and random ones.
     fn cases() -> (Vec<u8>, impl FnMut() -> (usize, u32, u64)) {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::xorshift();
         let bytes: Vec<u8> = (0..80)
             .map(|_| match next() % 5 {
                 0 => 255,

@@ -618,13 +618,7 @@ mod tests {
     /// place before left, and the scratch past the end never read.
     #[test]
     fn push_ones_lists_every_bit_in_order() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = super::super::xorshift();
         let mut pairs = Vec::new();
         let mut len = 0;
         let mut want = Vec::new();

@@ -722,6 +722,18 @@ impl PatternIndex {
     }
 }
 
+/// The unit tests' source of random words (xorshift64, from a fixed seed: a failure repeats).
+#[cfg(test)]
+pub(crate) fn xorshift() -> impl FnMut() -> u64 {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

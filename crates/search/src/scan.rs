@@ -408,7 +408,7 @@ impl<'q> Scan<'q> {
         if hits_in_game == 0 {
             return;
         }
-        self.count_game(info, hits_in_game);
+        self.count_game(info.year(), hits_in_game);
         self.record(
             source,
             info,
@@ -420,9 +420,9 @@ impl<'q> Scan<'q> {
     }
 
     /// Counts a game with `hits` hits (more than none): games, and its year's games and hits.
-    pub(crate) fn count_game(&mut self, info: &GameInfo, hits: u64) {
+    pub(crate) fn count_game(&mut self, year: Option<i32>, hits: u64) {
         self.games += 1;
-        match info.year() {
+        match year {
             Some(y) => {
                 let e = self.by_year.entry(y).or_default();
                 e.0 += 1;

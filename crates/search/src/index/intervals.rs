@@ -24,7 +24,7 @@ use super::prune::Survivor;
 use super::times::{MainLine, TimeRead};
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
-use crate::filter::{GameInfo, Winner};
+use crate::filter::Winner;
 use crate::scan::{Outside, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
 
@@ -502,9 +502,8 @@ pub(super) struct Clean<'q> {
     window: (u32, u32),
     placements: bool,
     line: MainLine,
-    info: &'q GameInfo,
-    /// The game's winner, read from `info` when a hit is first counted.
-    winner: Option<Winner>,
+    /// The game's winner.
+    winner: Winner,
     held: [Held; MAX_HELD],
     /// The hits counted so far.
     pub(super) t: Tallies,
@@ -513,15 +512,15 @@ pub(super) struct Clean<'q> {
 }
 
 impl<'q> Clean<'q> {
-    /// Counting for a game of board `size` whose main line is `line` and whose information is
-    /// `info`, with the query's move window `moves`, by placement when `placements`.
+    /// Counting for a game of board `size` whose main line is `line` and whose winner is
+    /// `winner`, with the query's move window `moves`, by placement when `placements`.
     pub(super) fn new(
         plan: &'q Plan,
         shared: &'q SizeVariants,
         size: BoardSize,
         line: MainLine,
         (moves, placements): (Option<(u32, u32)>, bool),
-        info: &'q GameInfo,
+        winner: Winner,
     ) -> Self {
         Clean {
             plan,
@@ -530,8 +529,7 @@ impl<'q> Clean<'q> {
             window: moves.unwrap_or((0, u32::MAX)),
             placements,
             line,
-            info,
-            winner: None,
+            winner,
             held: [Held::default(); MAX_HELD],
             t: Tallies::default(),
             counted: false,
@@ -601,9 +599,9 @@ impl<'q> Clean<'q> {
         }
     }
 
-    /// The game's winner (its result read once per game, and only for a game with a hit).
-    pub(super) fn winner(&mut self) -> Winner {
-        *self.winner.get_or_insert_with(|| self.info.winner())
+    /// The game's winner.
+    pub(super) fn winner(&self) -> Winner {
+        self.winner
     }
 
     /// Counts the hits of candidate `cand` standing from node `s` until `until` (the end of
@@ -698,7 +696,7 @@ pub(super) fn walk_intervals(
     ws: &mut Workspace,
     game: &GameWalk<'_>,
     scan: &mut Scan<'_>,
-    info: &GameInfo,
+    winner: Winner,
     mut t: Tallies,
 ) -> u64 {
     let GameWalk {
@@ -711,7 +709,6 @@ pub(super) fn walk_intervals(
         start,
     } = *game;
     let variants = &shared.0;
-    let winner = info.winner();
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();

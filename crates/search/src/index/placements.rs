@@ -12,7 +12,7 @@
 use super::columns::ones;
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
-use crate::filter::GameInfo;
+use crate::filter::Winner;
 use crate::scan::{Outside, Scan};
 use kifu_go::Move;
 
@@ -23,7 +23,7 @@ pub(super) fn walk_placements(
     ws: &mut Workspace,
     game: &GameWalk<'_>,
     scan: &mut Scan<'_>,
-    info: &GameInfo,
+    winner: Winner,
 ) -> u64 {
     let GameWalk {
         plan,
@@ -35,7 +35,6 @@ pub(super) fn walk_placements(
         start,
     } = *game;
     let variants = &shared.0;
-    let winner = info.winner();
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();

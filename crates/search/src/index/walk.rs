@@ -62,7 +62,7 @@ pub(crate) fn search_game(
         (u32::MAX, 0)
     } else if let Some((times, line)) = exact {
         let window = (query.moves, query.counting == Counting::Placements);
-        let mut count = super::intervals::Clean::new(plan, shared, size, line, window, &g.info);
+        let mut count = super::intervals::Clean::new(plan, shared, size, line, window, g.facts.1);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
         let bounds = match times.halves() {
             Some(halves) => ws.prune_settling::<false>(plan, g, cold, from, &mut |cand, _| {
@@ -79,7 +79,7 @@ pub(crate) fn search_game(
             let winner = count.winner();
             let hits = count.t.close(scan, winner);
             if hits > 0 {
-                scan.count_game(&g.info, hits);
+                scan.count_game(g.facts.0, hits);
             }
             return;
         }
@@ -103,16 +103,16 @@ pub(crate) fn search_game(
     };
     if counted && one_line {
         let hits = if query.counting == Counting::Placements {
-            super::placements::walk_placements(ws, &game, scan, &g.info)
-                + clean.close(scan, g.info.winner())
+            super::placements::walk_placements(ws, &game, scan, g.facts.1)
+                + clean.close(scan, g.facts.1)
         } else if plan.strict {
-            super::intervals::walk_intervals(ws, &game, scan, &g.info, clean)
+            super::intervals::walk_intervals(ws, &game, scan, g.facts.1, clean)
         } else {
-            walk_counted(ws, &game, scan, &g.info)
+            walk_counted(ws, &game, scan, g.facts.1)
         };
         ws.finish();
         if hits > 0 {
-            scan.count_game(&g.info, hits);
+            scan.count_game(g.facts.0, hits);
         }
         return;
     }
@@ -177,7 +177,7 @@ fn walk_counted(
     ws: &mut Workspace,
     game: &GameWalk<'_>,
     scan: &mut Scan<'_>,
-    info: &crate::filter::GameInfo,
+    winner: crate::filter::Winner,
 ) -> u64 {
     let GameWalk {
         plan,
@@ -189,7 +189,6 @@ fn walk_counted(
         start,
     } = *game;
     let variants = &shared.0;
-    let winner = info.winner();
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();

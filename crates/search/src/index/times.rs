@@ -513,9 +513,16 @@ pub(crate) trait TimeRead {
     fn first(&self, q: usize) -> u32;
     /// The unit of the last change of point `q`, rounded up ([`TimeTables::last`]).
     fn last(&self, q: usize) -> u32;
+    /// [`TimeRead::last`] of a point known to have changed once at most (not one of the
+    /// points changed again): [`Halves`] then reads its parity without looking it up.
+    #[inline(always)]
+    fn last_once(&self, q: usize) -> u32 {
+        self.last(q)
+    }
     /// The earliest last change ([`TimeRead::last`]) of the points `at + i` for the bits `i`
-    /// of `cells`, with the least such `i` that holds it; `None` when `cells` is 0. (At once:
-    /// read cell by cell, the branch on each was a sixth of the densest cut sides' `settle`.)
+    /// of `cells`, points changed once at most ([`TimeRead::last_once`]), with the least such
+    /// `i` that holds it; `None` when `cells` is 0. (At once: read cell by cell, the branch on
+    /// each was a sixth of the densest cut sides' `settle`.)
     fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)>;
     /// For a point that held one stone and was then emptied for good (it changed twice), the
     /// units of the stone's arrival and of its removal, and whether it was White.
@@ -634,6 +641,11 @@ impl TimeRead for Halves<'_, '_> {
     }
 
     #[inline(always)]
+    fn last_once(&self, q: usize) -> u32 {
+        self.last_odd(q, (self.0.inside_word(q >> 6) >> (q & 63)) as u32 & 1)
+    }
+
+    #[inline(always)]
     fn last_min(&self, at: usize, cells: u32) -> Option<(u32, u32)> {
         // A node is twice its unit, less one when odd: the earliest is among the cells of the
         // least unit, the first of them at an odd node if any (`2u - 1 < 2u`, both below
@@ -641,7 +653,7 @@ impl TimeRead for Halves<'_, '_> {
         let (_, holding) = super::bytemin::masked_min(self.0.last, at, cells)?;
         let mut best: Option<(u32, u32)> = None;
         for i in super::columns::ones(&[u64::from(holding)]) {
-            let last = self.last(at + i);
+            let last = self.last_once(at + i);
             if best.is_none_or(|(b, _)| last < b) {
                 best = Some((last, i as u32));
             }

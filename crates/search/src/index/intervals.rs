@@ -943,19 +943,28 @@ mod tests {
         // Long plain lines too (13x13: random games on 9x9 end too soon): past node 254 (in
         // units of two nodes, counted from exact nodes) and past node 508 (in units of four,
         // walked).
+        // Then lines that end with nodes without a move or a change (comments, territory),
+        // left out of the plain line: a short one whose move window ends at its last move,
+        // and a long one in units of two nodes.
         let long = [
             long_game(13, 9, 300),
             long_game(13, 15, 2000),
             long_game(13, 9, 600),
+            "(;SZ[9]RE[B+R];B[cc];W[gg];B[cg];W[gc];B[dd];W[cd];B[ee];C[end];TB[aa]TW[ii])"
+                .to_string(),
+            long_game(13, 21, 320).replace(";B[];W[])", ";B[];W[];C[counted];)"),
         ];
         std::fs::write(&path, format!("{GAMES}{}", long.concat())).unwrap();
         let files = vec![CollectionFile {
             source: Source::new(&path),
-            ids: (0..11).map(Some).collect(),
+            ids: (0..13).map(Some).collect(),
         }];
         let idx = PatternIndex::build(&files);
         let units: Vec<_> = idx.games.iter().map(|g| (g.times, g.shift)).collect();
-        assert_eq!(units[8..], [(true, 1), (true, 1), (true, 2)]);
+        assert_eq!(
+            units[8..],
+            [(true, 1), (true, 1), (true, 2), (true, 0), (true, 1)]
+        );
         for g in &idx.games[7..] {
             let Cold::Bytes(cold) = &g.cold else {
                 panic!("built in memory")
@@ -992,6 +1001,7 @@ mod tests {
                     (None, None),
                     (Some(Color::White), None),
                     (None, Some((3, 9))),
+                    (None, Some((3, 7))),
                     (None, Some((250, 520))),
                 ] {
                     for (swap, counting) in [

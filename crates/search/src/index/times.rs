@@ -60,7 +60,9 @@ use super::format::{put_varint, Bytes, FormatError};
 /// before the end). (So no node without a move, no setup that
 /// adds stones after the root, no suicide, no move onto a stone of its colour.) Then a
 /// point's first stone is put there by the move of its node, and a node's hits are followed
-/// by the next node's move.
+/// by the next node's move. Nodes without a move or a change after the last node (a comment,
+/// territory marks) are not part of it: `nodes` may be fewer than the record's, and the hits
+/// of its last node end the game as they would at such a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MainLine {
     /// Its nodes, the root included.

@@ -616,80 +616,88 @@ impl<'q> Clean<'q> {
         count: usize,
     ) {
         self.counted = true;
-        let (vi, place) = cand;
-        let (from, to) = self.window;
         let placements = self.placements;
-        let last_node = self.line.nodes - 1;
-        let line = self.line;
-        let winner = self.winner();
-        let (shared, size) = (self.shared, self.size);
-        let t = &mut self.t;
-        let v = &shared.0[vi as usize];
-        let sw = usize::from(v.swapped);
-        // Counts the stretch from node `s` to the node before `until` (`None`: to the end of
-        // the line); says whether it had a hit in the window.
-        let mut stretch = |s: u32, until: Option<Until>| {
-            let end = until.map_or(last_node, |u| u.node - 1);
-            let (a, b) = (s.max(from), end.min(to));
-            if a > b {
-                return false;
-            }
-            if !placements {
-                // Hits followed by a node that does not end the stretch: plays outside,
-                // passes.
-                let followed = if b < end { Some(b) } else { end.checked_sub(1) };
-                if let Some(h) = followed.filter(|&h| h >= a) {
-                    let (lo, hi) = (a + 1, h + 1);
-                    let passes = line.passes_in(lo, hi);
-                    t.tenuki[sw] += u64::from(hi - lo + 1 - passes);
-                    t.pass[sw] += u64::from(passes);
-                }
-                if b < end {
-                    return true;
-                }
-            }
-            match until.map(|u| u.at) {
-                None => t.end[sw] += 1,
-                // By placement: no move inside after the stone's removal ([`stands`]).
-                Some(None) if placements => t.end[sw] += 1,
-                // A plain line's node that takes a stone off holds a move.
-                Some(None) => t.tenuki[sw] += 1,
-                Some(Some((x, y, white))) => {
-                    let colour = if white { Color::White } else { Color::Black };
-                    if let Ok(p) = Point::new(x as u32, y as u32, size) {
-                        scan.count_inside(vi as usize, place, shared, winner, (colour, p));
-                        t.inside += 1;
-                    }
-                }
-            }
-            true
-        };
         // The stretches, in order: each ends at the arrival of a stone held for a while, the
         // last at the move that ends them all (the final board's stone there). A placement is
         // counted once, at its first hit in the window.
         let end = until.map_or(u32::MAX, |u| u.node);
-        let held = &mut self.held[..count];
         // At a node that begins two whiles, the stone that arrived names the move. (Most
         // candidates have none: the sort's call was 0.8% of the 3x3 hane anywhere.)
         if count > 1 {
-            held.sort_unstable_by_key(|h| (h.from, !h.arrived));
+            self.held[..count].sort_unstable_by_key(|h| (h.from, !h.arrived));
         }
         let mut at = s;
-        for h in held.iter().take_while(|h| h.from < end) {
+        for k in 0..count {
+            let h = self.held[k];
+            if h.from >= end {
+                break;
+            }
             let ends = Until {
                 node: h.from,
                 at: h
                     .arrived
                     .then(|| (usize::from(h.x), usize::from(h.y), h.white)),
             };
-            if h.from > at && stretch(at, Some(ends)) && placements {
+            if h.from > at && self.stretch(scan, cand, at, Some(ends)) && placements {
                 return;
             }
             at = at.max(h.to);
         }
         if at < end {
-            stretch(at, until);
+            self.stretch(scan, cand, at, until);
         }
+    }
+
+    /// Counts the stretch of candidate `cand` from node `s` to the node before `until`
+    /// (`None`: to the end of the line); says whether it had a hit in the window. (A method:
+    /// as a closure of [`Clean::count`] it was called with its dozen captures gathered
+    /// first, 1.3% of the 3x3 hane anywhere's instructions.)
+    #[inline(always)]
+    fn stretch(
+        &mut self,
+        scan: &mut Scan<'_>,
+        (vi, place): (u32, (u32, u32)),
+        s: u32,
+        until: Option<Until>,
+    ) -> bool {
+        let (from, to) = self.window;
+        let (line, placements, winner) = (self.line, self.placements, self.winner);
+        let (shared, size) = (self.shared, self.size);
+        let sw = usize::from(shared.0[vi as usize].swapped);
+        let t = &mut self.t;
+        let end = until.map_or(line.nodes - 1, |u| u.node - 1);
+        let (a, b) = (s.max(from), end.min(to));
+        if a > b {
+            return false;
+        }
+        if !placements {
+            // Hits followed by a node that does not end the stretch: plays outside, passes.
+            let followed = if b < end { Some(b) } else { end.checked_sub(1) };
+            if let Some(h) = followed.filter(|&h| h >= a) {
+                let (lo, hi) = (a + 1, h + 1);
+                let passes = line.passes_in(lo, hi);
+                t.tenuki[sw] += u64::from(hi - lo + 1 - passes);
+                t.pass[sw] += u64::from(passes);
+            }
+            if b < end {
+                return true;
+            }
+        }
+        match until.map(|u| u.at) {
+            None => t.end[sw] += 1,
+            // By placement: no move inside after the stone's removal ([`stands`]).
+            Some(None) if placements => t.end[sw] += 1,
+            // A plain line's node that takes a stone off holds a move.
+            Some(None) => t.tenuki[sw] += 1,
+            Some(Some((x, y, white))) => {
+                let colour = if white { Color::White } else { Color::Black };
+                if let Ok(p) = Point::new(x as u32, y as u32, size) {
+                    scan.count_inside(vi as usize, place, shared, winner, (colour, p));
+                    t.inside += 1;
+                }
+            }
+        }
+        true
     }
 }
 

@@ -21,7 +21,7 @@ use super::columns::ones;
 use super::entry::row_word;
 use super::plan::{Plan, VariantPlan};
 use super::prune::Survivor;
-use super::times::{MainLine, TimeRead};
+use super::times::{ListStarts, MainLine, TimeRead};
 use super::walk::{node_move, GameWalk};
 use super::workspace::Workspace;
 use crate::filter::Winner;
@@ -174,7 +174,7 @@ fn stands(
     times: &impl TimeRead,
     n: usize,
     placements: bool,
-    held: &mut [Held; MAX_HELD],
+    (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
     read: Option<(Survivor, &[u32])>,
 ) -> Stands {
     let fin = times.tables().fin;
@@ -215,11 +215,12 @@ fn stands(
             }
         };
         let cells = [xb, stones, empties];
-        if again != 0 && !k.read_again(times, (c0, row, at), cells, again, placements, held) {
+        let scratch = (&mut *held, &mut *lists);
+        if again != 0 && !k.read_again(times, (c0, row, at), cells, again, placements, scratch) {
             return Stands::Unknown;
         }
     }
-    if !k.read_later(times, held) {
+    if !k.read_later(times, (&mut *held, lists)) {
         return Stands::Unknown;
     }
     k.conclude(fin, n, placements, held)
@@ -284,13 +285,14 @@ impl Reading {
         [xb, stones, empties]: [u32; 3],
         again: u32,
         placements: bool,
-        held: &mut [Held; MAX_HELD],
+        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
     ) -> bool {
         for x in ones(&[u64::from(stones & again)]) {
             let Some((from, to, white)) = times.held_once(at + x) else {
                 // Wanted White where Black does not match.
                 let want = 1 + u8::from(xb >> x & 1 != 0);
-                if placements || !self.read_changes(times, at + x, want, (c0 + x, row), held) {
+                let read = (&mut *held, &mut *lists);
+                if placements || !self.read_changes(times, at + x, want, (c0 + x, row), read) {
                     return false;
                 }
                 continue;
@@ -321,7 +323,13 @@ impl Reading {
                     if let Some(slot) = self.later.get_mut(self.late) {
                         *slot = cell;
                         self.late += 1;
-                    } else if !self.read_changes(times, at + x, 0, (c0 + x, row), held) {
+                    } else if !self.read_changes(
+                        times,
+                        at + x,
+                        0,
+                        (c0 + x, row),
+                        (&mut *held, &mut *lists),
+                    ) {
                         return false;
                     }
                 }
@@ -343,9 +351,9 @@ impl Reading {
         q: usize,
         want: u8,
         (x, y): (usize, usize),
-        held: &mut [Held; MAX_HELD],
+        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
     ) -> bool {
-        let Some(changes) = times.changes(q) else {
+        let Some(changes) = times.changes_listed(q, lists) else {
             return false;
         };
         // Each while the point kept one state: from `from` to the node before the next change.
@@ -391,7 +399,11 @@ impl Reading {
     /// after a candidate is gone. (Reading every such list, the slowest cut corner read 508 M
     /// instructions a search, against 445 M.) False when a point has no list.
     #[inline(always)]
-    fn read_later(&mut self, times: &impl TimeRead, held: &mut [Held; MAX_HELD]) -> bool {
+    fn read_later(
+        &mut self,
+        times: &impl TimeRead,
+        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
+    ) -> bool {
         for i in 0..self.late {
             let end = self.e.0.min(self.taken);
             if self.never || self.s >= end {
@@ -400,7 +412,8 @@ impl Reading {
             let (q, x, y) = self.later[i];
             let (q, x, y) = (usize::from(q), usize::from(x), usize::from(y));
             // A first stone at the end may be the move that ends it.
-            if times.first(q) <= end && !self.read_changes(times, q, 0, (x, y), held) {
+            let read = (&mut *held, &mut *lists);
+            if times.first(q) <= end && !self.read_changes(times, q, 0, (x, y), read) {
                 return false;
             }
         }
@@ -505,6 +518,8 @@ pub(super) struct Clean<'q> {
     /// The game's winner.
     winner: Winner,
     held: [Held; MAX_HELD],
+    /// The starts of the game's change lists, found when one is first read.
+    lists: ListStarts,
     /// The hits counted so far.
     pub(super) t: Tallies,
     /// Whether a candidate was counted.
@@ -531,6 +546,7 @@ impl<'q> Clean<'q> {
             line,
             winner,
             held: [Held::default(); MAX_HELD],
+            lists: ListStarts::default(),
             t: Tallies::default(),
             counted: false,
         }
@@ -577,11 +593,13 @@ impl<'q> Clean<'q> {
             });
             if once {
                 let read = Some((found, &*rows));
-                let how = stands(vp, place, times, n, self.placements, &mut self.held, read);
+                let scratch = (&mut self.held, &mut self.lists);
+                let how = stands(vp, place, times, n, self.placements, scratch, read);
                 return self.take(scan, cand, how);
             }
         }
-        let how = stands(vp, place, times, n, self.placements, &mut self.held, None);
+        let scratch = (&mut self.held, &mut self.lists);
+        let how = stands(vp, place, times, n, self.placements, scratch, None);
         self.take(scan, cand, how)
     }
 

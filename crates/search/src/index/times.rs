@@ -138,7 +138,18 @@ pub(crate) struct Changes<'a> {
     node: u32,
 }
 
-impl Changes<'_> {
+impl<'a> Changes<'a> {
+    /// The list whose count `b` reads next.
+    #[inline]
+    fn at(mut b: Bytes<'a>) -> Option<Changes<'a>> {
+        let left = b.varint_u32().ok()?;
+        Some(Changes {
+            bytes: b,
+            left,
+            node: 0,
+        })
+    }
+
     /// The next change, or why the bytes do not hold one.
     fn next_checked(&mut self) -> Result<(u32, u8), FormatError> {
         let v = self.bytes.varint_u32()?;
@@ -161,6 +172,51 @@ impl Iterator for Changes<'_> {
         }
         // Checked when the index was opened: a damaged list ends where it is.
         self.next_checked().ok()
+    }
+}
+
+/// Where the change lists of one game's tables start in its bytes, found once for the game
+/// when [`super::intervals`] first reads one: a list was found by decoding every list before
+/// it, 400 instructions a read in long games with a few kos, where the same points' lists are
+/// read for candidate after candidate.
+#[derive(Debug)]
+pub(crate) struct ListStarts {
+    /// The first lists' starts (`len` of them; the others are found by decoding).
+    starts: [u32; MAX_LISTS],
+    len: usize,
+    /// Whether they are found (a game's [`super::intervals::Clean`] has its own).
+    filled: bool,
+}
+
+impl Default for ListStarts {
+    fn default() -> Self {
+        ListStarts {
+            starts: [0; MAX_LISTS],
+            len: 0,
+            filled: false,
+        }
+    }
+}
+
+/// Lists whose starts [`ListStarts`] keeps.
+const MAX_LISTS: usize = 64;
+
+impl ListStarts {
+    /// Finds the starts of the lists of `many` (a damaged list ends the search: the lists
+    /// after it are found as [`TimeTables::changes`] finds them, which gives none).
+    fn fill(&mut self, many: &[u8]) {
+        self.filled = true;
+        self.len = 0;
+        let mut b = Bytes::new(many);
+        while !b.is_empty() && self.len < MAX_LISTS {
+            let start = b.position();
+            let Ok(count) = b.varint_u32() else { return };
+            if (0..count).any(|_| b.varint().is_err()) {
+                return;
+            }
+            self.starts[self.len] = start as u32;
+            self.len += 1;
+        }
     }
 }
 
@@ -364,6 +420,35 @@ impl<'a> TimeTables<'a> {
     /// the tables tell theirs).
     #[inline]
     pub(crate) fn changes(&self, q: usize) -> Option<Changes<'a>> {
+        let before = self.list_rank(q)?;
+        let mut b = Bytes::new(self.many);
+        for _ in 0..before {
+            let count = b.varint_u32().ok()?;
+            for _ in 0..count {
+                b.varint().ok()?;
+            }
+        }
+        Changes::at(b)
+    }
+
+    /// [`TimeTables::changes`], the list found through `lists` (filled on the game's first
+    /// read of a list) instead of by decoding the lists before it.
+    #[inline]
+    pub(crate) fn changes_listed(&self, q: usize, lists: &mut ListStarts) -> Option<Changes<'a>> {
+        let k = self.list_rank(q)?;
+        if !lists.filled {
+            lists.fill(self.many);
+        }
+        match lists.starts.get(k).filter(|_| k < lists.len) {
+            Some(&start) => Changes::at(Bytes::new(self.many.get(start as usize..)?)),
+            None => self.changes(q),
+        }
+    }
+
+    /// The number of point `q`'s list among the change lists, when it has one (a point
+    /// changed again that did not hold one stone).
+    #[inline(always)]
+    fn list_rank(&self, q: usize) -> Option<usize> {
         let r = self.again_rank(q)?;
         if self.twice_bits(r) & 1 != 0 {
             return None;
@@ -379,20 +464,7 @@ impl<'a> TimeTables<'a> {
             .sum();
         held += (self.twice.get(full).map_or(0, |&b| b) & (0x55 & ((1u8 << (2 * part)) - 1)))
             .count_ones();
-        let before = r - held as usize;
-        let mut b = Bytes::new(self.many);
-        for _ in 0..before {
-            let count = b.varint_u32().ok()?;
-            for _ in 0..count {
-                b.varint().ok()?;
-            }
-        }
-        let left = b.varint_u32().ok()?;
-        Some(Changes {
-            bytes: b,
-            left,
-            node: 0,
-        })
+        Some(r - held as usize)
     }
 
     /// The points `q..q + len` (`len` at most 32) that changed more than once on the main
@@ -530,10 +602,11 @@ pub(crate) trait TimeRead {
     /// units of the stone's arrival and of its removal, and whether it was White.
     fn held_once(&self, q: usize) -> Option<(u32, u32, bool)>;
     /// The changes of a point changed again that did not hold one stone, in exact nodes
-    /// ([`TimeTables::changes`]).
+    /// ([`TimeTables::changes`]), found through the game's `lists`
+    /// ([`TimeTables::changes_listed`]).
     #[inline(always)]
-    fn changes(&self, q: usize) -> Option<Changes<'_>> {
-        self.tables().changes(q)
+    fn changes_listed(&self, q: usize, lists: &mut ListStarts) -> Option<Changes<'_>> {
+        self.tables().changes_listed(q, lists)
     }
 }
 
@@ -1021,6 +1094,7 @@ mod tests {
             // The change lists: a count, then a varint a change (the node's step times four
             // plus the state), after their length.
             let mut many = Vec::new();
+            let mut lists = ListStarts::default();
             for q in 0..81 {
                 let list = change_list(first[q], last[q], fin[q], twice[q]);
                 if !list.is_empty() {
@@ -1034,6 +1108,8 @@ mod tests {
                 let read: Option<Vec<_>> = t.changes(q).map(Iterator::collect);
                 let want = change_list(first[q], last[q], fin[q], twice[q]);
                 assert_eq!(read, (!want.is_empty()).then_some(want), "changes of {q}");
+                let listed: Option<Vec<_>> = t.changes_listed(q, &mut lists).map(Iterator::collect);
+                assert_eq!(listed, read, "changes of {q} through their start");
             }
             assert_eq!(many.len(), if shift == 1 { 31 } else { 11 }, "lists");
             assert_eq!(
@@ -1169,5 +1245,28 @@ mod tests {
             let mut b = Bytes::new(&bytes[..len]);
             assert!(TimeTables::read(&mut b, 9, 0).is_err(), "{len} bytes");
         }
+    }
+
+    /// The starts of the first lists are kept, each past the lists before it; a damaged
+    /// list ends them.
+    #[test]
+    fn list_starts_are_found_once() {
+        let mut many = Vec::new();
+        let mut want = Vec::new();
+        for k in 0..MAX_LISTS as u64 + 6 {
+            want.push(many.len() as u32);
+            // Lists of 1 to 3 changes, some of two bytes.
+            put_varint(&mut many, 1 + k % 3);
+            for c in 0..1 + k % 3 {
+                put_varint(&mut many, (k * 40 + c) << 2 | 1);
+            }
+        }
+        let mut lists = ListStarts::default();
+        lists.fill(&many);
+        assert_eq!(lists.len, MAX_LISTS);
+        assert_eq!(lists.starts[..], want[..MAX_LISTS]);
+        // Cut inside the fifth list: four found.
+        lists.fill(&many[..want[4] as usize + 2]);
+        assert_eq!((lists.len, &lists.starts[..4]), (4, &want[..4]));
     }
 }

@@ -82,8 +82,8 @@ impl Tallies {
 /// A while a cell did not hold what the pattern wants there, from node `from` to the node
 /// before `to`: a stone on a cell wanted empty ([`TimeRead::held_once`]), whose move at `from`
 /// put it at column `x` and row `y` of the board (White when `white`); or, read from a point's
-/// changes ([`TimeRead::changes`]), any such while, begun by a stone's arrival (`arrived`:
-/// that move) or a removal (a move elsewhere took it).
+/// changes ([`TimeRead::changes_listed`]), any such while, begun by a stone's arrival
+/// (`arrived`: that move) or a removal (a move elsewhere took it).
 #[derive(Clone, Copy, Default)]
 struct Held {
     from: u32,

@@ -343,22 +343,23 @@ impl GameEntry {
             return Err(FormatError::Bad("bitmap flags"));
         }
         let (all, times, shift) = (flags & 1 != 0, flags & 2 != 0, (flags >> 2) & 15);
+        let info = GameInfo {
+            black,
+            white,
+            date,
+            event,
+            result,
+            handicap,
+            komi,
+            size,
+        };
         let mut g = GameEntry {
             id,
             file,
             game_in_file,
             dyer,
-            info: GameInfo {
-                black,
-                white,
-                date,
-                event,
-                result,
-                handicap,
-                komi,
-                size,
-            },
-            facts: (None, Winner::Unknown),
+            facts: (info.year(), info.winner()),
+            info,
             side,
             bitmaps: Vec::new(),
             all,
@@ -366,7 +367,6 @@ impl GameEntry {
             shift,
             cold: Cold::Bytes(Vec::new()),
         };
-        g.facts = (g.info.year(), g.info.winner());
         // Read whole (at most 4 x 25 words), so that the vector is allocated once.
         let bytes = b.take(4 * g.bitmap_words())?;
         g.bitmaps = bytes

@@ -100,6 +100,14 @@ struct Held {
 /// 3.9% for the sparse 7x7 corner of `bench/search.sh` (32: 1.0% and 1.4%).
 const MAX_HELD: usize = 16;
 
+/// What [`stands`] fills and reads for a game's candidates, kept by its [`Clean`]: the whiles of
+/// the candidate read last, and where the game's change lists start.
+#[derive(Default)]
+struct Scratch {
+    held: [Held; MAX_HELD],
+    lists: ListStarts,
+}
+
 /// How a candidate stands along a plain main line ([`MainLine`]), as the time tables tell.
 enum Stands {
     /// Its cells changed in ways the tables do not tell apart: left to the walk.
@@ -159,8 +167,8 @@ impl Until {
 /// changes ([`Reading::read_changes`]) by position; by placement (where the next move inside
 /// may come onto any cell) such a candidate is [`Stands::Unknown`] when one of its first
 /// stones may be the continuation or a stone wanted is taken off and put back. The whiles a
-/// cell does not match go to `held` (a list filled in place: as part of the answer, its copy
-/// cost a 7x7 corner 1% more instructions).
+/// cell does not match go to `scratch.held` (a list filled in place: as part of the answer,
+/// its copy cost a 7x7 corner 1% more instructions).
 ///
 /// `read`: what the prune found of the candidate in a game whose units are nodes
 /// ([`Survivor`]), with the points changed again of each row of its rectangle, when the cell
@@ -176,7 +184,7 @@ fn stands(
     times: &impl TimeRead,
     n: usize,
     placements: bool,
-    (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
+    scratch: &mut Scratch,
     read: Option<(Survivor, &[u32])>,
 ) -> Stands {
     let fin = times.tables().fin;
@@ -217,15 +225,14 @@ fn stands(
             }
         };
         let cells = [xb, stones, empties];
-        let scratch = (&mut *held, &mut *lists);
         if again != 0 && !k.read_again(times, (c0, row, at), cells, again, placements, scratch) {
             return Stands::Unknown;
         }
     }
-    if !k.read_later(times, (&mut *held, lists)) {
+    if !k.read_later(times, scratch) {
         return Stands::Unknown;
     }
-    k.conclude(fin, n, placements, held)
+    k.conclude(fin, n, placements, &scratch.held)
 }
 
 /// What [`stands`] reads of a candidate's cells before it concludes.
@@ -287,14 +294,13 @@ impl Reading {
         [xb, stones, empties]: [u32; 3],
         again: u32,
         placements: bool,
-        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
+        scratch: &mut Scratch,
     ) -> bool {
         for x in ones(&[u64::from(stones & again)]) {
             let Some((from, to, white)) = times.held_once(at + x) else {
                 // Wanted White where Black does not match.
                 let want = 1 + u8::from(xb >> x & 1 != 0);
-                let read = (&mut *held, &mut *lists);
-                if placements || !self.read_changes(times, at + x, want, (c0 + x, row), read) {
+                if placements || !self.read_changes(times, at + x, want, (c0 + x, row), scratch) {
                     return false;
                 }
                 continue;
@@ -308,7 +314,7 @@ impl Reading {
         for x in ones(&[u64::from(empties & again)]) {
             match times.held_once(at + x) {
                 Some((from, to, white)) => self.hold(
-                    held,
+                    &mut scratch.held,
                     Held {
                         from,
                         to,
@@ -325,13 +331,7 @@ impl Reading {
                     if let Some(slot) = self.later.get_mut(self.late) {
                         *slot = cell;
                         self.late += 1;
-                    } else if !self.read_changes(
-                        times,
-                        at + x,
-                        0,
-                        (c0 + x, row),
-                        (&mut *held, &mut *lists),
-                    ) {
+                    } else if !self.read_changes(times, at + x, 0, (c0 + x, row), scratch) {
                         return false;
                     }
                 }
@@ -353,9 +353,9 @@ impl Reading {
         q: usize,
         want: u8,
         (x, y): (usize, usize),
-        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
+        scratch: &mut Scratch,
     ) -> bool {
-        let Some(changes) = times.changes_listed(q, lists) else {
+        let Some(changes) = times.changes_listed(q, &mut scratch.lists) else {
             return false;
         };
         // Each while the point kept one state: from `from` to the node before the next change.
@@ -378,7 +378,7 @@ impl Reading {
                     let (x, y) = (x as u8, y as u8);
                     let (white, arrived) = (state == 2, state != 0);
                     self.hold(
-                        held,
+                        &mut scratch.held,
                         Held {
                             from,
                             to,
@@ -401,11 +401,7 @@ impl Reading {
     /// after a candidate is gone. (Reading every such list, the slowest cut corner read 508 M
     /// instructions a search, against 445 M.) False when a point has no list.
     #[inline(always)]
-    fn read_later(
-        &mut self,
-        times: &impl TimeRead,
-        (held, lists): (&mut [Held; MAX_HELD], &mut ListStarts),
-    ) -> bool {
+    fn read_later(&mut self, times: &impl TimeRead, scratch: &mut Scratch) -> bool {
         for i in 0..self.late {
             let end = self.e.0.min(self.taken);
             if self.never || self.s >= end {
@@ -414,8 +410,7 @@ impl Reading {
             let (q, x, y) = self.later[i];
             let (q, x, y) = (usize::from(q), usize::from(x), usize::from(y));
             // A first stone at the end may be the move that ends it.
-            let read = (&mut *held, &mut *lists);
-            if times.first(q) <= end && !self.read_changes(times, q, 0, (x, y), read) {
+            if times.first(q) <= end && !self.read_changes(times, q, 0, (x, y), scratch) {
                 return false;
             }
         }
@@ -519,9 +514,7 @@ pub(super) struct Clean<'q> {
     line: MainLine,
     /// The game's winner.
     winner: Winner,
-    held: [Held; MAX_HELD],
-    /// The starts of the game's change lists, found when one is first read.
-    lists: ListStarts,
+    scratch: Scratch,
     /// The hits counted so far.
     pub(super) t: Tallies,
     /// Whether a candidate was counted.
@@ -547,8 +540,7 @@ impl<'q> Clean<'q> {
             placements,
             line,
             winner,
-            held: [Held::default(); MAX_HELD],
-            lists: ListStarts::default(),
+            scratch: Scratch::default(),
             t: Tallies::default(),
             counted: false,
         }
@@ -595,13 +587,27 @@ impl<'q> Clean<'q> {
             });
             if once {
                 let read = Some((found, &*rows));
-                let scratch = (&mut self.held, &mut self.lists);
-                let how = stands(vp, place, times, n, self.placements, scratch, read);
+                let how = stands(
+                    vp,
+                    place,
+                    times,
+                    n,
+                    self.placements,
+                    &mut self.scratch,
+                    read,
+                );
                 return self.take(scan, cand, how);
             }
         }
-        let scratch = (&mut self.held, &mut self.lists);
-        let how = stands(vp, place, times, n, self.placements, scratch, None);
+        let how = stands(
+            vp,
+            place,
+            times,
+            n,
+            self.placements,
+            &mut self.scratch,
+            None,
+        );
         self.take(scan, cand, how)
     }
 
@@ -617,11 +623,6 @@ impl<'q> Clean<'q> {
                 false
             }
         }
-    }
-
-    /// The game's winner.
-    pub(super) fn winner(&self) -> Winner {
-        self.winner
     }
 
     /// Counts the hits of candidate `cand` standing from node `s` until `until` (the end of
@@ -644,11 +645,11 @@ impl<'q> Clean<'q> {
         // At a node that begins two whiles, the stone that arrived names the move. (Most
         // candidates have none: the sort's call was 0.8% of the 3x3 hane anywhere.)
         if count > 1 {
-            self.held[..count].sort_unstable_by_key(|h| (h.from, !h.arrived));
+            self.scratch.held[..count].sort_unstable_by_key(|h| (h.from, !h.arrived));
         }
         let mut at = s;
         for k in 0..count {
-            let h = self.held[k];
+            let h = self.scratch.held[k];
             if h.from >= end {
                 break;
             }

@@ -76,8 +76,7 @@ pub(crate) fn search_game(
             if !count.counted {
                 return;
             }
-            let winner = count.winner();
-            let hits = count.t.close(scan, winner);
+            let hits = count.t.close(scan, g.facts.1);
             if hits > 0 {
                 scan.count_game(g.facts.0, hits);
             }

@@ -238,6 +238,16 @@ impl Plan {
 pub(crate) type PlacedStones<'a> = (&'a [(u8, u8)], &'a [(u8, u8)], usize, usize);
 
 impl Plan {
+    /// The candidates of `places` (numbers in [`Plan::placed`]) into `out`.
+    pub(super) fn list(&self, places: &[u16], out: &mut Vec<(u32, (u32, u32))>) {
+        out.clear();
+        out.extend(
+            places
+                .iter()
+                .filter_map(|&k| self.placed.get(usize::from(k))),
+        );
+    }
+
     /// Each variant at each of its places: its black stones, its white stones (cells of the
     /// rectangle), and the place's column and row.
     pub(crate) fn places(&self) -> impl Iterator<Item = PlacedStones<'_>> {

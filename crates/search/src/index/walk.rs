@@ -37,12 +37,45 @@ pub(crate) fn search_game(
         return;
     }
     let query = scan.query();
-    let found = match places {
-        Some(places) => ws.candidates_at(plan, g, places),
-        None => ws.candidates(plan, g, query.variations),
-    };
-    if !found {
+    let game = (size, shared, plan, g, cold, file);
+    match places {
+        Some(places) => {
+            if Workspace::bitmaps_fit(g) {
+                search_places(scan, ws, game, places);
+            }
+        }
+        None => {
+            let mut own = std::mem::take(&mut ws.places);
+            if Workspace::places_of(plan, g, query.variations, &mut own) {
+                search_places(scan, ws, game, &own);
+            }
+            ws.places = own;
+        }
+    }
+}
+
+/// [`search_game`] of a game whose candidates are at `places` (numbers in [`Plan::placed`]):
+/// read by the prune along the main line, else listed at once.
+fn search_places(
+    scan: &mut Scan<'_>,
+    ws: &mut Workspace,
+    (size, shared, plan, g, cold, file): (
+        BoardSize,
+        &SizeVariants,
+        &Plan,
+        &GameEntry,
+        ColdView<'_>,
+        &str,
+    ),
+    places: &[u16],
+) {
+    let query = scan.query();
+    let pruned = !(query.variations && g.all);
+    if places.is_empty() {
         return;
+    }
+    if !pruned {
+        plan.list(places, &mut ws.cands);
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
     let from = query.moves.map_or(0, |m| m.0);
@@ -58,17 +91,18 @@ pub(crate) fn search_game(
         .times
         .filter(|t| tables && t.exact())
         .and_then(|t| Some((t, t.line?)));
-    let (bound, start) = if query.variations && g.all {
+    let read = (from, places);
+    let (bound, start) = if !pruned {
         (u32::MAX, 0)
     } else if let Some((times, line)) = exact {
         let window = (query.moves, query.counting == Counting::Placements);
         let mut count = super::intervals::Clean::new(plan, shared, size, line, window, g.facts.1);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
         let bounds = match times.halves() {
-            Some(halves) => ws.prune_settling::<false>(plan, g, cold, from, &mut |cand, _| {
+            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
                 count.settle(scan, &halves, cand, None)
             }),
-            None => ws.prune_settling::<true>(plan, g, cold, from, &mut |cand, found| {
+            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
                 count.settle(scan, &times, cand, Some(found))
             }),
         };
@@ -85,7 +119,7 @@ pub(crate) fn search_game(
         clean = count.t;
         bounds
     } else {
-        ws.prune(plan, g, cold, from)
+        ws.prune(plan, g, cold, read)
     };
     if ws.cands.is_empty() {
         return;

@@ -15,6 +15,9 @@ use kifu_go::{BoardSize, Color, Point};
 pub(crate) struct Workspace {
     /// Candidates: variant and place, in the plain search's order.
     pub(super) cands: Vec<(u32, (u32, u32))>,
+    /// A game's places found from its bitmaps ([`Workspace::places_of`]), numbers in
+    /// [`Plan::placed`], when the columns did not find them.
+    pub(super) places: Vec<u16>,
     /// Per candidate, its cells that do not match the board: its stones only until they are
     /// all there once (then it is active: every cell is watched from then on).
     pub(super) counters: Vec<u16>,
@@ -76,15 +79,23 @@ const DIRECT_MAX: usize = 24;
 const DIRECT_CELLS: usize = 20;
 
 impl Workspace {
-    /// The candidates of `g` for `plan` (false: none, the game cannot match).
-    pub(super) fn candidates(&mut self, plan: &Plan, g: &GameEntry, variations: bool) -> bool {
-        self.cands.clear();
+    /// The places of `g` for `plan` into `places` (numbers in [`Plan::placed`], as the
+    /// columns give them; false: none, the game cannot match).
+    pub(super) fn places_of(
+        plan: &Plan,
+        g: &GameEntry,
+        variations: bool,
+        places: &mut Vec<u16>,
+    ) -> bool {
+        places.clear();
         let (black, white) = g.bitmaps(variations);
         let n = usize::from(g.side);
         if black.len() != n || white.len() != n {
             return false;
         }
-        for (vi, v) in plan.variants.iter().enumerate() {
+        // `placed` lists each variant's places row by row, columns ascending.
+        let mut base = 0u32;
+        for v in &plan.variants {
             for &(r, allowed) in &v.allowed {
                 let mut m = allowed;
                 for &(x, y) in &v.blacks {
@@ -96,26 +107,20 @@ impl Workspace {
                 while m != 0 {
                     let c = m.trailing_zeros();
                     m &= m - 1;
-                    self.cands.push((vi as u32, (c, r as u32)));
+                    let k = base + (allowed & ((1 << c) - 1)).count_ones();
+                    // A plan has at most 16 variants of 625 places.
+                    places.push(k as u16);
                 }
+                base += allowed.count_ones();
             }
         }
-        !self.cands.is_empty()
+        !places.is_empty()
     }
 
-    /// The candidates of `g` at `places` (numbers in [`Plan::places`]' order, which the
-    /// columns found: the same as [`Workspace::candidates`] would, without reading the game).
-    pub(super) fn candidates_at(&mut self, plan: &Plan, g: &GameEntry, places: &[u16]) -> bool {
-        self.cands.clear();
-        if g.bitmaps(false).0.len() != usize::from(g.side) {
-            return false;
-        }
-        self.cands.extend(
-            places
-                .iter()
-                .filter_map(|&k| plan.placed.get(usize::from(k))),
-        );
-        !self.cands.is_empty()
+    /// Whether the main line's bitmaps of `g` have a row per row of its board (else it cannot
+    /// be searched).
+    pub(super) fn bitmaps_fit(g: &GameEntry) -> bool {
+        g.bitmaps(false).0.len() == usize::from(g.side)
     }
 
     /// Sets up the watchers and counters of the candidates on the empty board (or, with few
@@ -229,15 +234,17 @@ impl Workspace {
     }
 
     /// Along the main line, leaves out the candidates that cannot stand at any node
-    /// ([`super::prune`]); returns the last node at which one may stand, and the first.
+    /// ([`super::prune`]); returns the last node at which one may stand, and the first. The
+    /// candidates are those of `places` (numbers in [`Plan::placed`], read without a copy
+    /// first).
     pub(super) fn prune(
         &mut self,
         plan: &Plan,
         g: &GameEntry,
         cold: ColdView<'_>,
-        from: u32,
+        (from, places): (u32, &[u16]),
     ) -> (u32, u32) {
-        self.prune_settling::<false>(plan, g, cold, from, &mut |_, _| true)
+        self.prune_settling::<false>(plan, g, cold, (from, places), &mut |_, _| true)
     }
 
     /// [`Workspace::prune`], each candidate that may stand given to `settle`, which says
@@ -247,11 +254,12 @@ impl Workspace {
         plan: &Plan,
         g: &GameEntry,
         cold: ColdView<'_>,
-        from: u32,
+        (from, places): (u32, &[u16]),
         settle: &mut impl FnMut((u32, (u32, u32)), super::prune::Survivor) -> bool,
     ) -> (u32, u32) {
         super::prune::prune::<NAMED>(
             &mut self.cands,
+            places,
             plan,
             g,
             cold,

@@ -109,13 +109,17 @@ const MINIMA_FROM: usize = 16;
 /// ([`super::times::Unpacked`]).
 const UNPACK_FROM: usize = 16;
 
+/// The candidates the prune keeps, and the places it reads them from (numbers in
+/// [`Plan::placed`]).
+type Read<'a> = (&'a mut Vec<(u32, (u32, u32))>, &'a [u16]);
+
 /// [`filter`] with the test that reads the cells wanted empty by runs from the levels
 /// `levels` ([`Minima`]), or one by one when `None`: an instance per kind of `times` (first
 /// stones unpacked or read through the directory).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn test<const NAMED: bool>(
-    cands: (&mut Vec<(u32, (u32, u32))>, &[u16]),
+    cands: Read<'_>,
     plan: &Plan,
     times: &impl TimeRead,
     levels: Option<&Minima>,
@@ -151,7 +155,7 @@ fn test<const NAMED: bool>(
 /// the stones of a candidate kept are all there by (no earlier than `from`).
 #[inline(always)]
 fn filter<T: TimeRead>(
-    (cands, places): (&mut Vec<(u32, (u32, u32))>, &[u16]),
+    (cands, places): Read<'_>,
     plan: &Plan,
     times: &T,
     from: u32,

@@ -294,7 +294,8 @@ impl Minima {
         let points = n * n;
         // The widest span (16 points) past the board reads "never".
         let used = (points + 16).min(STRIDE);
-        times.stone_lasts(n, &mut self.levels[..used]);
+        let xy = kifu_go::BoardSize::new(n as u32).map_or(&[][..], super::point_xy);
+        times.stone_lasts(n, xy, &mut self.levels[..used]);
         for k in 1..levels.min(LEVELS_MAX) {
             let step = 1 << (k - 1);
             let (below, level) =

@@ -551,7 +551,9 @@ impl TimeTables<'_> {
     /// that holds a stone on the final board, 255 for the others. A point changed once holds
     /// its stone at the end, so this is the last changes with the few points changed again
     /// that ended empty set to 255.
-    pub(crate) fn stone_lasts(&self, n: usize, out: &mut [u8]) {
+    /// `xy`: each point's column and row ([`super::point_xy`]: a division per point to find
+    /// them was two thirds of this time).
+    pub(crate) fn stone_lasts(&self, n: usize, xy: &[[u8; 2]], out: &mut [u8]) {
         let points = (n * n).min(self.last.len()).min(out.len());
         out[..points].copy_from_slice(&self.last[..points]);
         out[points..].fill(NEVER);
@@ -560,7 +562,8 @@ impl TimeTables<'_> {
             while again != 0 {
                 let q = 64 * w + again.trailing_zeros() as usize;
                 again &= again - 1;
-                let (row, col) = (q / n, q % n);
+                let Some(&[col, row]) = xy.get(q) else { break };
+                let (col, row) = (usize::from(col), usize::from(row));
                 let stone = (super::entry::row_word(self.fin, row)
                     | super::entry::row_word(self.fin, n + row))
                     >> col

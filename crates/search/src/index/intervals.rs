@@ -193,9 +193,9 @@ fn stands(
     let mut k = match read {
         Some((found, _)) => Reading {
             s: found.arrive,
-            e: found
-                .at
-                .map_or((u32::MAX, 0, 0), |q| (found.dead, q % n, q / n)),
+            e: found.at.map_or((u32::MAX, 0, 0), |[x, y]| {
+                (found.dead, usize::from(x), usize::from(y))
+            }),
             ..Reading::default()
         },
         None => Reading::default(),
@@ -573,16 +573,19 @@ impl<'q> Clean<'q> {
                 *a = tables.changed_again((r + y) * n + c, vp.width as usize);
             }
             if rows.iter().all(|&a| a == 0) {
-                let until = found
-                    .at
-                    .map(|q| Until::final_stone(tables.fin, n, found.dead, (q % n, q / n)));
+                let until = found.at.map(|[x, y]| {
+                    Until::final_stone(tables.fin, n, found.dead, (x.into(), y.into()))
+                });
                 self.count(scan, cand, found.arrive, until, 0);
                 return false;
             }
             // The contradicting cell changed once: only the cells changed again are read. (It
             // is a cell of the rectangle; were it not, `stands` reads every cell.)
-            let once = found.at.is_none_or(|q| {
-                let (x, y) = ((q % n).wrapping_sub(c), (q / n).wrapping_sub(r));
+            let once = found.at.is_none_or(|[x, y]| {
+                let (x, y) = (
+                    usize::from(x).wrapping_sub(c),
+                    usize::from(y).wrapping_sub(r),
+                );
                 x < vp.width as usize && rows.get(y).is_some_and(|a| a >> x & 1 == 0)
             });
             if once {

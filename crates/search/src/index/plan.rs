@@ -22,6 +22,9 @@ pub(super) struct VariantPlan {
     /// (`y * n + x`) into level `k` (plus `k` times [`super::prune::STRIDE`]: one add and one
     /// mask a span, the level found with it).
     pub(super) run_spans: Vec<[u16; 2]>,
+    /// The same spans as one list, a run of one cell read once (its two spans are the same
+    /// byte): what the prune's test reads, naming a cell through `run_spans`.
+    pub(super) run_reads: Vec<u16>,
     /// The constraining cells that do not want an empty point (stones, wildcards), which the
     /// prune tests one by one beside the runs.
     pub(super) others: Vec<(u8, u8, u8)>,
@@ -157,7 +160,7 @@ impl Plan {
                         _ => empty_runs.push((x, y, 1)),
                     }
                 }
-                let run_spans = empty_runs
+                let run_spans: Vec<[u16; 2]> = empty_runs
                     .iter()
                     .map(|&(x, y, len)| {
                         let level = len.ilog2() as usize;
@@ -167,6 +170,10 @@ impl Plan {
                         // Runs of at most 25 points: level 4 at most, under 5 * 1024.
                         [(base + at) as u16, (base + second) as u16]
                     })
+                    .collect();
+                let run_reads = run_spans
+                    .iter()
+                    .flat_map(|&[a, b]| std::iter::once(a).chain((a != b).then_some(b)))
                     .collect();
                 let others = cells.iter().copied().filter(|c| c.2 != 0b110).collect();
                 let stone_at = blacks
@@ -187,6 +194,7 @@ impl Plan {
                     empties,
                     empty_runs,
                     run_spans,
+                    run_reads,
                     others,
                     stone_at,
                     empty_mismatches: cells.iter().filter(|c| c.2 & 1 != 0).count() as u16,

@@ -349,7 +349,11 @@ fn survives_runs<const NAMED: bool>(
                 .min(minima.at(at + usize::from(b))),
         )
     };
-    let low = v.run_spans.iter().map(run).fold(u32::from(NEVER), u32::min);
+    let low = v
+        .run_reads
+        .iter()
+        .fold(NEVER, |m, &o| m.min(minima.at(at + usize::from(o))));
+    let low = u32::from(low);
     if low <= born {
         return None;
     }

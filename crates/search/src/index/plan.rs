@@ -22,8 +22,9 @@ pub(super) struct VariantPlan {
     /// (`y * n + x`) into level `k` (plus `k` times [`super::prune::STRIDE`]: one add and one
     /// mask a span, the level found with it).
     pub(super) run_spans: Vec<[u16; 2]>,
-    /// The same spans as one list, a run of one cell read once (its two spans are the same
-    /// byte): what the prune's test reads, naming a cell through `run_spans`.
+    /// The same spans as one list, those of a run whose two spans are one byte (a run of one,
+    /// two or four cells) read once: what the prune's test reads (a survivor's cell is named
+    /// through `run_spans`).
     pub(super) run_reads: Vec<u16>,
     /// The constraining cells that do not want an empty point (stones, wildcards), which the
     /// prune tests one by one beside the runs.

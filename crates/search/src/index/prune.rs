@@ -41,15 +41,16 @@ pub(crate) struct Survivor {
     /// The unit by which its stones are all there, by their first stones (0: it has none).
     pub arrive: u32,
     /// The column and row of the cell whose last change is `dead`, when the test named it
-    /// (asked for by `NAMED`; `None` when no cell contradicts). Not its point: finding them
-    /// from the point, a division per survivor, took the 3x3 hane anywhere 2% of its time.
+    /// (asked for by `NAMED`; `None` when no cell contradicts). Not its point, whose column
+    /// and row the settling would find by a division per survivor (tens of cycles each).
     pub at: Option<[u8; 2]>,
 }
 
 /// Puts in `cands` the candidates of `places` (numbers in [`Plan::placed`]) but those that
-/// cannot stand at any node of `g`'s main line, and those that `settle` takes (it is given each of the others with what the prune found, and says
-/// whether to keep it: [`super::intervals::Clean`] counts a candidate from the tables there,
-/// while the tables are at hand); returns the last node at which one of those kept may stand
+/// cannot stand at any node of `g`'s main line, and those that `settle` takes (it is given
+/// each of the others with what the prune found, and says whether to keep it:
+/// [`super::intervals::Clean`] counts a candidate from the tables there, while the tables are
+/// at hand); returns the last node at which one of those kept may stand
 /// (`u32::MAX`: no bound known) and the first (0: none known): before it, none has all its
 /// stones. `NAMED` asks for the point of each survivor's contradicting cell.
 #[allow(clippy::too_many_arguments)]
@@ -150,7 +151,7 @@ fn test<const NAMED: bool>(
 }
 
 /// The prune's loop over the candidates, those of the game's `places` in [`Plan::placed`]
-/// (kept in `cands`: copying them there first took the 3x3 hane anywhere about 4% of its
+/// (kept in `cands`: copying them all there first took the 3x3 hane anywhere about 2% of its
 /// instructions), with the time tables `times` and a candidate's test (`survives` or
 /// `survives_runs`), each survivor given to `settle`; gives the bound and the earliest unit
 /// the stones of a candidate kept are all there by (no earlier than `from`).
@@ -359,7 +360,7 @@ fn survives_runs<const NAMED: bool>(
     }
     // The other cells (stones, wildcards) one by one: their earliest contradiction, the
     // first cell of it.
-    let mut other = (u32::MAX, (0, 0));
+    let mut other = (u32::MAX, 0, 0);
     for &(x, y, wrong) in &v.others {
         let (col, row) = (c + usize::from(x), r + usize::from(y));
         let state = (row_word(fin, row) >> col & 1) | (row_word(fin, n + row) >> col & 1) << 1;
@@ -369,7 +370,7 @@ fn survives_runs<const NAMED: bool>(
             u32::MAX
         };
         other = if last < other.0 {
-            (last, (col, row))
+            (last, col, row)
         } else {
             other
         };
@@ -384,7 +385,7 @@ fn survives_runs<const NAMED: bool>(
     };
     // A tie goes to the runs, read first.
     let (dead, cell) = if other.0 < runs {
-        (other.0, NAMED.then_some(xy(other.1 .0, other.1 .1)))
+        (other.0, NAMED.then_some(xy(other.1, other.2)))
     } else if NAMED && runs != u32::MAX {
         let lowest = v.run_spans.iter().position(|r| run(r) == low).unwrap_or(0);
         let (x, y, len) = v.empty_runs[lowest];

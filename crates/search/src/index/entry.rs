@@ -460,9 +460,11 @@ impl GameBuilder {
             first: vec![u32::MAX; n * n],
             fin: vec![0u8; n * n],
             changed: vec![(0, 0); n * n],
-            log: Vec::new(),
+            // Sized once: a change a node and some captures (grown as they came, these two
+            // were a sixth of a build's allocations).
+            log: Vec::with_capacity(tree.node_count() + tree.node_count() / 8 + 8),
             differ: Differ::new(n, tree.node_count()),
-            changes: Vec::new(),
+            changes: Vec::with_capacity(16),
             broken: false,
             xy: size.map_or(&[], super::point_xy),
             dyer: DyerMoves {

@@ -251,20 +251,20 @@ impl NodeWriter {
             extra |= EXTRA_MOVE_NUMBER;
         }
         // The usual node: its move's stone appears and some stones of the other colour go.
-        let captures: Option<Vec<u16>> = match node.mv {
+        // Its captures are then its changes but the move's point (`u16::MAX` without a move:
+        // none), read from the changes as they are written rather than gathered first.
+        let captured: Option<u16> = match node.mv {
             Some((c, Some(p))) => {
                 let placed = changes.iter().any(|&(q, s)| q == p && s == state(Some(c)));
                 let rest_cleared = changes.iter().all(|&(q, s)| q == p || s == 0);
-                (placed && rest_cleared)
-                    .then(|| changes.iter().map(|c| c.0).filter(|&q| q != p).collect())
+                (placed && rest_cleared).then_some(p)
             }
-            _ => changes.is_empty().then(Vec::new),
+            _ => changes.is_empty().then_some(u16::MAX),
         };
-        if captures.is_none() {
-            extra |= EXTRA_CHANGES;
-        }
-        if captures.as_ref().is_some_and(|c| !c.is_empty()) {
-            flags |= CAPTURES;
+        match captured {
+            None => extra |= EXTRA_CHANGES,
+            Some(p) if changes.iter().any(|c| c.0 != p) => flags |= CAPTURES,
+            Some(_) => {}
         }
         if extra != 0 {
             flags |= EXTRA;
@@ -274,7 +274,7 @@ impl NodeWriter {
                 self.bytes
                     .push(MOVE_SHORT | (flags & SHORT_FLAGS) | ((p >> 8) as u8) << 6);
                 self.bytes.push(p as u8);
-                self.push_captures(captures.as_deref().unwrap_or(&[]));
+                self.push_captures(changes, p);
                 self.number(index, node.move_number);
                 return;
             }
@@ -295,8 +295,8 @@ impl NodeWriter {
         if let Some((_, Some(p))) = node.mv {
             put_varint(&mut self.bytes, u64::from(p));
         }
-        match captures {
-            Some(caps) => self.push_captures(&caps),
+        match captured {
+            Some(p) => self.push_captures(changes, p),
             None => {
                 put_varint(&mut self.bytes, changes.len() as u64);
                 for &(q, s) in changes {
@@ -308,11 +308,13 @@ impl NodeWriter {
         self.number(index, node.move_number);
     }
 
-    /// Appends a play's captures (nothing when there are none: its `CAPTURES` flag says so).
-    fn push_captures(&mut self, caps: &[u16]) {
-        if !caps.is_empty() {
-            put_varint(&mut self.bytes, caps.len() as u64);
-            for &q in caps {
+    /// Appends a play's captures, the points of `changes` but its own point `p` (nothing
+    /// when there are none: its `CAPTURES` flag says so).
+    fn push_captures(&mut self, changes: &[(u16, u8)], p: u16) {
+        let count = changes.iter().filter(|c| c.0 != p).count();
+        if count > 0 {
+            put_varint(&mut self.bytes, count as u64);
+            for &(q, _) in changes.iter().filter(|c| c.0 != p) {
                 put_varint(&mut self.bytes, u64::from(q));
             }
         }

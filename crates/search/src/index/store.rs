@@ -446,10 +446,14 @@ pub(crate) fn write(
 }
 
 /// The body's first bytes: the file names and the game count.
-pub(crate) fn body_head<'a>(files: impl ExactSizeIterator<Item = &'a str>, games: u64) -> Vec<u8> {
+pub(crate) fn body_head(
+    files: impl ExactSizeIterator<Item = impl AsRef<str>>,
+    games: u64,
+) -> Vec<u8> {
     let mut head = Vec::new();
     put_varint(&mut head, files.len() as u64);
     for f in files {
+        let f = f.as_ref();
         put_varint(&mut head, f.len() as u64);
         head.extend_from_slice(f.as_bytes());
     }

@@ -21,89 +21,119 @@ pub struct Skipped {
 pub struct Found {
     /// Files to read, sorted.
     pub files: Vec<PathBuf>,
-    /// Entries left out, in the order met.
+    /// Entries left out, folder by folder in the order the walk met them.
     pub skipped: Vec<Skipped>,
 }
 
 /// Walks `root` recursively for files ending in one of `exts` (case-insensitive; an empty list
 /// takes every regular file).
+///
+/// Folders are listed a level at a time, the folders of a level in parallel (rayon): listing
+/// is mostly the kernel's work, and a collection of 100,000 files in a thousand folders took
+/// a tenth of a second of `kifu pos index` on one thread before any file was read. Which
+/// folder is walked and which is a loop is decided in one order, level by level.
 pub fn walk(root: &Path, exts: &[&str]) -> Result<Found, FsError> {
+    use rayon::prelude::*;
     use std::os::unix::fs::MetadataExt;
     let mut found = Found::default();
     let mut seen = HashSet::new();
     let meta = std::fs::metadata(root).map_err(|e| FsError::io(root, "cannot read", e))?;
     seen.insert((meta.dev(), meta.ino()));
-    // An explicit stack: folder depth must not matter.
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).map_err(|e| FsError::io(&d, "cannot list the folder", e))?;
-        for e in entries {
-            let e = e.map_err(|e| FsError::io(&d, "cannot list the folder", e))?;
-            let path = e.path();
-            let ft = e
-                .file_type()
-                .map_err(|err| FsError::io(&path, "cannot read", err))?;
-            let wanted = has_ext(&path, exts);
-            if ft.is_dir() {
-                let m = e
-                    .metadata()
-                    .map_err(|err| FsError::io(&path, "cannot read", err))?;
-                if seen.insert((m.dev(), m.ino())) {
-                    stack.push(path);
-                }
-                continue;
-            }
-            if ft.is_file() {
-                if wanted {
-                    found.files.push(path);
-                }
-                continue;
-            }
-            if ft.is_symlink() {
-                match std::fs::metadata(&path) {
-                    Ok(m) if m.is_dir() => {
-                        if seen.insert((m.dev(), m.ino())) {
-                            stack.push(path);
-                        } else {
-                            found.skipped.push(Skipped {
-                                path,
-                                why: "symlink loop (a folder already walked)".into(),
-                            });
-                        }
-                    }
-                    Ok(m) if m.is_file() => {
-                        if wanted {
-                            found.files.push(path);
-                        }
-                    }
-                    Ok(m) if wanted => found.skipped.push(Skipped {
+    // A level at a time, in a list: folder depth must not matter.
+    let mut level = vec![root.to_path_buf()];
+    while !level.is_empty() {
+        let listed = level
+            .par_iter()
+            .map(|d| list(d, exts))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut next = Vec::new();
+        for l in listed {
+            found.files.extend(l.files);
+            found.skipped.extend(l.skipped);
+            for (path, id, linked) in l.folders {
+                if seen.insert(id) {
+                    next.push(path);
+                } else if linked {
+                    found.skipped.push(Skipped {
                         path,
-                        why: format!("symlink to a {}", kind_name(&m.file_type())),
-                    }),
-                    Ok(_) => {}
-                    Err(err) if wanted => found.skipped.push(Skipped {
-                        path,
-                        why: if err.raw_os_error() == Some(40) {
-                            "symlink loop".to_string()
-                        } else {
-                            format!("dangling symlink ({err})")
-                        },
-                    }),
-                    Err(_) => {}
+                        why: "symlink loop (a folder already walked)".into(),
+                    });
                 }
-                continue;
-            }
-            if wanted {
-                found.skipped.push(Skipped {
-                    path,
-                    why: kind_name(&ft).to_string(),
-                });
             }
         }
+        level = next;
     }
     sort_paths(&mut found.files);
     Ok(found)
+}
+
+/// One folder's entries: the files taken, the folders in it (each with its device and inode,
+/// and whether it is reached through a symlink), and the entries left out.
+#[derive(Default)]
+struct Listing {
+    files: Vec<PathBuf>,
+    folders: Vec<(PathBuf, (u64, u64), bool)>,
+    skipped: Vec<Skipped>,
+}
+
+/// Lists folder `d` for [`walk`].
+fn list(d: &Path, exts: &[&str]) -> Result<Listing, FsError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Listing::default();
+    let entries = std::fs::read_dir(d).map_err(|e| FsError::io(d, "cannot list the folder", e))?;
+    for e in entries {
+        let e = e.map_err(|e| FsError::io(d, "cannot list the folder", e))?;
+        let path = e.path();
+        let ft = e
+            .file_type()
+            .map_err(|err| FsError::io(&path, "cannot read", err))?;
+        let wanted = has_ext(&path, exts);
+        if ft.is_dir() {
+            let m = e
+                .metadata()
+                .map_err(|err| FsError::io(&path, "cannot read", err))?;
+            out.folders.push((path, (m.dev(), m.ino()), false));
+            continue;
+        }
+        if ft.is_file() {
+            if wanted {
+                out.files.push(path);
+            }
+            continue;
+        }
+        if ft.is_symlink() {
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_dir() => out.folders.push((path, (m.dev(), m.ino()), true)),
+                Ok(m) if m.is_file() => {
+                    if wanted {
+                        out.files.push(path);
+                    }
+                }
+                Ok(m) if wanted => out.skipped.push(Skipped {
+                    path,
+                    why: format!("symlink to a {}", kind_name(&m.file_type())),
+                }),
+                Ok(_) => {}
+                Err(err) if wanted => out.skipped.push(Skipped {
+                    path,
+                    why: if err.raw_os_error() == Some(40) {
+                        "symlink loop".to_string()
+                    } else {
+                        format!("dangling symlink ({err})")
+                    },
+                }),
+                Err(_) => {}
+            }
+            continue;
+        }
+        if wanted {
+            out.skipped.push(Skipped {
+                path,
+                why: kind_name(&ft).to_string(),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Sorts the paths of one walk as `Path` orders them (component by component), with a byte key

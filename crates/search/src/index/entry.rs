@@ -6,6 +6,7 @@ use super::times::{self, MainLine, TimeTables};
 use crate::filter::{GameInfo, TextPool, Winner};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{BoardSize, Color, Move, PlayedMove, Point};
+use std::cell::RefCell;
 
 /// One game as the index holds it: what every search may read stays in memory, what only the
 /// walk of the game reads ([`Cold`]) may stay in the sidecar file.
@@ -407,6 +408,39 @@ pub(crate) struct GameBuilder {
     /// The main line's shape so far, while it is plain ([`super::times::MainLine`]), and the
     /// nodes without a move or a change since its last node ([`follow_line`]).
     line: (Option<MainLine>, u32),
+    /// The working tables of [`times::encode`], and its points held once ([`Self::finish`]).
+    times: times::Scratch,
+    twice: Vec<u8>,
+}
+
+/// A builder's working buffers, left by [`GameBuilder::finish`] for the next game built on
+/// the same thread: made anew for each game they were a fifth of `kifu pos index`'s
+/// allocations, and the allocator's time a tenth of its own on two threads.
+#[derive(Default)]
+struct Spare {
+    all: Vec<u32>,
+    last: Vec<u32>,
+    first: Vec<u32>,
+    fin: Vec<u8>,
+    changed: Vec<(u8, u8)>,
+    log: Vec<(u16, u32, u8)>,
+    changes: Vec<(u16, u8)>,
+    dyer: Vec<Option<Point>>,
+    writer: NodeWriter,
+    differ: Differ,
+    times: times::Scratch,
+    twice: Vec<u8>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = RefCell::default();
+}
+
+/// `v` emptied and filled with `len` times `fill`.
+fn refill<T: Clone>(mut v: Vec<T>, len: usize, fill: T) -> Vec<T> {
+    v.clear();
+    v.resize(len, fill);
+    v
 }
 
 /// The last move a Dyer signature reads.
@@ -433,6 +467,27 @@ impl GameBuilder {
         let info = GameInfo::from_game(tree);
         let size = BoardSize::new(u32::from(info.size)).ok();
         let n = size.map_or(0, |s| usize::from(s.get()));
+        let nodes = tree.node_count();
+        let Spare {
+            all,
+            last,
+            first,
+            fin,
+            changed,
+            mut log,
+            mut changes,
+            mut dyer,
+            writer,
+            differ,
+            times,
+            twice,
+        } = SPARE.with(RefCell::take);
+        // Room for a change a node and some captures.
+        log.clear();
+        log.reserve(nodes + nodes / 8 + 8);
+        changes.clear();
+        dyer.clear();
+        dyer.reserve(DYER_LAST);
         GameBuilder {
             entry: GameEntry {
                 id,
@@ -452,25 +507,25 @@ impl GameBuilder {
             },
             size,
             node_count: 0,
-            writer: NodeWriter::with_capacity(tree.node_count()),
+            writer: NodeWriter::reusing(writer, nodes),
             main: vec![0u32; 2 * n],
-            all: vec![0u32; 2 * n],
+            all: refill(all, 2 * n, 0),
             variations: false,
-            last: vec![0u32; n * n],
-            first: vec![u32::MAX; n * n],
-            fin: vec![0u8; n * n],
-            changed: vec![(0, 0); n * n],
-            // Sized once: a change a node and some captures (grown as they came, these two
-            // were a sixth of a build's allocations).
-            log: Vec::with_capacity(tree.node_count() + tree.node_count() / 8 + 8),
-            differ: Differ::new(n, tree.node_count()),
-            changes: Vec::with_capacity(16),
+            last: refill(last, n * n, 0),
+            first: refill(first, n * n, u32::MAX),
+            fin: refill(fin, n * n, 0),
+            changed: refill(changed, n * n, (0, 0)),
+            log,
+            differ: Differ::reusing(differ, n, nodes),
+            changes,
             broken: false,
             xy: size.map_or(&[], super::point_xy),
             dyer: DyerMoves {
-                moves: Vec::with_capacity(DYER_LAST),
+                moves: dyer,
                 exact: true,
             },
+            times,
+            twice,
             line: (Some(MainLine::new(0, 0)), 0),
         }
     }
@@ -554,60 +609,93 @@ impl GameBuilder {
 
     /// The entry, once every step of `tree` has come.
     pub(crate) fn finish(self, tree: &kifu_sgf::GameTree<'_>) -> GameEntry {
-        let mut entry = self.entry;
-        let signature = match self.size {
-            Some(size) if self.dyer.exact && !self.broken => {
-                crate::dyer::signature_of_moves(size, &self.dyer.moves)
+        let GameBuilder {
+            mut entry,
+            size,
+            node_count,
+            writer,
+            main,
+            all,
+            variations,
+            last,
+            first,
+            fin,
+            changed,
+            mut log,
+            differ,
+            changes,
+            broken,
+            dyer,
+            xy: _,
+            line,
+            mut times,
+            mut twice,
+        } = self;
+        let signature = match size {
+            Some(size) if dyer.exact && !broken => {
+                crate::dyer::signature_of_moves(size, &dyer.moves)
             }
             _ => crate::dyer::signature(tree),
         };
         entry.dyer = signature.map(|s| s.as_str().to_string());
-        let Some(size) = self.size else {
-            return entry;
-        };
-        if self.broken {
-            // Cannot happen with the replay as it is; a game the index cannot hold exactly is
-            // better left without nodes than searched wrong.
-            return entry;
+        // Without a board, no nodes. A broken replay cannot happen as it is; a game the index
+        // cannot hold exactly is better left without nodes than searched wrong.
+        if let (Some(size), false) = (size, broken) {
+            let n = usize::from(size.get());
+            entry.side = size.get();
+            entry.bitmaps = main;
+            if variations {
+                entry.all = true;
+                entry.bitmaps.extend_from_slice(&all);
+            }
+            // Sized for the time tables (at most 2 bytes a point and the board's and bit
+            // words) and the nodes.
+            let mut cold = Vec::with_capacity(2 * n * n + 32 * n + writer.bytes.len() + 32);
+            let longest = last.iter().copied().max().unwrap_or(0);
+            let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
+            if let Some(shift) = shift {
+                entry.times = true;
+                entry.shift = shift;
+                // The points that held one stone and were emptied for good: two changes.
+                twice.clear();
+                twice.extend(
+                    (changed.iter().zip(&fin))
+                        .map(|(&(k, s), &f)| if k == 2 && f == 0 { s } else { 0 }),
+                );
+                // The changes of the points changed again, by point (a stable sort keeps each
+                // point's in node order).
+                log.retain(|c| changed[usize::from(c.0)].0 > 1);
+                log.sort_by_key(|c| c.0);
+                times::encode(
+                    &fin,
+                    (&first, &last, &twice),
+                    &log,
+                    (n, shift),
+                    line.0,
+                    (&mut cold, &mut times),
+                );
+            }
+            put_varint(&mut cold, u64::from(node_count));
+            put_varint(&mut cold, writer.bytes.len() as u64);
+            cold.extend_from_slice(&writer.bytes);
+            entry.cold = Cold::Bytes(cold);
         }
-        let n = usize::from(size.get());
-        entry.side = size.get();
-        entry.bitmaps = self.main;
-        if self.variations {
-            entry.all = true;
-            entry.bitmaps.extend_from_slice(&self.all);
-        }
-        // Sized for the time tables (at most 2 bytes a point and the board's and bit words)
-        // and the nodes.
-        let mut cold = Vec::with_capacity(2 * n * n + 32 * n + self.writer.bytes.len() + 32);
-        let longest = self.last.iter().copied().max().unwrap_or(0);
-        let shift = (0u8..16).find(|&s| longest.div_ceil(1 << s) <= 254);
-        if let Some(shift) = shift {
-            entry.times = true;
-            entry.shift = shift;
-            // The points that held one stone and were emptied for good: two changes.
-            let twice: Vec<u8> = (self.changed.iter().zip(&self.fin))
-                .map(|(&(k, s), &f)| if k == 2 && f == 0 { s } else { 0 })
-                .collect();
-            // The changes of the points changed again, by point (a stable sort keeps each
-            // point's in node order).
-            let mut log = self.log;
-            log.retain(|c| self.changed[usize::from(c.0)].0 > 1);
-            log.sort_by_key(|c| c.0);
-            times::encode(
-                &self.fin,
-                (&self.first, &self.last, &twice),
-                &log,
-                n,
-                shift,
-                self.line.0,
-                &mut cold,
-            );
-        }
-        put_varint(&mut cold, u64::from(self.node_count));
-        put_varint(&mut cold, self.writer.bytes.len() as u64);
-        cold.extend_from_slice(&self.writer.bytes);
-        entry.cold = Cold::Bytes(cold);
+        SPARE.with(|s| {
+            s.replace(Spare {
+                all,
+                last,
+                first,
+                fin,
+                changed,
+                log,
+                changes,
+                dyer: dyer.moves,
+                writer,
+                differ,
+                times,
+                twice,
+            })
+        });
         entry
     }
 }
@@ -665,6 +753,7 @@ fn follow_line(
 /// colour after its node: a move that adds one stone of its colour and leaves the other
 /// colour's count as it was changed its own point only (no capture, no suicide), which spares
 /// writing and comparing the whole board for most nodes.
+#[derive(Default)]
 struct Differ {
     n: usize,
     path: Vec<(usize, usize, [u32; 2])>,
@@ -674,16 +763,20 @@ struct Differ {
 }
 
 impl Differ {
-    /// A differ for a game of side `n` and about `nodes` nodes: the path and the undo list
-    /// sized once (grown node by node they were most of a build's reallocations).
-    fn new(n: usize, nodes: usize) -> Differ {
-        Differ {
-            n,
-            path: Vec::with_capacity(nodes),
-            undo: Vec::with_capacity(nodes + 8),
-            cur: vec![0; n * n],
-            rows: vec![0; n * n],
+    /// `d`'s buffers made ready for a game of side `n` and about `nodes` nodes: the path and
+    /// the undo list sized once (grown node by node they were most of a build's
+    /// reallocations).
+    fn reusing(mut d: Differ, n: usize, nodes: usize) -> Differ {
+        d.n = n;
+        d.path.clear();
+        d.path.reserve(nodes);
+        d.undo.clear();
+        d.undo.reserve(nodes + 8);
+        for v in [&mut d.cur, &mut d.rows] {
+            v.clear();
+            v.resize(n * n, 0);
         }
+        d
     }
 
     /// Goes back to `step`'s parent and puts the points `step` changed (point, new state) in

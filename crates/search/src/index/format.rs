@@ -160,13 +160,14 @@ pub(crate) struct NodeWriter {
 }
 
 impl NodeWriter {
-    /// A writer for a game of about `nodes` nodes: its buffers sized once (grown node by node
-    /// they were a tenth of a build's allocations).
-    pub(crate) fn with_capacity(nodes: usize) -> NodeWriter {
-        NodeWriter {
-            bytes: Vec::with_capacity(2 * nodes + 8),
-            move_numbers: Vec::with_capacity(nodes),
-        }
+    /// `w`'s buffers emptied for a game of about `nodes` nodes and sized once (grown node by
+    /// node they were a tenth of a build's allocations).
+    pub(crate) fn reusing(mut w: NodeWriter, nodes: usize) -> NodeWriter {
+        w.bytes.clear();
+        w.bytes.reserve(2 * nodes + 8);
+        w.move_numbers.clear();
+        w.move_numbers.reserve(nodes);
+        w
     }
 
     /// [`NodeWriter::push`] of the commonest node, in fewer instructions (four nodes in five

@@ -95,7 +95,8 @@ pub fn check_files(
     exts: &[&str],
     check: impl Fn(Vec<u8>) -> Vec<Finding> + Sync + Send,
 ) -> Result<Outcome> {
-    let files = inputs::collect(&o.files, exts)?;
+    // Listed on the command's threads too: folders are listed in parallel.
+    let files = o.threads.run(|| inputs::collect(&o.files, exts))??;
     let bar = progress(files.len() as u64, "checking");
     let results: Vec<(String, Result<Vec<Finding>>)> = o.threads.run(|| {
         files

@@ -146,7 +146,9 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
         ));
         return Ok(Outcome::Usage);
     }
-    let files = inputs::collect(std::slice::from_ref(&a.input), &["sgf"])?;
+    let files = a
+        .threads
+        .run(|| inputs::collect(std::slice::from_ref(&a.input), &["sgf"]))??;
     let bar = progress(files.len() as u64, "converting");
     let results: Vec<(String, Result<Vec<Diagnostic>>)> = a.threads.run(|| {
         files
@@ -272,7 +274,10 @@ pub fn stats_of_ishi(bytes: Vec<u8>) -> Stats {
 }
 
 fn stats(a: StatsArgs) -> Result<Outcome> {
-    let files = inputs::collect(&a.many.files, &["sgf", "go"])?;
+    let files = a
+        .many
+        .threads
+        .run(|| inputs::collect(&a.many.files, &["sgf", "go"]))??;
     let bar = progress(files.len() as u64, "parsing");
     let results: Vec<Result<Stats>> = a.many.threads.run(|| {
         files

@@ -255,7 +255,8 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         crate::usage!("--from {} is after --to {to}", a.select.from);
     }
     let memory = parse_bytes(&a.memory)?;
-    let sources = sources(&a.games, a.ascii)?;
+    // Listed on the command's threads too: folders are listed in parallel.
+    let sources = a.threads.run(|| sources(&a.games, a.ascii))??;
     let (keys, zobrist_path, zobrist_written) =
         zobrist_keys(a.select.zobrist.as_deref(), &a.output, size)?;
     let mut opts = ExtractOptions::new(size);

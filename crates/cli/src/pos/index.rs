@@ -155,7 +155,10 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     }
     let started = Instant::now();
     let size = super::size_arg(a.select.size)?;
-    let all_sources = super::extract::sources(&a.games, false)?;
+    // Listed on the command's threads too: folders are listed in parallel.
+    let all_sources = a
+        .threads
+        .run(|| super::extract::sources(&a.games, false))??;
     let shard = a.sharding.shard;
     let sources: Vec<_> = all_sources
         .iter()
@@ -459,7 +462,9 @@ fn add(a: IndexArgs) -> Result<Outcome> {
         let n = u32::try_from(n).context("too many files")?;
         known.insert(canonical(std::path::Path::new(&existing.file_path(n)?)));
     }
-    let mut sources = super::extract::sources(&a.games, false)?;
+    let mut sources = a
+        .threads
+        .run(|| super::extract::sources(&a.games, false))??;
     let given = sources.len();
     sources.retain(|s| !known.contains(&canonical(&s.path)));
     let skipped = given - sources.len();

@@ -514,15 +514,9 @@ impl PatternIndexBuilder {
             .map_err(|why| self.writer.io(std::io::Error::other(why)))?;
         self.writer.push_record(g, bytes)?;
         if let Some(d) = &g.dyer {
-            self.count_signature(d.as_bytes());
+            self.signatures.count(d.as_bytes());
         }
         Ok(())
-    }
-
-    /// Counts a game's Dyer signature (its text), for the duplicate groups
-    /// [`PatternIndexBuilder::finish`] reports.
-    fn count_signature(&mut self, dyer: &[u8]) {
-        self.signatures.count(dyer);
     }
 
     /// Appends a file's records, in the order of the files: `first` is the database's number
@@ -550,7 +544,7 @@ impl PatternIndexBuilder {
                 return;
             }
             if let Some(d) = &g.dyer {
-                self.count_signature(&records.tails[d.clone()]);
+                self.signatures.count(&records.tails[d.clone()]);
             }
         }
         self.files.push(CollectionFile {
@@ -665,7 +659,8 @@ struct SignatureCounts {
 }
 
 impl SignatureCounts {
-    /// Counts a game of signature `sig`.
+    /// Counts a game of signature `sig` (its text), for the duplicate groups
+    /// [`PatternIndexBuilder::finish`] reports.
     fn count(&mut self, sig: &[u8]) {
         use std::hash::BuildHasher;
         let hash = self.state.hash_one(sig);

@@ -52,7 +52,7 @@ pub(crate) struct Survivor {
 /// [`super::intervals::Clean`] counts a candidate from the tables there, while the tables are
 /// at hand); returns the last node at which one of those kept may stand
 /// (`u32::MAX`: no bound known) and the first (0: none known): before it, none has all its
-/// stones. `NAMED` asks for the point of each survivor's contradicting cell.
+/// stones. `NAMED` asks for the column and row of each survivor's contradicting cell.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn prune<const NAMED: bool>(
     cands: &mut Vec<(u32, (u32, u32))>,
@@ -302,8 +302,7 @@ impl Minima {
         let points = n * n;
         // The widest span (16 points) past the board reads "never".
         let used = (points + 16).min(STRIDE);
-        let xy = kifu_go::BoardSize::new(n as u32).map_or(&[][..], super::point_xy);
-        times.stone_lasts(n, xy, &mut self.levels[..used]);
+        times.stone_lasts(n, &mut self.levels[..used]);
         for k in 1..levels.min(LEVELS_MAX) {
             let step = 1 << (k - 1);
             let (below, level) =

@@ -551,9 +551,10 @@ impl TimeTables<'_> {
     /// that holds a stone on the final board, 255 for the others. A point changed once holds
     /// its stone at the end, so this is the last changes with the few points changed again
     /// that ended empty set to 255.
-    /// `xy`: each point's column and row ([`super::point_xy`]: a division per point to find
-    /// them was two thirds of this time).
-    pub(crate) fn stone_lasts(&self, n: usize, xy: &[[u8; 2]], out: &mut [u8]) {
+    pub(crate) fn stone_lasts(&self, n: usize, out: &mut [u8]) {
+        // Each point's column and row from the board's table: a division per point to find
+        // them was two thirds of this time.
+        let xy = kifu_go::BoardSize::new(n as u32).map_or(&[][..], super::point_xy);
         let points = (n * n).min(self.last.len()).min(out.len());
         out[..points].copy_from_slice(&self.last[..points]);
         out[points..].fill(NEVER);

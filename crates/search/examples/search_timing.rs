@@ -4,9 +4,10 @@
 //! time in milliseconds as one JSON line (a line without a pattern, `{"filters": {...}}`, times
 //! the filters alone). With `--scan`, the plain search of the games' files
 //! instead (the oracle; every file read, parsed and replayed). `--cache-mb N`: the memory for
-//! the games' cold parts (`kifu pos search --cache-mb`).
+//! the games' cold parts (`kifu pos search --cache-mb`). `--dense auto|always|never`: how free
+//! patterns find their places (`PatternIndex::set_dense_prune`).
 //!
-//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan] [--cache-mb N]
+//! usage: cargo run --release -p kifu-search --example search_timing -- DB QUERIES.jsonl [RUNS] [--scan] [--cache-mb N] [--dense MODE]
 
 use kifu_search::scan::Page;
 use kifu_search::{Database, Query};
@@ -25,6 +26,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(_) => return Err("--cache-mb needs a number".into()),
         None => None,
     };
+    let dense = match args.iter().position(|a| a == "--dense") {
+        Some(i) if i + 1 < args.len() => {
+            let mode = match args[i + 1].as_str() {
+                "auto" => kifu_search::index::DensePrune::Auto,
+                "always" => kifu_search::index::DensePrune::Always,
+                "never" => kifu_search::index::DensePrune::Never,
+                _ => return Err("--dense takes auto, always or never".into()),
+            };
+            args.drain(i..i + 2);
+            Some(mode)
+        }
+        Some(_) => return Err("--dense needs auto, always or never".into()),
+        None => None,
+    };
     if args.len() < 3 {
         return Err("usage: search_timing DB QUERIES.jsonl [RUNS] [--scan]".into());
     }
@@ -33,6 +48,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let db = Database::open(std::path::Path::new(&args[1]))?;
     if let Some(bytes) = cache {
         db.patterns().set_cache_limit(bytes);
+    }
+    if let Some(mode) = dense {
+        db.patterns().set_dense_prune(mode);
     }
     eprintln!("opened in {:.1} ms", start.elapsed().as_secs_f64() * 1000.0);
     let text = std::fs::read_to_string(&args[2])?;

@@ -11,6 +11,7 @@ mod common;
 
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::{Board, Color, Move};
+use kifu_search::index::DensePrune;
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
@@ -207,35 +208,42 @@ fn compare(db: &Database, rng: &mut Rng, queries: usize, label: &str) -> usize {
     qs.len()
 }
 
-/// The index's answers to `qs` against the plain scan's, with and without duplicates.
+/// The index's answers to `qs` against the plain scan's, with and without duplicates, with
+/// the free patterns' places found each way (the columns, the dense prune, either).
 fn check(db: &Database, qs: &[Query], page: Page, label: &str) {
     // Without duplicates, a part of the queries is enough (the games left out are the same).
     for (dups, qs) in [(false, qs), (true, &qs[..qs.len().min(40)])] {
         let t = std::time::Instant::now();
-        let fast = db.search_many(qs, page, dups);
-        let t1 = t.elapsed();
         let slow = db.scan_many(qs, page, dups);
-        eprintln!(
-            "{label}: {} queries: index {t1:?}, scan {:?}",
-            qs.len(),
-            t.elapsed() - t1
-        );
-        assert_eq!(fast.failures, slow.failures, "{label}");
-        for (i, (a, b)) in fast.answers.iter().zip(&slow.answers).enumerate() {
-            let q = serde_json::to_string(&qs[i]).unwrap();
-            assert_eq!(a.games_searched, b.games_searched, "{label} {i}: {q}");
-            assert_eq!(a.games, b.games, "{label} {i}: {q}");
-            assert_eq!(a.occurrences, b.occurrences, "{label} {i}: {q}");
-            assert_eq!(a.swapped, b.swapped, "{label} {i}: {q}");
-            assert_eq!(a.continuations, b.continuations, "{label} {i}: {q}");
-            assert_eq!(a.tenuki, b.tenuki, "{label} {i}: {q}");
-            assert_eq!(a.passes, b.passes, "{label} {i}: {q}");
-            assert_eq!(a.game_ends, b.game_ends, "{label} {i}: {q}");
-            assert_eq!(a.by_year, b.by_year, "{label} {i}: {q}");
-            assert_eq!(a.no_year, b.no_year, "{label} {i}: {q}");
-            assert_eq!(a.matches, b.matches, "{label} {i}: {q}");
-            assert_eq!(a, b, "{label} {i}: {q}");
+        let t1 = t.elapsed();
+        for mode in [DensePrune::Never, DensePrune::Always, DensePrune::Auto] {
+            db.patterns().set_dense_prune(mode);
+            let t = std::time::Instant::now();
+            let fast = db.search_many(qs, page, dups);
+            eprintln!(
+                "{label}: {} queries: index ({mode:?}) {:?}, scan {t1:?}",
+                qs.len(),
+                t.elapsed()
+            );
+            let label = format!("{label} ({mode:?})");
+            assert_eq!(fast.failures, slow.failures, "{label}");
+            for (i, (a, b)) in fast.answers.iter().zip(&slow.answers).enumerate() {
+                let q = serde_json::to_string(&qs[i]).unwrap();
+                assert_eq!(a.games_searched, b.games_searched, "{label} {i}: {q}");
+                assert_eq!(a.games, b.games, "{label} {i}: {q}");
+                assert_eq!(a.occurrences, b.occurrences, "{label} {i}: {q}");
+                assert_eq!(a.swapped, b.swapped, "{label} {i}: {q}");
+                assert_eq!(a.continuations, b.continuations, "{label} {i}: {q}");
+                assert_eq!(a.tenuki, b.tenuki, "{label} {i}: {q}");
+                assert_eq!(a.passes, b.passes, "{label} {i}: {q}");
+                assert_eq!(a.game_ends, b.game_ends, "{label} {i}: {q}");
+                assert_eq!(a.by_year, b.by_year, "{label} {i}: {q}");
+                assert_eq!(a.no_year, b.no_year, "{label} {i}: {q}");
+                assert_eq!(a.matches, b.matches, "{label} {i}: {q}");
+                assert_eq!(a, b, "{label} {i}: {q}");
+            }
         }
+        db.patterns().set_dense_prune(DensePrune::Auto);
     }
 }
 

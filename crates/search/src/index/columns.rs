@@ -120,13 +120,28 @@ fn push_ones(acc: &[u64; WORDS], k: u32, pairs: &mut Vec<u32>, len: &mut usize, 
 }
 
 /// Games and, for each, the places where one of a plan's variants may stand: game `i` is
-/// `games[i]`, its places `places[ends[i - 1]..ends[i]]` (from 0 for the first).
+/// `games[i]`, its places `places[ends[i - 1]..ends[i]]` (from 0 for the first); or, when
+/// its bit in `dense` is set, every game of a block left to the dense prune (no places).
 #[derive(Debug, Default)]
 pub(crate) struct Candidates {
     pub(crate) games: Vec<u32>,
     pub(crate) ends: Vec<u32>,
     pub(crate) places: Vec<u16>,
+    pub(crate) dense: Vec<u64>,
 }
+
+impl Candidates {
+    /// Whether game `i` (of `games`) is left to the dense prune.
+    pub(crate) fn is_dense(&self, i: usize) -> bool {
+        self.dense
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+}
+
+/// Whether a block's candidates (`places` for `games` games) make the rest of the blocks
+/// cheaper for the dense prune ([`Columns::candidates_or_dense`]).
+pub(crate) type DenseIf<'a> = &'a (dyn Fn(usize, usize) -> bool + Sync);
 
 /// The columns of the games of one board side.
 #[derive(Debug)]
@@ -223,6 +238,24 @@ impl Columns {
         side: u8,
         main_line: Option<&super::PatternIndex>,
     ) -> Option<Candidates> {
+        self.candidates_or_dense(plan, side, main_line, None)
+    }
+
+    /// [`Columns::candidates`], but once a block's candidates (the first block done) make
+    /// `dense_if` true, the blocks not yet begun are left to the dense prune whole (their
+    /// games marked in [`Candidates::dense`]): the columns of the blocks begun by then are
+    /// not wasted, and no block waits for the decision.
+    pub(crate) fn candidates_or_dense(
+        &self,
+        plan: &Plan,
+        side: u8,
+        main_line: Option<&super::PatternIndex>,
+        dense_if: Option<DenseIf<'_>>,
+    ) -> Option<Candidates> {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        const UNDECIDED: u8 = 0;
+        const DENSE: u8 = 1;
+        let decided = AtomicU8::new(UNDECIDED);
         let Some(cols) = self.sides.iter().find(|c| c.side == side) else {
             return Some(Candidates::default());
         };
@@ -268,6 +301,16 @@ impl Columns {
             .zip(cols.valid.par_chunks(WORDS))
             .enumerate()
             .map(|(b, (block, valid))| {
+                let games = &cols.games[(b * BLOCK).min(cols.games.len())..];
+                let games = &games[..games.len().min(BLOCK)];
+                if decided.load(Ordering::Relaxed) == DENSE {
+                    return Candidates {
+                        games: games.to_vec(),
+                        ends: vec![0; games.len()],
+                        places: Vec::new(),
+                        dense: vec![u64::MAX; games.len().div_ceil(64)],
+                    };
+                }
                 // Columns as arrays of a size known when compiling: their loops are unrolled
                 // and vectorized.
                 let column = |colour: usize, x: usize, y: usize| -> &[u64; WORDS] {
@@ -361,6 +404,7 @@ impl Columns {
                     games: Vec::new(),
                     ends: Vec::new(),
                     places: vec![0; count[BLOCK] as usize],
+                    dense: Vec::new(),
                 };
                 let mut next = count.clone();
                 for &p in &pairs {
@@ -374,6 +418,11 @@ impl Columns {
                         out.ends.push(count[j + 1]);
                     }
                 }
+                if let Some(dense_if) = dense_if {
+                    if dense_if(out.places.len(), games.len()) {
+                        decided.store(DENSE, Ordering::Relaxed);
+                    }
+                }
                 out
             })
             .collect();
@@ -382,9 +431,16 @@ impl Columns {
             games: Vec::with_capacity(found.iter().map(|p| p.games.len()).sum()),
             ends: Vec::with_capacity(found.iter().map(|p| p.ends.len()).sum()),
             places: Vec::with_capacity(found.iter().map(|p| p.places.len()).sum()),
+            dense: Vec::new(),
         };
         for part in found {
-            let base = all.places.len() as u32;
+            let (base, at) = (all.places.len() as u32, all.games.len());
+            if !part.dense.is_empty() {
+                all.dense.resize((at + part.games.len()).div_ceil(64), 0);
+                for i in at..at + part.games.len() {
+                    all.dense[i / 64] |= 1 << (i % 64);
+                }
+            }
             all.games.extend(part.games);
             all.ends.extend(part.ends.iter().map(|e| base + e));
             all.places.extend(part.places);

@@ -31,6 +31,7 @@
 mod build;
 mod bytemin;
 mod columns;
+mod dense;
 mod entry;
 pub(crate) mod format;
 mod infocols;
@@ -48,6 +49,7 @@ pub(crate) mod workspace;
 
 use crate::collection::{CollectionFile, Failure};
 pub use build::{BuiltSidecar, FileRecords, PatternIndexBuilder};
+pub use dense::DensePrune;
 pub(crate) use entry::GameEntry;
 use format::{Bytes, FormatError};
 use kifu_go::BoardSize;
@@ -162,6 +164,8 @@ pub struct PatternIndex {
     pub(crate) sizes: Derived<Sizes>,
     /// The file the games' cold parts are read from (an index opened from its sidecar).
     pub(crate) sidecar: Option<std::sync::Arc<store::Sidecar>>,
+    /// How free patterns find their places ([`PatternIndex::set_dense_prune`]).
+    pub(crate) dense_prune: dense::DenseSetting,
 }
 
 /// Equal indexes hold the same files, failures and games, wherever their cold parts are.
@@ -403,6 +407,12 @@ impl PatternIndex {
         }
     }
 
+    /// How searches find a free pattern's places ([`DensePrune::Auto`] unless set): the
+    /// answers are the same either way, only the time differs.
+    pub fn set_dense_prune(&self, mode: DensePrune) {
+        self.dense_prune.set(mode);
+    }
+
     /// The index as the bytes of a sidecar file for a database of `fingerprint` (an error if
     /// the cold parts of an index opened from its sidecar cannot be read again).
     pub fn to_bytes(&self, fingerprint: u64) -> Result<Vec<u8>, String> {
@@ -575,7 +585,7 @@ impl PatternIndex {
         let mut answers = Vec::with_capacity(queries.len());
         for q in queries {
             // The variants and plan per board side, computed once for every part.
-            let prepared: Vec<(BoardSize, crate::scan::SizeVariants, plan::Plan)> = sides
+            let mut prepared: Vec<(BoardSize, crate::scan::SizeVariants, plan::Plan)> = sides
                 .iter()
                 .filter_map(|&s| BoardSize::new(u32::from(s)).ok())
                 .map(|size| {
@@ -584,6 +594,12 @@ impl PatternIndex {
                     (size, shared, plan)
                 })
                 .collect();
+            if let Some(s) = &self.sidecar {
+                s.next_search();
+            }
+            let passing = self.passing(&q.filters, skip);
+            let visit = self.games_to_visit(q, &mut prepared, passing.as_deref());
+            let prepared = prepared;
             let fresh = || {
                 let mut scan = Scan::new(q, page);
                 for (size, shared, _) in &prepared {
@@ -591,11 +607,6 @@ impl PatternIndex {
                 }
                 scan
             };
-            if let Some(s) = &self.sidecar {
-                s.next_search();
-            }
-            let passing = self.passing(&q.filters, skip);
-            let visit = self.games_to_visit(q, &prepared, passing.as_deref());
             let searched = self.games_searched(&fresh, passing.as_deref());
             let parts: Vec<Scan<'_>> = visit
                 .games
@@ -642,7 +653,7 @@ impl PatternIndex {
     fn games_to_visit(
         &self,
         q: &crate::Query,
-        prepared: &[(BoardSize, crate::scan::SizeVariants, plan::Plan)],
+        prepared: &mut [(BoardSize, crate::scan::SizeVariants, plan::Plan)],
         passing: Option<&[u64]>,
     ) -> Visit {
         let columns = if q.variations {
@@ -653,15 +664,16 @@ impl PatternIndex {
                 .get_or_init(|| columns::Columns::new(&self.games, false))
         };
         let mut visit = Visit::default();
-        for (size, _, plan) in prepared {
-            let main_line = (!q.variations).then_some(self);
-            match columns.candidates(plan, size.get(), main_line) {
+        for (size, _, plan) in prepared.iter_mut() {
+            let found = dense::dense_or_columns(self, q, columns, plan, size.get());
+            match found {
                 Some(found) => {
                     visit.games.reserve(found.games.len());
                     let base = visit.places.len() as u32;
                     let mut start = base;
-                    for (&g, &end) in found.games.iter().zip(&found.ends) {
-                        visit.games.push((g, Some((start, base + end))));
+                    for (i, (&g, &end)) in found.games.iter().zip(&found.ends).enumerate() {
+                        let places = (!found.is_dense(i)).then_some((start, base + end));
+                        visit.games.push((g, places));
                         start = base + end;
                     }
                     if visit.places.is_empty() {

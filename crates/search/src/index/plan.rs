@@ -72,6 +72,13 @@ pub(crate) struct Plan {
     /// The levels of [`super::prune::Minima`] the variants' runs of empty cells read (0: no
     /// such run).
     pub(super) run_levels: usize,
+    /// The variants as the dense prune reads them ([`super::dense`]), and the sets of states
+    /// their cells do not match (bits `1 << m`).
+    pub(super) dense: Vec<super::dense::DenseVariant>,
+    pub(super) dense_kinds: u8,
+    /// Whether the games' places are found by the dense prune rather than the columns (set
+    /// for each search by `PatternIndex::dense_or_columns`).
+    pub(super) dense_on: bool,
 }
 
 /// Whether `a` and `b` can stand on one rectangle of the board at once: rectangles of the
@@ -219,12 +226,20 @@ impl Plan {
             .map(|r| r.2.ilog2() as usize + 1)
             .max()
             .unwrap_or(0);
+        let dense: Vec<super::dense::DenseVariant> = variants
+            .iter()
+            .map(|v| super::dense::DenseVariant::new(v, n))
+            .collect();
+        let dense_kinds = dense.iter().fold(0, |k, d| k | d.kinds);
         let mut plan = Plan {
             variants,
             placed: Vec::new(),
             overlap,
             strict,
             run_levels,
+            dense,
+            dense_kinds,
+            dense_on: false,
         };
         plan.placed = plan
             .variants

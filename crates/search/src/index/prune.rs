@@ -72,7 +72,7 @@ pub(crate) fn prune<const NAMED: bool>(
         plan.list(places, cands);
         return (u32::MAX, 0);
     };
-    let Scratch { first, minima } = scratch;
+    let Scratch { first, minima, .. } = scratch;
     let count = places.len();
     let runs = plan.run_levels > 0 && count >= MINIMA_FROM;
     if runs {
@@ -80,20 +80,12 @@ pub(crate) fn prune<const NAMED: bool>(
     }
     let levels = runs.then_some(&*minima);
     let read = (cands, places);
-    let (bound, start) = if count >= UNPACK_FROM {
+    let found = if count >= UNPACK_FROM {
         test::<NAMED>(read, plan, &times.unpacked(first), levels, n, from, settle)
     } else {
         test::<NAMED>(read, plan, &times, levels, n, from, settle)
     };
-    // Back from units of `1 << shift` nodes (last changes were rounded up, first stones
-    // down).
-    let bound = if bound == u32::MAX {
-        bound
-    } else {
-        bound << g.shift
-    };
-    let start = start.checked_shl(u32::from(g.shift)).unwrap_or(0);
-    (bound, if start < SKIP_FROM { 0 } else { start })
+    in_nodes(found, g.shift)
 }
 
 /// The first node from which the walks skip what comes before it ([`super::walk::GameWalk`]'s
@@ -272,6 +264,87 @@ const NEVER: u8 = 255;
 pub(crate) struct Scratch {
     first: FirstStones,
     minima: Minima,
+    dense: super::dense::Dense,
+}
+
+impl Scratch {
+    /// Whether the dense prune ([`prune_dense`](Scratch::prune_dense)) can read `g`: it has
+    /// time tables, and its main line's bitmaps a row per row of its board.
+    pub(crate) fn dense_reads(g: &GameEntry, cold: ColdView<'_>) -> bool {
+        let (b, w) = g.bitmaps(false);
+        let n = usize::from(g.side);
+        cold.times.is_some() && b.len() == n && w.len() == n
+    }
+
+    /// [`prune`] of every place of `plan` in `g` by the dense prune ([`super::dense`]), each
+    /// survivor given to `settle` with what [`prune`] would give it, in the same order; a
+    /// game the dense prune cannot read ([`Scratch::dense_reads`]) keeps no candidate.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn prune_dense<const NAMED: bool>(
+        &mut self,
+        cands: &mut Vec<(u32, (u32, u32))>,
+        plan: &Plan,
+        g: &GameEntry,
+        cold: ColdView<'_>,
+        from: u32,
+        settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+    ) -> (u32, u32) {
+        cands.clear();
+        let n = usize::from(g.side);
+        let (Some(times), Ok(size)) = (cold.times, kifu_go::BoardSize::new(u32::from(g.side)))
+        else {
+            return (0, 0);
+        };
+        let from = from.saturating_sub(1) >> g.shift;
+        let Scratch { first, dense, .. } = self;
+        dense.fill(
+            &times,
+            times.unpacked(first).firsts(),
+            g.bitmaps(false),
+            n,
+            plan.dense_kinds,
+        );
+        let xy = super::point_xy(size);
+        let (mut bound, mut start) = (0u32, u32::MAX);
+        let from8 = u8::try_from(from).unwrap_or(u8::MAX);
+        for (vi, d) in plan.dense.iter().enumerate() {
+            dense.survivors(d, from8, &mut |f| {
+                let Some(&[c, r]) = xy.get(f.point) else {
+                    return;
+                };
+                let cand = (vi as u32, (u32::from(c), u32::from(r)));
+                let never = f.dead == NEVER;
+                let at = (NAMED && !never)
+                    .then(|| dense.named(d, f.point, f.dead))
+                    .flatten()
+                    .map(|[x, y]| [c + x, r + y]);
+                let found = Survivor {
+                    dead: if never { u32::MAX } else { u32::from(f.dead) },
+                    arrive: u32::from(f.arrive),
+                    at,
+                };
+                if settle(cand, found) {
+                    bound = bound.max(found.dead);
+                    start = start.min(found.arrive.max(from));
+                    cands.push(cand);
+                }
+            });
+        }
+        let start = if cands.is_empty() { 0 } else { start };
+        in_nodes((bound, start), g.shift)
+    }
+}
+
+/// The bound and start of [`prune`] back from units of `1 << shift` nodes (last changes
+/// were rounded up, first stones down); a start before [`SKIP_FROM`] is none.
+fn in_nodes((bound, start): (u32, u32), shift: u8) -> (u32, u32) {
+    let bound = if bound == u32::MAX {
+        bound
+    } else {
+        bound << shift
+    };
+    let start = start.checked_shl(u32::from(shift)).unwrap_or(0);
+    (bound, if start < SKIP_FROM { 0 } else { start })
 }
 
 /// For a game with many candidates, the cells wanted empty that the final board contradicts

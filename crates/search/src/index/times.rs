@@ -816,6 +816,13 @@ impl<'a> TimeTables<'a> {
     }
 }
 
+impl Unpacked<'_, '_> {
+    /// The first stones, a byte per point.
+    pub(crate) fn firsts(&self) -> &[u8] {
+        &self.first[..]
+    }
+}
+
 impl TimeRead for Unpacked<'_, '_> {
     const LASTS_STORED: bool = true;
 

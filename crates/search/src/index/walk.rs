@@ -41,21 +41,28 @@ pub(crate) fn search_game(
     match places {
         Some(places) => {
             if Workspace::bitmaps_fit(g) {
-                search_places(scan, ws, game, places);
+                search_places(scan, ws, game, Some(places));
             }
         }
         None => {
+            // The dense prune reads every place of a game along its main line.
+            let pruned = !(query.variations && g.all);
+            if plan.dense_on && pruned && super::prune::Scratch::dense_reads(g, cold) {
+                search_places(scan, ws, game, None);
+                return;
+            }
             let mut own = std::mem::take(&mut ws.places);
             if Workspace::places_of(plan, g, query.variations, &mut own) {
-                search_places(scan, ws, game, &own);
+                search_places(scan, ws, game, Some(&own));
             }
             ws.places = own;
         }
     }
 }
 
-/// [`search_game`] of a game whose candidates are at `places` (numbers in [`Plan::placed`]):
-/// read by the prune along the main line, else listed at once.
+/// [`search_game`] of a game whose candidates are at `places` (numbers in [`Plan::placed`];
+/// `None`: every place, read by the dense prune, [`super::dense`]): read by the prune along
+/// the main line, else listed at once.
 fn search_places(
     scan: &mut Scan<'_>,
     ws: &mut Workspace,
@@ -67,15 +74,15 @@ fn search_places(
         ColdView<'_>,
         &str,
     ),
-    places: &[u16],
+    places: Option<&[u16]>,
 ) {
     let query = scan.query();
     let pruned = !(query.variations && g.all);
-    if places.is_empty() {
+    if places.is_some_and(|p| p.is_empty()) {
         return;
     }
     if !pruned {
-        plan.list(places, &mut ws.cands);
+        plan.list(places.unwrap_or_default(), &mut ws.cands);
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
     let from = query.moves.map_or(0, |m| m.0);

@@ -242,7 +242,7 @@ impl Workspace {
         plan: &Plan,
         g: &GameEntry,
         cold: ColdView<'_>,
-        (from, places): (u32, &[u16]),
+        (from, places): (u32, Option<&[u16]>),
     ) -> (u32, u32) {
         self.prune_settling::<false>(plan, g, cold, (from, places), &mut |_, _| true)
     }
@@ -254,9 +254,13 @@ impl Workspace {
         plan: &Plan,
         g: &GameEntry,
         cold: ColdView<'_>,
-        (from, places): (u32, &[u16]),
+        (from, places): (u32, Option<&[u16]>),
         settle: &mut impl FnMut((u32, (u32, u32)), super::prune::Survivor) -> bool,
     ) -> (u32, u32) {
+        let Some(places) = places else {
+            let (cands, scratch) = (&mut self.cands, &mut self.scratch);
+            return scratch.prune_dense::<NAMED>(cands, plan, g, cold, from, settle);
+        };
         super::prune::prune::<NAMED>(
             &mut self.cands,
             places,

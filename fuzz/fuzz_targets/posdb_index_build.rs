@@ -115,9 +115,13 @@ fuzz_target!(|data: &[u8]| {
                 limit: 3,
             };
             let indexed = index.search_many(&queries, page, Some(size), None);
-            for (q, answer) in queries.iter().zip(indexed) {
+            // The same by the dense prune (every place of every game of the main line).
+            index.set_dense_prune(kifu_search::index::DensePrune::Always);
+            let dense = index.search_many(&queries, page, Some(size), None);
+            for ((q, answer), dense) in queries.iter().zip(indexed).zip(dense) {
                 let scanned = kifu_search::collection::search_files(&files, q, page, Some(size));
                 assert_eq!(answer, scanned.answer, "{}", q.pattern.to_rows());
+                assert_eq!(dense, scanned.answer, "{} (dense)", q.pattern.to_rows());
             }
         }
         for (board, to_play) in queries.iter().filter(|(b, _)| b.size() == size) {

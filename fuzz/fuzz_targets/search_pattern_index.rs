@@ -59,5 +59,8 @@ fuzz_target!(|data: &[u8]| {
     let answers = index.search_many(&queries, Page::default(), None, None);
     opened.set_cache_limit(4096);
     assert_eq!(answers, opened.search_many(&queries, Page::default(), None, None));
+    // The dense prune reads every place of every game of the main line: the same answers.
+    index.set_dense_prune(kifu_search::index::DensePrune::Always);
+    assert_eq!(answers, index.search_many(&queries, Page::default(), None, None));
     let _ = index.filter_games(&filters, Page::default(), None);
 });

@@ -14,7 +14,7 @@
 //! maxima per cell on AVX2. Each survivor is handed on with what the prune would hand on
 //! ([`super::prune::Survivor`]).
 
-use super::entry::row_word;
+use super::entry::{flat, row_word, FLAT_WORDS};
 use super::plan::VariantPlan;
 use super::times::TimeTables;
 
@@ -34,9 +34,6 @@ const LANES: usize = 64;
 /// The tables' bytes, and the mask that keeps a read in them.
 const BYTES: usize = TABLES * STRIDE + LANES;
 const MASK: usize = TABLES * STRIDE - 1;
-
-/// Words of a board's points as one bitmap (25 x 25 points).
-const FLAT_WORDS: usize = 10;
 
 /// How a search finds the places of a pattern of many places (a free pattern) along the main
 /// line: the columns then the prune of each candidate, or the dense prune of every place of
@@ -247,20 +244,6 @@ struct GameBytes<'a> {
 /// Per set of states a cell does not match, its table and which of empty, black and white
 /// it takes (each 0 or all ones).
 type Kind = (usize, [u32; 3]);
-
-/// Rows of `n` bits (`row(i)`) as one bitmap of the board's points, row after row.
-fn flat(n: usize, row: impl Fn(usize) -> u32) -> [u64; FLAT_WORDS] {
-    let mut out = [0u64; FLAT_WORDS + 1];
-    let full = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
-    for r in 0..n.min(25) {
-        let (at, bits) = (r * n, u64::from(row(r) & full));
-        let (w, s) = (at / 64, at % 64);
-        out[w] |= bits << s;
-        // The bits past the word's end (none when `s` is 0: a shift by 64 is not made).
-        out[w + 1] |= bits >> 1 >> (63 - s);
-    }
-    out[..FLAT_WORDS].try_into().expect("FLAT_WORDS words")
-}
 
 /// The 32-bit word `j` of a board's bitmap.
 #[inline(always)]

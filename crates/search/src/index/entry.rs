@@ -857,6 +857,23 @@ pub(crate) fn encode_numbers(id: u64, file: u32, out: &mut Vec<u8>) {
     put_varint(out, u64::from(file));
 }
 
+/// Words of a board's points as one bitmap (25 x 25 points).
+pub(crate) const FLAT_WORDS: usize = 10;
+
+/// Rows of `n` bits (`row(i)`) as one bitmap of the board's points, row after row.
+pub(crate) fn flat(n: usize, row: impl Fn(usize) -> u32) -> [u64; FLAT_WORDS] {
+    let mut out = [0u64; FLAT_WORDS + 1];
+    let full = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+    for r in 0..n.min(25) {
+        let (at, bits) = (r * n, u64::from(row(r) & full));
+        let (w, s) = (at / 64, at % 64);
+        out[w] |= bits << s;
+        // The bits past the word's end (none when `s` is 0: a shift by 64 is not made).
+        out[w + 1] |= bits >> 1 >> (63 - s);
+    }
+    out[..FLAT_WORDS].try_into().expect("FLAT_WORDS words")
+}
+
 /// Row `i` of bitmaps stored as little-endian u32 words.
 #[inline]
 pub(crate) fn row_word(bytes: &[u8], i: usize) -> u32 {

@@ -355,7 +355,53 @@ impl<'a> TimeTables<'a> {
                 }
             }
         }
+        self.check_final(n)?;
         self.check_changes(n)
+    }
+
+    /// Checks the final board against the last changes, as the prune's readers of them take
+    /// it (each its own way: a table that broke this would make their answers differ): no
+    /// point both black and white or off the board, a last change at each point holding a
+    /// stone, and a stone at the end on each point changed once.
+    fn check_final(&self, n: usize) -> Result<(), FormatError> {
+        use super::entry::{flat, row_word, FLAT_WORDS};
+        let board = if n >= 32 { u32::MAX } else { (1 << n) - 1 };
+        let two = (0..n).fold(0, |two, row| {
+            let (b, w) = (row_word(self.fin, row), row_word(self.fin, n + row));
+            two | b & w | (b | w) & !board
+        });
+        if two != 0 {
+            return Err(FormatError::Bad(
+                "a final board point of two colours or none",
+            ));
+        }
+        let stones = flat(n, |row| {
+            row_word(self.fin, row) | row_word(self.fin, n + row)
+        });
+        // The points changed, eight bytes at a time: a byte is "never" when its complement is
+        // 0 (the exact test for a zero byte: its top bit stays clear in `t`).
+        let points = (n * n).min(64 * FLAT_WORDS);
+        let mut changed = [0u64; FLAT_WORDS];
+        for (k, eight) in self.last[..points.min(self.last.len())]
+            .chunks(8)
+            .enumerate()
+        {
+            let mut b = [NEVER; 8];
+            b[..eight.len()].copy_from_slice(eight);
+            let y = !u64::from_le_bytes(b);
+            let (low, high) = (0x7f7f_7f7f_7f7f_7f7fu64, 0x8080_8080_8080_8080u64);
+            let t = ((y & low) + low) | y;
+            // The bytes' top bits gathered into one byte (bit `i` for byte `i`).
+            let never = ((!t & high) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            changed[k / 8] |= (!never & 0xff) << (8 * (k % 8));
+        }
+        for w in 0..words(n).min(FLAT_WORDS) {
+            let again = entry(&self.again[DIR_ENTRY * w..]).0;
+            if stones[w] & !changed[w] != 0 || changed[w] & !stones[w] & !again != 0 {
+                return Err(FormatError::Bad("a final board against its last changes"));
+            }
+        }
+        Ok(())
     }
 
     /// Checks the change lists: one per point changed again that did not hold one stone, each
@@ -1116,6 +1162,35 @@ mod tests {
         passes: 2,
         mid: 0,
     };
+
+    /// A final board the last changes contradict is refused: a point of both colours, one off
+    /// the board, a stone that never came, a point changed once left empty.
+    #[test]
+    fn a_final_board_against_its_tables_is_refused() {
+        let (bytes, ..) = tables(0, Some(LINE));
+        let checked = |bytes: &[u8]| {
+            let t = TimeTables::read(&mut Bytes::new(bytes), 9, 0).unwrap();
+            assert_eq!(t.fin, &bytes[..72], "the final board comes first");
+            t.check(9)
+        };
+        checked(&bytes).unwrap();
+        // Rows of u32 words, Black's nine then White's: (row, column, colour, set).
+        for (row, col, white, set) in [
+            (0, 0, true, true),  // point 0 holds Black: both colours
+            (0, 9, false, true), // off the board
+            (2, 0, false, true), // point 18, never touched
+            (0, 3, true, false), // point 3, played once, left empty
+        ] {
+            let mut bad = bytes.clone();
+            let at = 4 * (row + if white { 9 } else { 0 }) + col / 8;
+            if set {
+                bad[at] |= 1 << (col % 8);
+            } else {
+                bad[at] &= !(1 << (col % 8));
+            }
+            assert!(checked(&bad).is_err(), "{row} {col} {white} {set}");
+        }
+    }
 
     #[test]
     fn every_point_reads_back_its_units() {

@@ -121,6 +121,7 @@ pub(super) fn dense_or_columns(
     if !plan.dense_on {
         return columns.candidates(plan, side, main_line);
     }
+    plan.make_dense(usize::from(side));
     if setting == DensePrune::Always {
         return None;
     }
@@ -138,19 +139,35 @@ pub(super) struct DenseVariant {
     /// The stones: offsets of their cells into the first stones' tables (table times
     /// [`STRIDE`] plus the cell's point from the place's).
     arrive: Vec<u16>,
-    /// The constraining cells: offsets into the last changes' table of the states they do
-    /// not match; those wanted empty first, in rows and columns, then the others in the
-    /// order of [`VariantPlan::others`] (the order in which the prune names a cell).
+    /// The reads of the constraining cells: the cells wanted empty as the fewest pairs and
+    /// squares of them ([`SHAPES`]) that cover them, then the others, each an offset into the
+    /// table of the states it does not match.
     dead: Vec<u16>,
-    /// Per constraining cell of `dead`, its column and row in the rectangle.
+    /// The constraining cells one by one, those wanted empty first, in rows and columns, then
+    /// the others in the order of [`VariantPlan::others`] (the order in which the prune
+    /// names a cell): offsets as in `dead`, and their columns and rows in the rectangle.
+    name: Vec<u16>,
     cells: Vec<[u8; 2]>,
     /// The point of the first place, and per [`LANES`] points from it the places allowed
     /// (bits), in [`super::plan::Plan::placed`]'s order.
     start: usize,
     chunks: Vec<u64>,
-    /// The sets of states that its cells do not match, as bits `1 << m`.
+    /// The sets of states that its cells do not match, as bits `1 << m`, and the shapes of
+    /// cells wanted empty it reads (bit `k` for `SHAPES[k]`).
     pub(super) kinds: u8,
+    pub(super) shapes: u8,
 }
+
+/// The table of the last changes of the points that hold a stone at the end: what a cell
+/// wanted empty reads (the set of states 0b110, at `1 + m`).
+const EMPTY_TABLE: usize = 7;
+
+/// Shapes of cells wanted empty read at once, from tables of minima made from
+/// [`EMPTY_TABLE`] per game: two cells side by side, one above the other, and a square of
+/// four (its table made from the first's), each `(table, width, height)`. The eight
+/// images of the 3x3 hane read their six empty cells as three pairs: 9 reads a place
+/// instead of 12.
+const SHAPES: [(usize, u8, u8); 3] = [(9, 2, 1), (10, 1, 2), (11, 2, 2)];
 
 impl DenseVariant {
     /// The cells the dense prune reads for the variant at every place of a game, 64 places
@@ -177,11 +194,18 @@ impl DenseVariant {
             .chain(v.others.iter().copied().filter(|c| c.2 & 7 != 0))
             .collect();
         let kinds = constraining.iter().fold(0, |k, c| k | 1 << (c.2 & 7));
-        let dead = constraining
+        let name = constraining
             .iter()
             .map(|&(x, y, m)| ((1 + usize::from(m & 7)) * STRIDE + off(x, y)) as u16)
             .collect();
         let cells = constraining.iter().map(|&(x, y, _)| [x, y]).collect();
+        let (mut dead, shapes) = cover(&v.empties, n);
+        dead.extend(
+            v.others
+                .iter()
+                .filter(|c| c.2 & 7 != 0)
+                .map(|&(x, y, m)| ((1 + usize::from(m & 7)) * STRIDE + off(x, y)) as u16),
+        );
         let flat: Vec<usize> = v
             .allowed
             .iter()
@@ -199,12 +223,72 @@ impl DenseVariant {
         DenseVariant {
             arrive,
             dead,
+            name,
             cells,
             start,
             chunks: bits,
             kinds,
+            shapes,
         }
     }
+}
+
+/// The reads that cover the cells `empties` (column, row) of a rectangle on an `n` x `n`
+/// board: repeatedly the shape (a single cell, or one of [`SHAPES`] whose cells are all
+/// wanted empty) that covers the most cells not yet read, the larger first on a tie; with
+/// the shapes used (bits). A cell read twice changes no minimum.
+fn cover(empties: &[(u8, u8)], n: usize) -> (Vec<u16>, u8) {
+    // Rectangles are at most 25 x 25: a row of the rectangle is a word of bits.
+    let mut wanted = [0u32; 25];
+    for &(x, y) in empties {
+        if let Some(row) = wanted.get_mut(usize::from(y)) {
+            *row |= 1 << x;
+        }
+    }
+    let mut left = wanted;
+    // The cells of a shape anchored at (x, y), as row bits (none when it leaves the rectangle).
+    let cells = |x: u8, y: u8, w: u8, h: u8| -> Option<[u32; 2]> {
+        let bits = ((1u32 << w) - 1) << x;
+        let rows = [Some(bits), (h == 2).then_some(bits)];
+        let mut out = [0u32; 2];
+        for (dy, r) in rows.iter().enumerate() {
+            if let Some(r) = *r {
+                let y = usize::from(y) + dy;
+                (wanted.get(y)? & r == r).then_some(())?;
+                out[dy] = r;
+            }
+        }
+        Some(out)
+    };
+    let count = |left: &[u32; 25], y: u8, c: [u32; 2]| -> u32 {
+        let y = usize::from(y);
+        (left[y] & c[0]).count_ones() + left.get(y + 1).map_or(0, |l| (l & c[1]).count_ones())
+    };
+    let (mut reads, mut used) = (Vec::new(), 0u8);
+    while let Some(y0) = left.iter().position(|&r| r != 0) {
+        let x0 = left[y0].trailing_zeros() as u8;
+        let y0 = y0 as u8;
+        // A single cell first, so that a tie goes to a larger shape after it.
+        let mut best = (1, EMPTY_TABLE, x0, y0, None, [1u32 << x0, 0]);
+        for (k, &(table, w, h)) in SHAPES.iter().enumerate() {
+            for &(x, y) in empties {
+                let Some(c) = cells(x, y, w, h) else { continue };
+                let new = count(&left, y, c);
+                if new >= best.0 {
+                    best = (new, table, x, y, Some(k), c);
+                }
+            }
+        }
+        let (_, table, x, y, shape, c) = best;
+        let y = usize::from(y);
+        left[y] &= !c[0];
+        if let Some(l) = left.get_mut(y + 1) {
+            *l &= !c[1];
+        }
+        used |= shape.map_or(0, |k| 1 << k);
+        reads.push((table * STRIDE + y * n + usize::from(x)) as u16);
+    }
+    (reads, used)
 }
 
 /// A place that survives: its point, the unit by which its stones are all there (0: it has
@@ -255,14 +339,15 @@ impl Dense {
     /// Makes the tables of a game of side `n` from its time tables `times`, the first stones
     /// unpacked into `first` (a byte per point), and the rows of the points its main line
     /// ever gave a black and a white stone (`held`), those of the sets of states in `kinds`
-    /// (bits `1 << m`).
+    /// (bits `1 << m`) and of the shapes of cells wanted empty in `shapes` (bit `k` for
+    /// `SHAPES[k]`).
     pub(super) fn fill(
         &mut self,
         times: &TimeTables<'_>,
         first: &[u8],
         (black, white): (&[u32], &[u32]),
         n: usize,
-        kinds: u8,
+        (kinds, shapes): (u8, u8),
     ) {
         let copy = |bytes: &[u8]| {
             let mut out = [u8::MAX; STRIDE];
@@ -295,6 +380,7 @@ impl Dense {
         }
         let points = (n * n).min(STRIDE);
         lanes::fill(&mut self.tables, &game, &used[..count], points);
+        fill_shapes(&mut self.tables, n, points, shapes);
     }
 
     /// Calls `found` with each place of `v` where its stones all arrive, after unit `from`,
@@ -308,10 +394,39 @@ impl Dense {
     /// `point` that contradicts the final board from unit `dead` on, as the prune names it:
     /// the first wanted empty by rows and columns, else the first of the others.
     pub(super) fn named(&self, v: &DenseVariant, point: usize, dead: u8) -> Option<[u8; 2]> {
-        v.dead
+        v.name
             .iter()
             .position(|&o| self.tables[(point + usize::from(o)) & MASK] == dead)
             .and_then(|i| v.cells.get(i).copied())
+    }
+}
+
+/// The tables of the shapes `shapes` (bit `k` for `SHAPES[k]`) from the cells wanted empty
+/// of a game of side `n` ([`EMPTY_TABLE`], `points` of it).
+fn fill_shapes(tables: &mut [u8; BYTES], n: usize, points: usize, shapes: u8) {
+    // The shapes' minima (a loop of byte minima the compiler vectorizes). A shape at a
+    // place's cell reads points of that place only, all on the board: what lies past
+    // them (a row's end, the board's) is read only by lanes no place takes.
+    let t = tables;
+    let pairs = [
+        (0, SHAPES[0].0, 1),
+        (1, SHAPES[1].0, n),
+        (2, SHAPES[2].0, n),
+    ];
+    // The square needs the horizontal pairs.
+    let need = shapes | (shapes >> 2 & 1);
+    for (k, table, step) in pairs {
+        if need >> k & 1 == 0 {
+            continue;
+        }
+        // The square is the horizontal pairs' minimum over two rows.
+        let from = if k == 2 { SHAPES[0].0 } else { EMPTY_TABLE };
+        let (src, dst) = t.split_at_mut(table * STRIDE);
+        let src = &src[from * STRIDE..from * STRIDE + STRIDE];
+        let (a, b) = (&src[..points], &src[step..step + points]);
+        for ((d, &a), &b) in dst[..points].iter_mut().zip(a).zip(b) {
+            *d = a.min(b);
+        }
     }
 }
 
@@ -632,7 +747,10 @@ mod tests {
                     crate::Placement::Anywhere,
                 );
                 let size = kifu_go::BoardSize::new(n as u32).unwrap();
-                let plan = super::super::plan::Plan::new(&q.variants(size), n);
+                let mut plan = super::super::plan::Plan::new(&q.variants(size), n);
+                plan.make_dense(n);
+                fill_shapes(&mut fast, n, n * n, plan.dense_shapes);
+                assert_ne!(plan.dense_shapes, 0, "the hane's empty cells read as pairs");
                 for v in &plan.dense {
                     for from in [0u8, 7, 100] {
                         let mut a = Vec::new();

@@ -72,10 +72,12 @@ pub(crate) struct Plan {
     /// The levels of [`super::prune::Minima`] the variants' runs of empty cells read (0: no
     /// such run).
     pub(super) run_levels: usize,
-    /// The variants as the dense prune reads them ([`super::dense`]), and the sets of states
-    /// their cells do not match (bits `1 << m`).
+    /// The variants as the dense prune reads them ([`super::dense`]; made by
+    /// [`Plan::make_dense`] when a search uses it), the sets of states their cells do not
+    /// match (bits `1 << m`), and the shapes of cells wanted empty they read.
     pub(super) dense: Vec<super::dense::DenseVariant>,
     pub(super) dense_kinds: u8,
+    pub(super) dense_shapes: u8,
     /// Whether the games' places are found by the dense prune rather than the columns (set
     /// for each search by `PatternIndex::dense_or_columns`).
     pub(super) dense_on: bool,
@@ -226,19 +228,15 @@ impl Plan {
             .map(|r| r.2.ilog2() as usize + 1)
             .max()
             .unwrap_or(0);
-        let dense: Vec<super::dense::DenseVariant> = variants
-            .iter()
-            .map(|v| super::dense::DenseVariant::new(v, n))
-            .collect();
-        let dense_kinds = dense.iter().fold(0, |k, d| k | d.kinds);
         let mut plan = Plan {
             variants,
             placed: Vec::new(),
             overlap,
             strict,
             run_levels,
-            dense,
-            dense_kinds,
+            dense: Vec::new(),
+            dense_kinds: 0,
+            dense_shapes: 0,
             dense_on: false,
         };
         plan.placed = plan
@@ -254,6 +252,22 @@ impl Plan {
             })
             .collect();
         plan
+    }
+}
+
+impl Plan {
+    /// Makes [`Plan::dense`] for an `n` x `n` board, once.
+    pub(super) fn make_dense(&mut self, n: usize) {
+        if self.dense.len() == self.variants.len() {
+            return;
+        }
+        self.dense = self
+            .variants
+            .iter()
+            .map(|v| super::dense::DenseVariant::new(v, n))
+            .collect();
+        self.dense_kinds = self.dense.iter().fold(0, |k, d| k | d.kinds);
+        self.dense_shapes = self.dense.iter().fold(0, |k, d| k | d.shapes);
     }
 }
 

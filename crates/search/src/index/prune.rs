@@ -302,7 +302,7 @@ impl Scratch {
             times.unpacked(first).firsts(),
             g.bitmaps(false),
             n,
-            plan.dense_kinds,
+            (plan.dense_kinds, plan.dense_shapes),
         );
         let xy = super::point_xy(size);
         let (mut bound, mut start) = (0u32, u32::MAX);

@@ -41,7 +41,7 @@ const MASK: usize = TABLES * STRIDE - 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DensePrune {
     /// On a processor with AVX2, the dense prune for a free pattern's games once the first
-    /// block of the columns done keeps many candidates a game ([`DENSE_FROM`]); the columns
+    /// block of the columns done keeps many candidates a game (25 or more); the columns
     /// otherwise.
     #[default]
     Auto,

@@ -24,8 +24,9 @@ const STRIDE: usize = 1024;
 
 /// The tables: first stones where Black held one, where White held one, then the last
 /// changes for each set `m` (1 to 7) of states that do not match (bit 0 empty, 1 black,
-/// 2 white), at `1 + m`; room for 16, a power of two, so that an offset masked by their
-/// size is in the buffer with no bounds check (the buffer has the lanes' bytes more).
+/// 2 white), at `1 + m`, then the minima of the cells wanted empty over [`SHAPES`] (9 to
+/// 11); room for 16, a power of two, so that an offset masked by their size is in the buffer
+/// with no bounds check (the buffer has the lanes' bytes more).
 const TABLES: usize = 16;
 
 /// The places tested at once.

@@ -598,6 +598,8 @@ impl PatternIndex {
                 s.next_search();
             }
             let passing = self.passing(&q.filters, skip);
+            // The plans learn there whether their games go to the dense prune; from here on
+            // they are shared by the threads.
             let visit = self.games_to_visit(q, &mut prepared, passing.as_deref());
             let prepared = prepared;
             let fresh = || {

@@ -79,7 +79,7 @@ pub(crate) struct Plan {
     pub(super) dense_kinds: u8,
     pub(super) dense_shapes: u8,
     /// Whether the games' places are found by the dense prune rather than the columns (set
-    /// for each search by `PatternIndex::dense_or_columns`).
+    /// for each search by [`super::dense::dense_or_columns`]).
     pub(super) dense_on: bool,
 }
 
@@ -255,6 +255,10 @@ impl Plan {
     }
 }
 
+/// A variant at one place: its black stones, its white stones (cells of the rectangle), and
+/// the place's column and row.
+pub(crate) type PlacedStones<'a> = (&'a [(u8, u8)], &'a [(u8, u8)], usize, usize);
+
 impl Plan {
     /// Makes [`Plan::dense`] for an `n` x `n` board, once.
     pub(super) fn make_dense(&mut self, n: usize) {
@@ -269,13 +273,7 @@ impl Plan {
         self.dense_kinds = self.dense.iter().fold(0, |k, d| k | d.kinds);
         self.dense_shapes = self.dense.iter().fold(0, |k, d| k | d.shapes);
     }
-}
 
-/// A variant at one place: its black stones, its white stones (cells of the rectangle), and
-/// the place's column and row.
-pub(crate) type PlacedStones<'a> = (&'a [(u8, u8)], &'a [(u8, u8)], usize, usize);
-
-impl Plan {
     /// The candidates of `places` (numbers in [`Plan::placed`]) into `out`.
     pub(super) fn list(&self, places: &[u16], out: &mut Vec<(u32, (u32, u32))>) {
         out.clear();

@@ -117,7 +117,8 @@ pub(super) fn dense_or_columns(
         && match setting {
             DensePrune::Never => false,
             DensePrune::Always => true,
-            DensePrune::Auto => plan.placed.len() >= DENSE_PLACES && fast(),
+            // Without AVX2 the columns and the prune are faster.
+            DensePrune::Auto => plan.placed.len() >= DENSE_PLACES && lanes::avx2(),
         };
     if !plan.dense_on {
         return columns.candidates(plan, side, main_line);
@@ -317,7 +318,7 @@ impl Default for Dense {
 }
 
 /// What [`Dense::fill`] reads of a game: its last changes and first stones (a byte per
-/// point, 255 past the board), and as bitmaps of the board's points its final black and
+/// point; past the board, bytes that only lanes no place takes read), and as bitmaps of the board's points its final black and
 /// white stones and the points that ever held a black and a white stone.
 struct GameBytes<'a> {
     last: &'a [u8; STRIDE],
@@ -330,6 +331,22 @@ struct GameBytes<'a> {
 /// it takes (each 0 or all ones).
 type Kind = (usize, [u32; 3]);
 
+/// The sets of states that a plan's cells do not match, as [`Dense::fill`] makes their
+/// tables (made once a plan, not per game).
+#[derive(Debug, Default)]
+pub(super) struct Kinds(Vec<Kind>);
+
+impl Kinds {
+    /// The sets `m` of `bits` (bit `1 << m`).
+    pub(super) fn of(bits: u8) -> Kinds {
+        let kind = |m: usize| {
+            let take = |bit: usize| if m >> bit & 1 != 0 { u32::MAX } else { 0 };
+            (1 + m, [take(0), take(1), take(2)])
+        };
+        Kinds((1..8).filter(|m| bits >> m & 1 != 0).map(kind).collect())
+    }
+}
+
 /// The 32-bit word `j` of a board's bitmap.
 #[inline(always)]
 fn word32(bits: &[u64; FLAT_WORDS], j: usize) -> u32 {
@@ -340,15 +357,14 @@ impl Dense {
     /// Makes the tables of a game of side `n` from its time tables `times`, the first stones
     /// unpacked into `first` (a byte per point), and the rows of the points its main line
     /// ever gave a black and a white stone (`held`), those of the sets of states in `kinds`
-    /// (bits `1 << m`) and of the shapes of cells wanted empty in `shapes` (bit `k` for
-    /// `SHAPES[k]`).
+    /// and of the shapes of cells wanted empty in `shapes` (bit `k` for `SHAPES[k]`).
     pub(super) fn fill(
         &mut self,
         times: &TimeTables<'_>,
         first: &[u8],
         (black, white): (&[u32], &[u32]),
         n: usize,
-        (kinds, shapes): (u8, u8),
+        (kinds, shapes): (&Kinds, u8),
     ) {
         let copy = |bytes: &[u8]| {
             let mut out = [u8::MAX; STRIDE];
@@ -356,11 +372,21 @@ impl Dense {
             out[..k].copy_from_slice(&bytes[..k]);
             out
         };
-        let (last, first) = (copy(times.lasts()), copy(first));
+        let last = copy(times.lasts());
+        // The unpacked first stones are a buffer of that size already (its bytes past the
+        // board, left from earlier games, make only table bytes that no place reads).
+        let copied;
+        let first: &[u8; STRIDE] = match first.get(..STRIDE) {
+            Some(all) => all.try_into().expect("STRIDE bytes"),
+            None => {
+                copied = copy(first);
+                &copied
+            }
+        };
         let fin = times.fin;
         let game = GameBytes {
             last: &last,
-            first: &first,
+            first,
             fin: [
                 flat(n, |r| row_word(fin, r)),
                 flat(n, |r| row_word(fin, n + r)),
@@ -370,17 +396,8 @@ impl Dense {
                 flat(n, |r| white.get(r).copied().unwrap_or(0)),
             ],
         };
-        let mut used = [(0usize, [0u32; 3]); 7];
-        let mut count = 0;
-        for m in 1..8 {
-            if kinds >> m & 1 != 0 {
-                let take = |bit: usize| if m >> bit & 1 != 0 { u32::MAX } else { 0 };
-                used[count] = (1 + m, [take(0), take(1), take(2)]);
-                count += 1;
-            }
-        }
         let points = (n * n).min(STRIDE);
-        lanes::fill(&mut self.tables, &game, &used[..count], points);
+        lanes::fill(&mut self.tables, &game, &kinds.0, points);
         fill_shapes(&mut self.tables, n, points, shapes);
     }
 
@@ -491,12 +508,6 @@ fn survive_plain(
         least[i] = v.dead.iter().fold(u8::MAX, |l, &o| l.min(byte(o, i)));
         m | u64::from(least[i] > arrived[i].max(from)) << i
     })
-}
-
-/// Whether the dense prune runs here at the speed it was measured at (AVX2: 32 places a
-/// vector); without it the columns and the prune are faster.
-pub(super) fn fast() -> bool {
-    lanes::avx2()
 }
 
 /// The tables and the places on AVX2 when the processor has it (asked once, at run time),
@@ -729,12 +740,7 @@ mod tests {
                     fin: [bits(&mut rng), bits(&mut rng)],
                     held: [bits(&mut rng), bits(&mut rng)],
                 };
-                let used: Vec<Kind> = (1..8)
-                    .map(|m| {
-                        let take = |bit: usize| if m >> bit & 1 != 0 { u32::MAX } else { 0 };
-                        (1 + m, [take(0), take(1), take(2)])
-                    })
-                    .collect();
+                let used = Kinds::of(0xfe).0;
                 let mut plain = Box::new([u8::MAX; BYTES]);
                 fill_plain(&mut plain, &game, &used, n * n);
                 let mut fast = Box::new([u8::MAX; BYTES]);

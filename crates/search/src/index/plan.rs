@@ -74,9 +74,9 @@ pub(crate) struct Plan {
     pub(super) run_levels: usize,
     /// The variants as the dense prune reads them ([`super::dense`]; made by
     /// [`Plan::make_dense`] when a search uses it), the sets of states their cells do not
-    /// match (bits `1 << m`), and the shapes of cells wanted empty they read.
+    /// match, and the shapes of cells wanted empty they read.
     pub(super) dense: Vec<super::dense::DenseVariant>,
-    pub(super) dense_kinds: u8,
+    pub(super) dense_kinds: super::dense::Kinds,
     pub(super) dense_shapes: u8,
     /// Whether the games' places are found by the dense prune rather than the columns (set
     /// for each search by [`super::dense::dense_or_columns`]).
@@ -235,7 +235,7 @@ impl Plan {
             strict,
             run_levels,
             dense: Vec::new(),
-            dense_kinds: 0,
+            dense_kinds: Default::default(),
             dense_shapes: 0,
             dense_on: false,
         };
@@ -270,7 +270,7 @@ impl Plan {
             .iter()
             .map(|v| super::dense::DenseVariant::new(v, n))
             .collect();
-        self.dense_kinds = self.dense.iter().fold(0, |k, d| k | d.kinds);
+        self.dense_kinds = super::dense::Kinds::of(self.dense.iter().fold(0, |k, d| k | d.kinds));
         self.dense_shapes = self.dense.iter().fold(0, |k, d| k | d.shapes);
     }
 

@@ -271,9 +271,7 @@ impl Scratch {
     /// Whether the dense prune ([`prune_dense`](Scratch::prune_dense)) can read `g`: it has
     /// time tables, and its main line's bitmaps a row per row of its board.
     pub(crate) fn dense_reads(g: &GameEntry, cold: ColdView<'_>) -> bool {
-        let (b, w) = g.bitmaps(false);
-        let n = usize::from(g.side);
-        cold.times.is_some() && b.len() == n && w.len() == n
+        cold.times.is_some() && super::workspace::Workspace::bitmaps_fit(g)
     }
 
     /// [`prune`] of every place of `plan` in `g` by the dense prune ([`super::dense`]), each
@@ -302,7 +300,7 @@ impl Scratch {
             times.unpacked(first).firsts(),
             g.bitmaps(false),
             n,
-            (plan.dense_kinds, plan.dense_shapes),
+            (&plan.dense_kinds, plan.dense_shapes),
         );
         let xy = super::point_xy(size);
         let (mut bound, mut start) = (0u32, u32::MAX);

@@ -47,7 +47,27 @@ pub(super) struct Tallies {
     not_tenuki: [u64; 2],
 }
 
+/// What [`Tallies::inside`] counts a hit into: the candidate's variant and place, the
+/// query's variants, the game's winner and board size.
+type Into<'s> = (usize, (u32, u32), &'s SizeVariants, Winner, BoardSize);
+
 impl Tallies {
+    /// Counts into `scan` a hit followed by a move inside, a stone at column `x` and row `y`
+    /// of the board (White when `white`).
+    #[inline(always)]
+    fn inside(
+        &mut self,
+        scan: &mut Scan<'_>,
+        (vi, place, shared, winner, size): Into<'_>,
+        (x, y, white): (usize, usize, bool),
+    ) {
+        let colour = if white { Color::White } else { Color::Black };
+        if let Ok(p) = Point::new(x as u32, y as u32, size) {
+            scan.count_inside(vi, place, shared, winner, (colour, p));
+            self.inside += 1;
+        }
+    }
+
     /// Adds the hits of nodes `from..to` of a stretch of a candidate (`c`: 1 if its variant
     /// swaps the colours), the nodes after each of which left the candidate standing.
     fn stretch(&mut self, sums: &[Sums], c: usize, from: u32, to: u32) {
@@ -94,6 +114,13 @@ struct Held {
     arrived: bool,
 }
 
+impl Held {
+    /// Where its stone came, as [`Until::at`] names a move.
+    fn spot(&self) -> (usize, usize, bool) {
+        (usize::from(self.x), usize::from(self.y), self.white)
+    }
+}
+
 /// Cells wanted empty that held a stone for a while, counted from the tables per candidate at
 /// most (a candidate with more is left to the walk). With 8, the 3x3 hane anywhere walked
 /// 1,300 games a search for 2,800 such candidates: 16 took 1.6% fewer instructions for it and
@@ -106,6 +133,9 @@ const MAX_HELD: usize = 16;
 struct Scratch {
     held: [Held; MAX_HELD],
     lists: ListStarts,
+    /// The moves inside a wildcard candidate's stretch that leave it standing (stones onto
+    /// cells that allow both empty and that stone), by node ([`Clean::settle_wild`]).
+    inner: Vec<Held>,
 }
 
 /// How a candidate stands along a plain main line ([`MainLine`]), as the time tables tell.
@@ -452,7 +482,6 @@ impl Reading {
             let until = if e.0 == end {
                 (end != u32::MAX).then(|| Until::final_stone(fin, n, end, (e.1, e.2)))
             } else {
-                let point = |h: &Held| (usize::from(h.x), usize::from(h.y), h.white);
                 let at = if placements {
                     // The next stone onto a cell wanted empty, from that node on: a held
                     // stone's (arriving at that node, it was the move inside) or the cell's of
@@ -465,7 +494,7 @@ impl Reading {
                         return Stands::Unknown;
                     }
                     match next {
-                        Some(h) => Some(point(h)),
+                        Some(h) => Some(h.spot()),
                         None if e.0 != u32::MAX => Until::final_stone(fin, n, e.0, (e.1, e.2)).at,
                         None => None,
                     }
@@ -474,7 +503,7 @@ impl Reading {
                     held[..count]
                         .iter()
                         .find(|h| h.arrived && h.from == end)
-                        .map(point)
+                        .map(Held::spot)
                 };
                 Some(Until { node: end, at })
             };
@@ -561,6 +590,9 @@ impl<'q> Clean<'q> {
     ) -> bool {
         let (vi, place) = cand;
         let plan = self.plan;
+        if !plan.strict {
+            return self.settle_wild(scan, times, cand);
+        }
         let vp = &plan.variants[vi as usize];
         let n = usize::from(self.size.get());
         // (Were a contradiction's cell not named, `stands` would read the candidate again.)
@@ -614,6 +646,77 @@ impl<'q> Clean<'q> {
             None,
         );
         self.take(scan, cand, how)
+    }
+
+    /// [`Clean::settle`] of a candidate of a plan with wildcards: counted when no point of
+    /// its rectangle changed again; returns whether it is left to the walk.
+    ///
+    /// Each cell then held nothing until its one stone came (if one came) and that stone to
+    /// the end, so the candidate stands from the last arrival of a stone its cell wants (one
+    /// that refuses empty) until the first arrival of a stone its cell refuses (one that
+    /// allows empty), one stretch. A stone that comes meanwhile onto a cell that allows both
+    /// it and empty (`*`, `x`, `o`) leaves it standing: that move is the continuation of the
+    /// hit before it, kept in `scratch.inner` for [`Clean::stretch`]. A cell that refuses its
+    /// final state and empty never matches.
+    fn settle_wild(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+    ) -> bool {
+        let (vi, (c, r)) = cand;
+        let vp = &self.plan.variants[vi as usize];
+        let n = usize::from(self.size.get());
+        let tables = times.tables();
+        let fin = tables.fin;
+        let mask = (1u32 << vp.width) - 1;
+        let (c0, r0) = (c as usize, r as usize);
+        let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
+        let inner = &mut self.scratch.inner;
+        inner.clear();
+        for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
+            let row = r0 + y;
+            let at = row * n + c0;
+            if tables.changed_again(at, vp.width as usize) != 0 {
+                return true;
+            }
+            let (b, w) = (
+                row_word(fin, row) >> c & mask,
+                row_word(fin, n + row) >> c & mask,
+            );
+            let bad = vp.wrong(y, b, w) & mask;
+            if bad & xe != 0 {
+                return false;
+            }
+            for x in ones(&[u64::from((b | w) & !bad & xe)]) {
+                s = s.max(times.last_once(at + x));
+            }
+            // The cells refusing their final state allow empty (the others never match).
+            if let Some((f, x)) = times.last_min(at, bad) {
+                if f < e.0 {
+                    e = (f, c0 + x as usize, row);
+                }
+            }
+            for x in ones(&[u64::from((b | w) & !bad & !xe)]) {
+                inner.push(Held {
+                    from: times.last_once(at + x),
+                    to: 0,
+                    // Boards are at most 25x25.
+                    x: (c0 + x) as u8,
+                    y: row as u8,
+                    white: w >> x & 1 != 0,
+                    arrived: true,
+                });
+            }
+        }
+        if s >= e.0 {
+            return false;
+        }
+        inner.retain(|h| h.from > s && h.from < e.0);
+        inner.sort_unstable_by_key(|h| h.from);
+        let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
+        self.count(scan, cand, s, until, 0);
+        false
     }
 
     /// Counts candidate `cand` as [`stands`] found it stands; returns whether it is left to
@@ -691,23 +794,35 @@ impl<'q> Clean<'q> {
         let (shared, size) = (self.shared, self.size);
         let sw = usize::from(shared.0[vi as usize].swapped);
         let t = &mut self.t;
+        let inner = &self.scratch.inner;
         let end = until.map_or(line.nodes - 1, |u| u.node - 1);
         let (a, b) = (s.max(from), end.min(to));
         if a > b {
             return false;
         }
+        let into = (vi as usize, place, shared, winner, size);
         if !placements {
-            // Hits followed by a node that does not end the stretch: plays outside, passes.
+            // Hits followed by a node that does not end the stretch: plays outside (or inside
+            // onto a wildcard, `inner`), passes.
             let followed = if b < end { Some(b) } else { end.checked_sub(1) };
             if let Some(h) = followed.filter(|&h| h >= a) {
                 let (lo, hi) = (a + 1, h + 1);
                 let passes = line.passes_in(lo, hi);
-                t.tenuki[sw] += u64::from(hi - lo + 1 - passes);
+                let mut plays = hi - lo + 1 - passes;
+                for m in inner.iter().filter(|m| (lo..=hi).contains(&m.from)) {
+                    plays -= 1;
+                    t.inside(scan, into, m.spot());
+                }
+                t.tenuki[sw] += u64::from(plays);
                 t.pass[sw] += u64::from(passes);
             }
             if b < end {
                 return true;
             }
+        } else if let Some(m) = inner.iter().find(|m| m.from > a) {
+            // By placement, the first move inside after the first hit.
+            t.inside(scan, into, m.spot());
+            return true;
         }
         match until.map(|u| u.at) {
             None => t.end[sw] += 1,
@@ -715,13 +830,7 @@ impl<'q> Clean<'q> {
             Some(None) if placements => t.end[sw] += 1,
             // A plain line's node that takes a stone off holds a move.
             Some(None) => t.tenuki[sw] += 1,
-            Some(Some((x, y, white))) => {
-                let colour = if white { Color::White } else { Color::Black };
-                if let Ok(p) = Point::new(x as u32, y as u32, size) {
-                    scan.count_inside(vi as usize, place, shared, winner, (colour, p));
-                    t.inside += 1;
-                }
-            }
+            Some(Some(spot)) => t.inside(scan, into, spot),
         }
         true
     }

@@ -66,6 +66,8 @@ pub(crate) struct Plan {
     /// board matches both: wildcards), so that a place's hits must be told apart from its
     /// candidates' ([`super::workspace::Workspace::standing_now`]).
     pub(super) overlap: bool,
+    /// Per variant, the others that may stand on one rectangle with it ([`Plan::overlap`]).
+    pub(super) twins: Vec<Vec<u32>>,
     /// Whether every cell of every variant wants one state (no wildcard): then a candidate
     /// that stands stops at any change inside its rectangle ([`super::intervals`]).
     pub(super) strict: bool,
@@ -213,8 +215,15 @@ impl Plan {
                 }
             })
             .collect();
-        let overlap = (0..source.len())
-            .any(|a| (a + 1..source.len()).any(|b| can_both_stand(&source[a], &source[b])));
+        let twins: Vec<Vec<u32>> = (0..source.len())
+            .map(|a| {
+                (0..source.len())
+                    .filter(|&b| b != a && can_both_stand(&source[a], &source[b]))
+                    .map(|b| b as u32)
+                    .collect()
+            })
+            .collect();
+        let overlap = twins.iter().any(|t| !t.is_empty());
         let strict = source
             .iter()
             .zip(&variants)
@@ -232,6 +241,7 @@ impl Plan {
             variants,
             placed: Vec::new(),
             overlap,
+            twins,
             strict,
             run_levels,
             dense: Vec::new(),

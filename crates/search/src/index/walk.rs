@@ -88,12 +88,16 @@ fn search_places(
     let from = query.moves.map_or(0, |m| m.0);
     // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
     // from another on its rectangle.
-    let counted = !scan.keeps_matches() && query.sequence.is_empty() && !plan.overlap;
+    // (With two variants on one rectangle, only positions: `walk_counted` tells their hits
+    // apart, by placement the hits waiting for a move would have to be too.)
+    let placements = query.counting == Counting::Placements;
+    let counted =
+        !scan.keeps_matches() && query.sequence.is_empty() && !(plan.overlap && placements);
     let one_line = !query.variations || !g.all;
     // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
     // finds them; the walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    let tables = counted && plan.strict && !query.variations && query.to_play.is_none();
+    let tables = counted && !plan.overlap && !query.variations && query.to_play.is_none();
     let exact = cold
         .times
         .filter(|t| tables && t.exact())
@@ -102,7 +106,7 @@ fn search_places(
     let (bound, start) = if !pruned {
         (u32::MAX, 0)
     } else if let Some((times, line)) = exact {
-        let window = (query.moves, query.counting == Counting::Placements);
+        let window = (query.moves, placements);
         let mut count = super::intervals::Clean::new(plan, shared, size, line, window, g.facts.1);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
         let bounds = match times.halves() {
@@ -142,13 +146,13 @@ fn search_places(
         start,
     };
     if counted && one_line {
-        let hits = if query.counting == Counting::Placements {
+        let hits = if placements {
             super::placements::walk_placements(ws, &game, scan, g.facts.1)
                 + clean.close(scan, g.facts.1)
         } else if plan.strict {
             super::intervals::walk_intervals(ws, &game, scan, g.facts.1, clean)
         } else {
-            walk_counted(ws, &game, scan, g.facts.1)
+            walk_counted(ws, &game, scan, g.facts.1) + clean.close(scan, g.facts.1)
         };
         ws.finish();
         if hits > 0 {
@@ -206,8 +210,7 @@ pub(super) fn node_move(
 }
 
 /// The walk of a game whose hits are counted, not listed: the page is full, the query has no
-/// sequence and counts every position, no two of its variants can stand on one rectangle, and
-/// the game is one line as the query reads it (each node the child of the one before). Then
+/// sequence and counts every position, and the game is one line as the query reads it (each node the child of the one before). Then
 /// a node's hits are its standing candidates (the to-play filter applied), kept as bits until
 /// the next node says what followed them: a move inside a hit's rectangle is counted for that
 /// hit, and the others are counted at once as tenuki, passes or the game's end. This gives
@@ -233,6 +236,7 @@ fn walk_counted(
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();
     ws.mark_swapped(variants);
+    ws.find_twins(plan);
     ws.hits.clear();
     ws.hits.resize(words, 0);
     // The last node's hits, of variants in the query's colours and with colours swapped.
@@ -303,6 +307,18 @@ fn walk_counted(
                 None => {}
             }
             ws.hits[wi] = h;
+        }
+        // A rectangle's hit is its first candidate's ([`Workspace::standing_now`]): the
+        // earliest standing of two that can stand on it clears the other. (One cleared by
+        // another is cleared too by the one that cleared that: both stand on its rectangle.)
+        for &(k, first) in &ws.twins {
+            let (k, first) = (k as usize, first as usize);
+            if ws.hits[first / 64] >> (first % 64) & 1 != 0 {
+                ws.hits[k / 64] &= !(1 << (k % 64));
+            }
+        }
+        for wi in 0..words {
+            let h = ws.hits[wi];
             let s = (h & ws.swapped[wi]).count_ones();
             swapped += u64::from(s);
             plain += u64::from(h.count_ones() - s);

@@ -44,6 +44,10 @@ pub(crate) struct Workspace {
     /// for [`super::intervals`], those that have stood for [`super::placements`].
     pub(super) swapped: Vec<u64>,
     pub(super) hits: Vec<u64>,
+    /// Pairs of candidates that may stand on one rectangle together, the later first, and
+    /// the candidates' numbers sorted by place to find them ([`Workspace::find_twins`]).
+    pub(super) twins: Vec<(u32, u32)>,
+    pub(super) order: Vec<u32>,
     /// With few candidates, no watchers: the board is also kept as rows of bits (Black, then
     /// White) and a change tests again the candidates whose rectangle holds it, each on whole
     /// rows ([`Workspace::test_rows`]). Registering a candidate's watchers when its stones
@@ -536,6 +540,31 @@ impl Workspace {
     }
 
     /// Marks in [`Workspace::swapped`] the candidates whose variant swaps the colours.
+    /// Lists in `twins` the pairs of candidates on one place whose variants may stand there
+    /// together ([`Plan::twins`]): each candidate with every earlier one (none without
+    /// [`Plan::overlap`]).
+    pub(super) fn find_twins(&mut self, plan: &Plan) {
+        self.twins.clear();
+        if !plan.overlap {
+            return;
+        }
+        let cands = &self.cands;
+        let order = &mut self.order;
+        order.clear();
+        order.extend(0..cands.len() as u32);
+        order.sort_unstable_by_key(|&k| (cands[k as usize].1, k));
+        for group in order.chunk_by(|&a, &b| cands[a as usize].1 == cands[b as usize].1) {
+            for (i, &k) in group.iter().enumerate() {
+                let twins = &plan.twins[cands[k as usize].0 as usize];
+                for &first in &group[..i] {
+                    if twins.contains(&cands[first as usize].0) {
+                        self.twins.push((k, first));
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn mark_swapped(&mut self, variants: &[Variant]) {
         self.swapped.clear();
         self.swapped.resize(self.standing.len(), 0);

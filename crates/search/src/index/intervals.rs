@@ -134,8 +134,15 @@ struct Scratch {
     held: [Held; MAX_HELD],
     lists: ListStarts,
     /// The moves inside a wildcard candidate's stretch that leave it standing (stones onto
-    /// cells that allow both empty and that stone), by node ([`Clean::settle_wild`]).
+    /// cells that allow both empty and that stone), by node ([`Clean::settle_wild`]); for a
+    /// candidate read by [`Clean::settle_changes`], every move inside its rectangle.
     inner: Vec<Held>,
+    /// What [`Clean::settle_changes`] reads: the changes of the rectangle's cells (node,
+    /// column and row in the rectangle, new state: 0 empty, 1 Black, 2 White), each cell's
+    /// state as they are applied, and the stretches found (first node, end).
+    changes: Vec<(u32, u8, u8, u8)>,
+    states: Vec<u8>,
+    spans: Vec<(u32, Option<Until>)>,
 }
 
 /// How a candidate stands along a plain main line ([`MainLine`]), as the time tables tell.
@@ -678,7 +685,7 @@ impl<'q> Clean<'q> {
             let row = r0 + y;
             let at = row * n + c0;
             if tables.changed_again(at, vp.width as usize) != 0 {
-                return true;
+                return self.settle_changes(scan, times, cand);
             }
             let (b, w) = (
                 row_word(fin, row) >> c & mask,
@@ -716,6 +723,130 @@ impl<'q> Clean<'q> {
         inner.sort_unstable_by_key(|h| h.from);
         let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
         self.count(scan, cand, s, until, 0);
+        false
+    }
+
+    /// [`Clean::settle_wild`] of a candidate with a point changed again in its rectangle:
+    /// every change of its cells, in node order, from the tables (a point's one stone, its
+    /// stone held once, or its list of changes); returns whether it is left to the walk (a
+    /// point without its list).
+    ///
+    /// The candidate stands wherever none of its cells holds a state it refuses, which the
+    /// changes tell node by node: each stretch ends at the node of a change to a refused
+    /// state, whose move is the stone that came inside if one did (on a plain line a stone
+    /// comes only with its node's move), else outside (a capture). Every stone that comes
+    /// onto the rectangle is a move inside: within a stretch, the continuation of the hit
+    /// before it; by placement, the continuation of the first hit if it is the first after it.
+    #[inline(never)]
+    fn settle_changes(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+    ) -> bool {
+        let (vi, (c, r)) = cand;
+        let vp = &self.plan.variants[vi as usize];
+        let n = usize::from(self.size.get());
+        let tables = times.tables();
+        let fin = tables.fin;
+        let width = vp.width as usize;
+        let mask = (1u32 << width) - 1;
+        let (c0, r0) = (c as usize, r as usize);
+        let Scratch {
+            lists,
+            inner,
+            changes,
+            states,
+            spans,
+            ..
+        } = &mut self.scratch;
+        changes.clear();
+        // Cells refusing a state: empty, Black, White.
+        let refuses = |x: u8, y: u8, state: u8| {
+            let [xb, xw, xe] = vp.rows[usize::from(y)];
+            let bits = [xe, xb, xw][usize::from(state % 3)];
+            u32::from(bits >> x & 1 != 0)
+        };
+        // Every cell is empty before the root's changes.
+        let mut wrong = 0u32;
+        for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
+            wrong += (xe & mask).count_ones();
+            let row = r0 + y;
+            let at = row * n + c0;
+            let again = tables.changed_again(at, width);
+            let (b, w) = (
+                row_word(fin, row) >> c & mask,
+                row_word(fin, n + row) >> c & mask,
+            );
+            // Boards are at most 25x25.
+            let y = y as u8;
+            for x in ones(&[u64::from((b | w) & !again)]) {
+                let state = 1 + (w >> x & 1) as u8;
+                changes.push((times.last_once(at + x), x as u8, y, state));
+            }
+            for x in ones(&[u64::from(again)]) {
+                if let Some((from, to, white)) = times.held_once(at + x) {
+                    changes.push((from, x as u8, y, 1 + u8::from(white)));
+                    changes.push((to, x as u8, y, 0));
+                    continue;
+                }
+                let Some(list) = times.changes_listed(at + x, lists) else {
+                    return true;
+                };
+                changes.extend(list.map(|(node, state)| (node, x as u8, y, state)));
+            }
+        }
+        changes.sort_unstable_by_key(|ch| ch.0);
+        states.clear();
+        states.resize(width * vp.rows.len(), 0);
+        inner.clear();
+        spans.clear();
+        let mut open = (wrong == 0).then_some(0u32);
+        let mut k = 0;
+        while let Some(&(node, ..)) = changes.get(k) {
+            let mut arrived = None;
+            while let Some(&(t, x, y, state)) = changes.get(k).filter(|ch| ch.0 == node) {
+                let (xi, yi) = (usize::from(x), usize::from(y));
+                if let Some(old) = states.get_mut(yi * width + xi) {
+                    wrong = wrong + refuses(x, y, state) - refuses(x, y, *old);
+                    *old = state;
+                }
+                if state != 0 && t > 0 {
+                    let h = Held {
+                        from: t,
+                        to: 0,
+                        x: (c0 + xi) as u8,
+                        y: (r0 + yi) as u8,
+                        white: state == 2,
+                        arrived: true,
+                    };
+                    arrived = Some(h.spot());
+                    inner.push(h);
+                }
+                k += 1;
+            }
+            match open {
+                Some(s) if wrong != 0 => {
+                    // (Changes at the root leave no node before them.)
+                    if node > s {
+                        spans.push((s, Some(Until { node, at: arrived })));
+                    }
+                    open = None;
+                }
+                None if wrong == 0 => open = Some(node),
+                _ => {}
+            }
+        }
+        if let Some(s) = open {
+            spans.push((s, None));
+        }
+        self.counted = true;
+        for i in 0..self.scratch.spans.len() {
+            let (s, until) = self.scratch.spans[i];
+            if self.stretch(scan, cand, s, until) && self.placements {
+                break;
+            }
+        }
         false
     }
 
@@ -810,7 +941,7 @@ impl<'q> Clean<'q> {
                 let passes = line.passes_in(lo, hi);
                 let mut plays = hi - lo + 1 - passes;
                 for m in inner.iter().filter(|m| (lo..=hi).contains(&m.from)) {
-                    plays -= 1;
+                    plays = plays.saturating_sub(1);
                     t.inside(scan, into, m.spot());
                 }
                 t.tenuki[sw] += u64::from(plays);

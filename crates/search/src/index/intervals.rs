@@ -134,15 +134,16 @@ struct Scratch {
     held: [Held; MAX_HELD],
     lists: ListStarts,
     /// The moves inside a wildcard candidate's stretch that leave it standing (stones onto
-    /// cells that allow both empty and that stone), by node ([`Clean::settle_wild`]); for a
-    /// candidate read by [`Clean::settle_changes`], every move inside its rectangle.
+    /// cells that allow both empty and that stone: [`Clean::settle_wild`]); for a candidate
+    /// read by [`Clean::sweep`], every move inside its rectangle.
     inner: Vec<Held>,
-    /// What [`Clean::settle_changes`] reads: the changes of the rectangle's cells (node,
-    /// column and row in the rectangle, new state: 0 empty, 1 Black, 2 White), each cell's
-    /// state as they are applied, and the stretches found (first node, end).
-    changes: Vec<(u32, u8, u8, u8)>,
+    /// What [`Clean::sweep`] reads: the changes of the rectangle's points changed again
+    /// (node, column and row in the rectangle, new state: 0 empty, 1 Black, 2 White), each
+    /// cell's state as they are applied, and the stretches they leave (first node, the node
+    /// that ends it).
+    changes: Vec<(u32, (u8, u8), u8)>,
     states: Vec<u8>,
-    spans: Vec<(u32, Option<Until>)>,
+    spans: Vec<(u32, u32)>,
 }
 
 /// How a candidate stands along a plain main line ([`MainLine`]), as the time tables tell.
@@ -655,90 +656,19 @@ impl<'q> Clean<'q> {
         self.take(scan, cand, how)
     }
 
-    /// [`Clean::settle`] of a candidate of a plan with wildcards: counted when no point of
-    /// its rectangle changed again; returns whether it is left to the walk.
+    /// [`Clean::settle`] of a candidate of a plan with wildcards; returns whether it is left
+    /// to the walk (a point changed again without its list of changes).
     ///
-    /// Each cell then held nothing until its one stone came (if one came) and that stone to
-    /// the end, so the candidate stands from the last arrival of a stone its cell wants (one
-    /// that refuses empty) until the first arrival of a stone its cell refuses (one that
-    /// allows empty), one stretch. A stone that comes meanwhile onto a cell that allows both
-    /// it and empty (`*`, `x`, `o`) leaves it standing: that move is the continuation of the
-    /// hit before it, kept in `scratch.inner` for [`Clean::stretch`]. A cell that refuses its
-    /// final state and empty never matches.
+    /// A cell whose point changed once at most held nothing until its one stone came (if
+    /// one came) and that stone to the end. So without a point changed again, the candidate
+    /// stands from the last arrival of a stone its cell wants (one that refuses empty) until
+    /// the first arrival of a stone its cell refuses (one that allows empty): one stretch. A
+    /// cell that refuses its final state and empty never matches. A stone that comes
+    /// meanwhile onto a cell that allows both it and empty (`*`, `x`, `o`) leaves it
+    /// standing: that move is the continuation of the hit before it, kept in
+    /// `scratch.inner` for [`Clean::stretch`]. The points changed again (a few a candidate,
+    /// when any) are read change by change ([`Clean::sweep`]).
     fn settle_wild(
-        &mut self,
-        scan: &mut Scan<'_>,
-        times: &impl TimeRead,
-        cand: (u32, (u32, u32)),
-    ) -> bool {
-        let (vi, (c, r)) = cand;
-        let vp = &self.plan.variants[vi as usize];
-        let n = usize::from(self.size.get());
-        let tables = times.tables();
-        let fin = tables.fin;
-        let mask = (1u32 << vp.width) - 1;
-        let (c0, r0) = (c as usize, r as usize);
-        let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
-        let inner = &mut self.scratch.inner;
-        inner.clear();
-        for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
-            let row = r0 + y;
-            let at = row * n + c0;
-            if tables.changed_again(at, vp.width as usize) != 0 {
-                return self.settle_changes(scan, times, cand);
-            }
-            let (b, w) = (
-                row_word(fin, row) >> c & mask,
-                row_word(fin, n + row) >> c & mask,
-            );
-            let bad = vp.wrong(y, b, w) & mask;
-            if bad & xe != 0 {
-                return false;
-            }
-            for x in ones(&[u64::from((b | w) & !bad & xe)]) {
-                s = s.max(times.last_once(at + x));
-            }
-            // The cells refusing their final state allow empty (the others never match).
-            if let Some((f, x)) = times.last_min(at, bad) {
-                if f < e.0 {
-                    e = (f, c0 + x as usize, row);
-                }
-            }
-            for x in ones(&[u64::from((b | w) & !bad & !xe)]) {
-                inner.push(Held {
-                    from: times.last_once(at + x),
-                    to: 0,
-                    // Boards are at most 25x25.
-                    x: (c0 + x) as u8,
-                    y: row as u8,
-                    white: w >> x & 1 != 0,
-                    arrived: true,
-                });
-            }
-        }
-        if s >= e.0 {
-            return false;
-        }
-        inner.retain(|h| h.from > s && h.from < e.0);
-        inner.sort_unstable_by_key(|h| h.from);
-        let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
-        self.count(scan, cand, s, until, 0);
-        false
-    }
-
-    /// [`Clean::settle_wild`] of a candidate with a point changed again in its rectangle:
-    /// every change of its cells, in node order, from the tables (a point's one stone, its
-    /// stone held once, or its list of changes); returns whether it is left to the walk (a
-    /// point without its list).
-    ///
-    /// The candidate stands wherever none of its cells holds a state it refuses, which the
-    /// changes tell node by node: each stretch ends at the node of a change to a refused
-    /// state, whose move is the stone that came inside if one did (on a plain line a stone
-    /// comes only with its node's move), else outside (a capture). Every stone that comes
-    /// onto the rectangle is a move inside: within a stretch, the continuation of the hit
-    /// before it; by placement, the continuation of the first hit if it is the first after it.
-    #[inline(never)]
-    fn settle_changes(
         &mut self,
         scan: &mut Scan<'_>,
         times: &impl TimeRead,
@@ -752,25 +682,18 @@ impl<'q> Clean<'q> {
         let width = vp.width as usize;
         let mask = (1u32 << width) - 1;
         let (c0, r0) = (c as usize, r as usize);
+        let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
         let Scratch {
             lists,
             inner,
             changes,
-            states,
-            spans,
             ..
         } = &mut self.scratch;
+        inner.clear();
         changes.clear();
-        // Cells refusing a state: empty, Black, White.
-        let refuses = |x: u8, y: u8, state: u8| {
-            let [xb, xw, xe] = vp.rows[usize::from(y)];
-            let bits = [xe, xb, xw][usize::from(state % 3)];
-            u32::from(bits >> x & 1 != 0)
-        };
-        // Every cell is empty before the root's changes.
+        // The cells changed again that refuse empty (all are empty before the root).
         let mut wrong = 0u32;
         for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
-            wrong += (xe & mask).count_ones();
             let row = r0 + y;
             let at = row * n + c0;
             let again = tables.changed_again(at, width);
@@ -778,76 +701,161 @@ impl<'q> Clean<'q> {
                 row_word(fin, row) >> c & mask,
                 row_word(fin, n + row) >> c & mask,
             );
-            // Boards are at most 25x25.
-            let y = y as u8;
-            for x in ones(&[u64::from((b | w) & !again)]) {
-                let state = 1 + (w >> x & 1) as u8;
-                changes.push((times.last_once(at + x), x as u8, y, state));
+            let bad = vp.wrong(y, b, w) & mask & !again;
+            if bad & xe != 0 {
+                return false;
             }
+            for x in ones(&[u64::from((b | w) & !bad & xe & !again)]) {
+                s = s.max(times.last_once(at + x));
+            }
+            // The cells refusing their final state allow empty (the others never match).
+            if let Some((f, x)) = times.last_min(at, bad) {
+                if f < e.0 {
+                    e = (f, c0 + x as usize, row);
+                }
+            }
+            // Boards are at most 25x25.
+            let arrival = |from: u32, x: usize, white: bool| Held {
+                from,
+                to: 0,
+                x: (c0 + x) as u8,
+                y: row as u8,
+                white,
+                arrived: true,
+            };
+            for x in ones(&[u64::from((b | w) & !bad & !xe & !again)]) {
+                inner.push(arrival(times.last_once(at + x), x, w >> x & 1 != 0));
+            }
+            if again == 0 {
+                continue;
+            }
+            wrong += (xe & again).count_ones();
             for x in ones(&[u64::from(again)]) {
+                let cell = (x as u8, y as u8);
                 if let Some((from, to, white)) = times.held_once(at + x) {
-                    changes.push((from, x as u8, y, 1 + u8::from(white)));
-                    changes.push((to, x as u8, y, 0));
+                    changes.push((from, cell, 1 + u8::from(white)));
+                    changes.push((to, cell, 0));
+                    inner.push(arrival(from, x, white));
                     continue;
                 }
                 let Some(list) = times.changes_listed(at + x, lists) else {
                     return true;
                 };
-                changes.extend(list.map(|(node, state)| (node, x as u8, y, state)));
+                for (node, state) in list {
+                    changes.push((node, cell, state));
+                    if state != 0 {
+                        inner.push(arrival(node, x, state == 2));
+                    }
+                }
             }
         }
+        if s >= e.0 {
+            return false;
+        }
+        let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
+        if changes.is_empty() {
+            inner.retain(|h| h.from > s && h.from < e.0);
+            self.count(scan, cand, s, until, 0);
+        } else {
+            // A stone of the root's setup is no move. The stones onto cells wanted changed once
+            // came no later than `s`; of those onto cells refused, the first (`until`'s) is
+            // the one a placement may wait for.
+            inner.retain(|h| h.from > 0);
+            if let Some(Until {
+                node,
+                at: Some((x, y, white)),
+            }) = until
+            {
+                inner.push(Held {
+                    from: node,
+                    to: 0,
+                    x: x as u8,
+                    y: y as u8,
+                    white,
+                    arrived: true,
+                });
+            }
+            self.sweep(scan, cand, wrong, (s, until));
+        }
+        false
+    }
+
+    /// Counts the stretches of candidate `cand` within its stretch as its points changed
+    /// once at most tell it (from node `s` until `until`), from the changes of its other
+    /// points (`scratch.changes`, of which `wrong` refuse empty): it stands wherever none of
+    /// them holds a state its cell refuses. A stretch they end ends at a change to a refused
+    /// state, whose move is the stone that came inside then if one did (on a plain line a
+    /// stone comes only with its node's move), else outside (a capture). `scratch.inner`
+    /// holds every stone that came onto the rectangle after `s`, but those after `until`'s.
+    fn sweep(
+        &mut self,
+        scan: &mut Scan<'_>,
+        cand: (u32, (u32, u32)),
+        mut wrong: u32,
+        (s, until): (u32, Option<Until>),
+    ) {
+        self.counted = true;
+        let vp = &self.plan.variants[cand.0 as usize];
+        let Scratch {
+            changes,
+            states,
+            spans,
+            ..
+        } = &mut self.scratch;
         changes.sort_unstable_by_key(|ch| ch.0);
+        let width = vp.width as usize;
         states.clear();
         states.resize(width * vp.rows.len(), 0);
-        inner.clear();
+        // Cells refusing a state: empty, Black, White.
+        let refuses = |(x, y): (u8, u8), state: u8| {
+            let [xb, xw, xe] = vp.rows[usize::from(y)];
+            let bits = [xe, xb, xw][usize::from(state % 3)];
+            u32::from(bits >> x & 1 != 0)
+        };
+        let end = until.map_or(u32::MAX, |u| u.node);
         spans.clear();
         let mut open = (wrong == 0).then_some(0u32);
         let mut k = 0;
         while let Some(&(node, ..)) = changes.get(k) {
-            let mut arrived = None;
-            while let Some(&(t, x, y, state)) = changes.get(k).filter(|ch| ch.0 == node) {
-                let (xi, yi) = (usize::from(x), usize::from(y));
-                if let Some(old) = states.get_mut(yi * width + xi) {
-                    wrong = wrong + refuses(x, y, state) - refuses(x, y, *old);
+            while let Some(&(_, cell, state)) = changes.get(k).filter(|ch| ch.0 == node) {
+                if let Some(old) = states.get_mut(usize::from(cell.1) * width + usize::from(cell.0))
+                {
+                    wrong = wrong + refuses(cell, state) - refuses(cell, *old);
                     *old = state;
-                }
-                if state != 0 && t > 0 {
-                    let h = Held {
-                        from: t,
-                        to: 0,
-                        x: (c0 + xi) as u8,
-                        y: (r0 + yi) as u8,
-                        white: state == 2,
-                        arrived: true,
-                    };
-                    arrived = Some(h.spot());
-                    inner.push(h);
                 }
                 k += 1;
             }
             match open {
-                Some(s) if wrong != 0 => {
-                    // (Changes at the root leave no node before them.)
-                    if node > s {
-                        spans.push((s, Some(Until { node, at: arrived })));
-                    }
+                Some(from) if wrong != 0 => {
+                    spans.push((from, node));
                     open = None;
                 }
                 None if wrong == 0 => open = Some(node),
                 _ => {}
             }
         }
-        if let Some(s) = open {
-            spans.push((s, None));
+        if let Some(from) = open {
+            spans.push((from, u32::MAX));
         }
-        self.counted = true;
-        for i in 0..self.scratch.spans.len() {
-            let (s, until) = self.scratch.spans[i];
-            if self.stretch(scan, cand, s, until) && self.placements {
+        for i in 0..spans.len() {
+            let (from, to) = self.scratch.spans[i];
+            let (from, to) = (from.max(s), to.min(end));
+            if from >= to {
+                continue;
+            }
+            let ends = if to == end {
+                until
+            } else {
+                let at = self.scratch.inner.iter().find(|h| h.from == to);
+                Some(Until {
+                    node: to,
+                    at: at.map(Held::spot),
+                })
+            };
+            if self.stretch(scan, cand, from, ends) && self.placements {
                 break;
             }
         }
-        false
     }
 
     /// Counts candidate `cand` as [`stands`] found it stands; returns whether it is left to
@@ -950,7 +958,7 @@ impl<'q> Clean<'q> {
             if b < end {
                 return true;
             }
-        } else if let Some(m) = inner.iter().find(|m| m.from > a) {
+        } else if let Some(m) = inner.iter().filter(|m| m.from > a).min_by_key(|m| m.from) {
             // By placement, the first move inside after the first hit.
             t.inside(scan, into, m.spot());
             return true;

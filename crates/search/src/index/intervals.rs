@@ -599,7 +599,7 @@ impl<'q> Clean<'q> {
         let (vi, place) = cand;
         let plan = self.plan;
         if !plan.strict {
-            return self.settle_wild(scan, times, cand);
+            return self.settle_wild(scan, times, cand, found);
         }
         let vp = &plan.variants[vi as usize];
         let n = usize::from(self.size.get());
@@ -673,6 +673,7 @@ impl<'q> Clean<'q> {
         scan: &mut Scan<'_>,
         times: &impl TimeRead,
         cand: (u32, (u32, u32)),
+        found: Option<Survivor>,
     ) -> bool {
         let (vi, (c, r)) = cand;
         let vp = &self.plan.variants[vi as usize];
@@ -682,6 +683,43 @@ impl<'q> Clean<'q> {
         let width = vp.width as usize;
         let mask = (1u32 << width) - 1;
         let (c0, r0) = (c as usize, r as usize);
+        // Without a point changed again, the stretch is what the prune read in nodes (its
+        // stones' arrival, the first stone refused and its cell): only the stones onto cells
+        // allowing empty and a stone are read again.
+        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
+            if (0..vp.rows.len()).all(|y| tables.changed_again((r0 + y) * n + c0, width) == 0) {
+                let (s, e) = (found.arrive, found.dead);
+                let inner = &mut self.scratch.inner;
+                inner.clear();
+                for &(y, cells) in &vp.wild_rows {
+                    let row = r0 + usize::from(y);
+                    let (b, w) = (
+                        row_word(fin, row) >> c & cells,
+                        row_word(fin, n + row) >> c & cells,
+                    );
+                    let [xb, xw, _] = vp.rows[usize::from(y)];
+                    for x in ones(&[u64::from(b & !xb | w & !xw)]) {
+                        let from = times.last_once(row * n + c0 + x);
+                        if from > s && from < e {
+                            inner.push(Held {
+                                from,
+                                to: 0,
+                                // Boards are at most 25x25.
+                                x: (c0 + x) as u8,
+                                y: row as u8,
+                                white: w >> x & 1 != 0,
+                                arrived: true,
+                            });
+                        }
+                    }
+                }
+                let until = found
+                    .at
+                    .map(|[x, y]| Until::final_stone(fin, n, found.dead, (x.into(), y.into())));
+                self.count(scan, cand, s, until, 0);
+                return false;
+            }
+        }
         let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
         let Scratch {
             lists,

@@ -42,6 +42,9 @@ pub(super) struct VariantPlan {
     pub(super) rows: Vec<[u32; 3]>,
     /// The rows that an empty board does not match (bits).
     pub(super) empty_bad: u64,
+    /// The rows with cells that allow empty and a stone (`*`, `x`, `o`), each with those
+    /// cells (bits by column).
+    pub(super) wild_rows: Vec<(u8, u32)>,
 }
 
 impl VariantPlan {
@@ -197,7 +200,15 @@ impl Plan {
                     .iter()
                     .enumerate()
                     .fold(0u64, |bad, (y, r)| bad | u64::from(r[2] != 0) << y);
+                let mask = (1u32 << v.pattern.width()) - 1;
+                let wild_rows = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(y, &[xb, xw, xe])| (y as u8, !xe & !(xb & xw) & mask))
+                    .filter(|&(_, cells)| cells != 0)
+                    .collect();
                 VariantPlan {
+                    wild_rows,
                     empty_bad,
                     width: v.pattern.width(),
                     rows,

@@ -17,6 +17,8 @@
 //! the standing candidates at every node and the test of every hit against every move were
 //! most of the walk.
 
+mod wild;
+
 use super::columns::ones;
 use super::entry::row_word;
 use super::plan::{Plan, VariantPlan};
@@ -115,6 +117,20 @@ struct Held {
 }
 
 impl Held {
+    /// A stone's arrival at node `from` on column `x` and row `y` of the board (White when
+    /// `white`).
+    fn arrival(from: u32, (x, y): (usize, usize), white: bool) -> Held {
+        Held {
+            from,
+            to: 0,
+            // Boards are at most 25x25.
+            x: x as u8,
+            y: y as u8,
+            white,
+            arrived: true,
+        }
+    }
+
     /// Where its stone came, as [`Until::at`] names a move.
     fn spot(&self) -> (usize, usize, bool) {
         (usize::from(self.x), usize::from(self.y), self.white)
@@ -144,6 +160,14 @@ struct Scratch {
     changes: Vec<(u32, (u8, u8), u8)>,
     states: Vec<u8>,
     spans: Vec<(u32, u32)>,
+    /// A wildcard candidate's stretches (first node, end: [`Clean::read_wild`]).
+    stretches: Vec<(u32, Option<Until>)>,
+    /// The candidates of a rectangle ([`Clean::settle_deferred`]), their stretches and moves
+    /// inside, and the stretches of those before the one counted (first node, end).
+    members: Vec<wild::Member>,
+    group_stretches: Vec<(u32, Option<Until>)>,
+    group_inner: Vec<Held>,
+    earlier: Vec<(u32, u32)>,
 }
 
 /// How a candidate stands along a plain main line ([`MainLine`]), as the time tables tell.
@@ -556,6 +580,9 @@ pub(super) struct Clean<'q> {
     pub(super) t: Tallies,
     /// Whether a candidate was counted.
     pub(super) counted: bool,
+    /// The candidates of a plan with [`Plan::overlap`] (with what the prune found of them),
+    /// counted once the prune is done ([`Clean::settle_deferred`]).
+    deferred: Vec<((u32, (u32, u32)), Option<Survivor>)>,
 }
 
 impl<'q> Clean<'q> {
@@ -580,6 +607,7 @@ impl<'q> Clean<'q> {
             scratch: Scratch::default(),
             t: Tallies::default(),
             counted: false,
+            deferred: Vec::new(),
         }
     }
 
@@ -654,246 +682,6 @@ impl<'q> Clean<'q> {
             None,
         );
         self.take(scan, cand, how)
-    }
-
-    /// [`Clean::settle`] of a candidate of a plan with wildcards; returns whether it is left
-    /// to the walk (a point changed again without its list of changes).
-    ///
-    /// A cell whose point changed once at most held nothing until its one stone came (if
-    /// one came) and that stone to the end. So without a point changed again, the candidate
-    /// stands from the last arrival of a stone its cell wants (one that refuses empty) until
-    /// the first arrival of a stone its cell refuses (one that allows empty): one stretch. A
-    /// cell that refuses its final state and empty never matches. A stone that comes
-    /// meanwhile onto a cell that allows both it and empty (`*`, `x`, `o`) leaves it
-    /// standing: that move is the continuation of the hit before it, kept in
-    /// `scratch.inner` for [`Clean::stretch`]. The points changed again (a few a candidate,
-    /// when any) are read change by change ([`Clean::sweep`]).
-    fn settle_wild(
-        &mut self,
-        scan: &mut Scan<'_>,
-        times: &impl TimeRead,
-        cand: (u32, (u32, u32)),
-        found: Option<Survivor>,
-    ) -> bool {
-        let (vi, (c, r)) = cand;
-        let vp = &self.plan.variants[vi as usize];
-        let n = usize::from(self.size.get());
-        let tables = times.tables();
-        let fin = tables.fin;
-        let width = vp.width as usize;
-        let mask = (1u32 << width) - 1;
-        let (c0, r0) = (c as usize, r as usize);
-        // Without a point changed again, the stretch is what the prune read in nodes (its
-        // stones' arrival, the first stone refused and its cell): only the stones onto cells
-        // allowing empty and a stone are read again.
-        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
-            if (0..vp.rows.len()).all(|y| tables.changed_again((r0 + y) * n + c0, width) == 0) {
-                let (s, e) = (found.arrive, found.dead);
-                let inner = &mut self.scratch.inner;
-                inner.clear();
-                for &(y, cells) in &vp.wild_rows {
-                    let row = r0 + usize::from(y);
-                    let (b, w) = (
-                        row_word(fin, row) >> c & cells,
-                        row_word(fin, n + row) >> c & cells,
-                    );
-                    let [xb, xw, _] = vp.rows[usize::from(y)];
-                    for x in ones(&[u64::from(b & !xb | w & !xw)]) {
-                        let from = times.last_once(row * n + c0 + x);
-                        if from > s && from < e {
-                            inner.push(Held {
-                                from,
-                                to: 0,
-                                // Boards are at most 25x25.
-                                x: (c0 + x) as u8,
-                                y: row as u8,
-                                white: w >> x & 1 != 0,
-                                arrived: true,
-                            });
-                        }
-                    }
-                }
-                let until = found
-                    .at
-                    .map(|[x, y]| Until::final_stone(fin, n, found.dead, (x.into(), y.into())));
-                self.count(scan, cand, s, until, 0);
-                return false;
-            }
-        }
-        let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
-        let Scratch {
-            lists,
-            inner,
-            changes,
-            ..
-        } = &mut self.scratch;
-        inner.clear();
-        changes.clear();
-        // The cells changed again that refuse empty (all are empty before the root).
-        let mut wrong = 0u32;
-        for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
-            let row = r0 + y;
-            let at = row * n + c0;
-            let again = tables.changed_again(at, width);
-            let (b, w) = (
-                row_word(fin, row) >> c & mask,
-                row_word(fin, n + row) >> c & mask,
-            );
-            let bad = vp.wrong(y, b, w) & mask & !again;
-            if bad & xe != 0 {
-                return false;
-            }
-            for x in ones(&[u64::from((b | w) & !bad & xe & !again)]) {
-                s = s.max(times.last_once(at + x));
-            }
-            // The cells refusing their final state allow empty (the others never match).
-            if let Some((f, x)) = times.last_min(at, bad) {
-                if f < e.0 {
-                    e = (f, c0 + x as usize, row);
-                }
-            }
-            // Boards are at most 25x25.
-            let arrival = |from: u32, x: usize, white: bool| Held {
-                from,
-                to: 0,
-                x: (c0 + x) as u8,
-                y: row as u8,
-                white,
-                arrived: true,
-            };
-            for x in ones(&[u64::from((b | w) & !bad & !xe & !again)]) {
-                inner.push(arrival(times.last_once(at + x), x, w >> x & 1 != 0));
-            }
-            if again == 0 {
-                continue;
-            }
-            wrong += (xe & again).count_ones();
-            for x in ones(&[u64::from(again)]) {
-                let cell = (x as u8, y as u8);
-                if let Some((from, to, white)) = times.held_once(at + x) {
-                    changes.push((from, cell, 1 + u8::from(white)));
-                    changes.push((to, cell, 0));
-                    inner.push(arrival(from, x, white));
-                    continue;
-                }
-                let Some(list) = times.changes_listed(at + x, lists) else {
-                    return true;
-                };
-                for (node, state) in list {
-                    changes.push((node, cell, state));
-                    if state != 0 {
-                        inner.push(arrival(node, x, state == 2));
-                    }
-                }
-            }
-        }
-        if s >= e.0 {
-            return false;
-        }
-        let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
-        if changes.is_empty() {
-            inner.retain(|h| h.from > s && h.from < e.0);
-            self.count(scan, cand, s, until, 0);
-        } else {
-            // A stone of the root's setup is no move. The stones onto cells wanted changed once
-            // came no later than `s`; of those onto cells refused, the first (`until`'s) is
-            // the one a placement may wait for.
-            inner.retain(|h| h.from > 0);
-            if let Some(Until {
-                node,
-                at: Some((x, y, white)),
-            }) = until
-            {
-                inner.push(Held {
-                    from: node,
-                    to: 0,
-                    x: x as u8,
-                    y: y as u8,
-                    white,
-                    arrived: true,
-                });
-            }
-            self.sweep(scan, cand, wrong, (s, until));
-        }
-        false
-    }
-
-    /// Counts the stretches of candidate `cand` within its stretch as its points changed
-    /// once at most tell it (from node `s` until `until`), from the changes of its other
-    /// points (`scratch.changes`, of which `wrong` refuse empty): it stands wherever none of
-    /// them holds a state its cell refuses. A stretch they end ends at a change to a refused
-    /// state, whose move is the stone that came inside then if one did (on a plain line a
-    /// stone comes only with its node's move), else outside (a capture). `scratch.inner`
-    /// holds every stone that came onto the rectangle after `s`, but those after `until`'s.
-    fn sweep(
-        &mut self,
-        scan: &mut Scan<'_>,
-        cand: (u32, (u32, u32)),
-        mut wrong: u32,
-        (s, until): (u32, Option<Until>),
-    ) {
-        self.counted = true;
-        let vp = &self.plan.variants[cand.0 as usize];
-        let Scratch {
-            changes,
-            states,
-            spans,
-            ..
-        } = &mut self.scratch;
-        changes.sort_unstable_by_key(|ch| ch.0);
-        let width = vp.width as usize;
-        states.clear();
-        states.resize(width * vp.rows.len(), 0);
-        // Cells refusing a state: empty, Black, White.
-        let refuses = |(x, y): (u8, u8), state: u8| {
-            let [xb, xw, xe] = vp.rows[usize::from(y)];
-            let bits = [xe, xb, xw][usize::from(state % 3)];
-            u32::from(bits >> x & 1 != 0)
-        };
-        let end = until.map_or(u32::MAX, |u| u.node);
-        spans.clear();
-        let mut open = (wrong == 0).then_some(0u32);
-        let mut k = 0;
-        while let Some(&(node, ..)) = changes.get(k) {
-            while let Some(&(_, cell, state)) = changes.get(k).filter(|ch| ch.0 == node) {
-                if let Some(old) = states.get_mut(usize::from(cell.1) * width + usize::from(cell.0))
-                {
-                    wrong = wrong + refuses(cell, state) - refuses(cell, *old);
-                    *old = state;
-                }
-                k += 1;
-            }
-            match open {
-                Some(from) if wrong != 0 => {
-                    spans.push((from, node));
-                    open = None;
-                }
-                None if wrong == 0 => open = Some(node),
-                _ => {}
-            }
-        }
-        if let Some(from) = open {
-            spans.push((from, u32::MAX));
-        }
-        for i in 0..spans.len() {
-            let (from, to) = self.scratch.spans[i];
-            let (from, to) = (from.max(s), to.min(end));
-            if from >= to {
-                continue;
-            }
-            let ends = if to == end {
-                until
-            } else {
-                let at = self.scratch.inner.iter().find(|h| h.from == to);
-                Some(Until {
-                    node: to,
-                    at: at.map(Held::spot),
-                })
-            };
-            if self.stretch(scan, cand, from, ends) && self.placements {
-                break;
-            }
-        }
     }
 
     /// Counts candidate `cand` as [`stands`] found it stands; returns whether it is left to

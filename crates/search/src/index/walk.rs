@@ -97,7 +97,10 @@ fn search_places(
     // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
     // finds them; the walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    let tables = counted && !plan.overlap && !query.variations && query.to_play.is_none();
+    // (A plan without wildcards has no two variants on one rectangle; `Clean` counts such
+    // variants only for wildcards.)
+    let tables =
+        counted && !(plan.overlap && plan.strict) && !query.variations && query.to_play.is_none();
     let exact = cold
         .times
         .filter(|t| tables && t.exact())
@@ -109,13 +112,31 @@ fn search_places(
         let window = (query.moves, placements);
         let mut count = super::intervals::Clean::new(plan, shared, size, line, window, g.facts.1);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
+        // With two variants on one rectangle, a place's candidates are counted together once
+        // the prune is done; a place the tables cannot tell is walked, from the first node.
         let bounds = match times.halves() {
-            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
-                count.settle(scan, &halves, cand, None)
-            }),
-            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
-                count.settle(scan, &times, cand, Some(found))
-            }),
+            Some(halves) => {
+                let b = ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
+                    count.settle(scan, &halves, cand, None)
+                });
+                let walked = plan.overlap && count.settle_deferred(scan, &halves, &mut ws.cands);
+                if walked {
+                    (u32::MAX, 0)
+                } else {
+                    b
+                }
+            }
+            None => {
+                let b = ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
+                    count.settle(scan, &times, cand, Some(found))
+                });
+                let walked = plan.overlap && count.settle_deferred(scan, &times, &mut ws.cands);
+                if walked {
+                    (u32::MAX, 0)
+                } else {
+                    b
+                }
+            }
         };
         if ws.cands.is_empty() {
             if !count.counted {

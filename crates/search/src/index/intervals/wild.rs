@@ -1,0 +1,433 @@
+//! [`Clean`] for patterns with wildcards: a candidate's stretches read from the time tables
+//! (a cell that allows empty and a stone, `*`, `x` or `o`, does not end a stretch when a
+//! stone comes onto it: that move is the continuation of the hit before it), and the
+//! candidates of a pattern two of whose variants can stand on one rectangle together
+//! ([`super::Plan::overlap`]), counted a rectangle at a time so that the rectangle's hit at a
+//! node is its first standing variant's, as the walk counts it
+//! ([`super::Workspace::standing_now`]).
+//!
+//! On 100,000 games, the 20 random free patterns with wildcards of `bench/free_queries.py`
+//! that took over 100 ms were walked node by node; counted from the tables, the 70 patterns
+//! took about half the time summed (bench/RESULTS.md, session 37).
+
+use super::{Clean, Held, Scratch, Until};
+use crate::index::columns::ones;
+use crate::index::entry::row_word;
+use crate::index::prune::Survivor;
+use crate::index::times::TimeRead;
+use crate::scan::Scan;
+use std::ops::Range;
+
+/// How a wildcard candidate stands, as [`Clean::read_wild`] read it.
+enum Read {
+    /// Left to the walk (a point changed again without its list of changes).
+    Walk,
+    /// At no node.
+    Never,
+    /// In the stretches of `scratch.stretches`, with the moves inside of `scratch.inner`.
+    Stretches,
+}
+
+/// A candidate of a rectangle read by [`Clean::settle_deferred`]: its stretches and moves inside,
+/// ranges of the group's buffers.
+#[derive(Clone)]
+pub(super) struct Member {
+    stretches: Range<usize>,
+    inner: Range<usize>,
+}
+
+impl<'q> Clean<'q> {
+    /// [`Clean::settle`] of a candidate of a plan with wildcards; returns whether it is left
+    /// to the walk. A plan with [`super::Plan::overlap`] keeps its candidates for
+    /// [`Clean::settle_deferred`].
+    pub(super) fn settle_wild(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+        found: Option<Survivor>,
+    ) -> bool {
+        if self.plan.overlap {
+            self.deferred.push((cand, found));
+            return false;
+        }
+        match self.read_wild(times, cand, found) {
+            Read::Walk => true,
+            Read::Never => false,
+            Read::Stretches => {
+                self.counted = true;
+                for i in 0..self.scratch.stretches.len() {
+                    let (s, until) = self.scratch.stretches[i];
+                    if self.stretch(scan, cand, s, until) && self.placements {
+                        break;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Counts the candidates [`Clean::settle_wild`] kept for a plan with
+    /// [`super::Plan::overlap`], a rectangle at a time (a place, a width and a height), its
+    /// candidates in their variants' order: a candidate's hits where an earlier one of its
+    /// rectangle stands are that one's, so each stretch of a candidate loses the nodes where
+    /// an earlier one stands. A rectangle with a candidate the tables cannot tell is left to
+    /// the walk whole, its candidates put in `cands`. Returns whether any was.
+    pub(in crate::index) fn settle_deferred(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cands: &mut Vec<(u32, (u32, u32))>,
+    ) -> bool {
+        let mut deferred = std::mem::take(&mut self.deferred);
+        // A rectangle: a place and the variant's width and height.
+        let variants = &self.plan.variants;
+        let rect = |(vi, place): (u32, (u32, u32))| {
+            let v = &variants[vi as usize];
+            (place, v.width, v.rows.len())
+        };
+        deferred.sort_unstable_by_key(|&(cand, _)| (rect(cand), cand.0));
+        let mut members = std::mem::take(&mut self.scratch.members);
+        let mut walked = false;
+        for group in deferred.chunk_by(|a, b| rect(a.0) == rect(b.0)) {
+            members.clear();
+            self.scratch.group_stretches.clear();
+            self.scratch.group_inner.clear();
+            let mut known = true;
+            for &(cand, found) in group {
+                let read = self.read_wild(times, cand, found);
+                let Scratch {
+                    stretches,
+                    inner,
+                    group_stretches,
+                    group_inner,
+                    ..
+                } = &mut self.scratch;
+                let (s0, i0) = (group_stretches.len(), group_inner.len());
+                match read {
+                    Read::Walk => {
+                        known = false;
+                        break;
+                    }
+                    Read::Never => {}
+                    Read::Stretches => {
+                        group_stretches.extend_from_slice(stretches);
+                        group_inner.extend_from_slice(inner);
+                    }
+                }
+                members.push(Member {
+                    stretches: s0..group_stretches.len(),
+                    inner: i0..group_inner.len(),
+                });
+            }
+            if !known {
+                walked = true;
+                cands.extend(group.iter().map(|&(cand, _)| cand));
+                continue;
+            }
+            for (j, &(cand, _)) in group.iter().enumerate() {
+                self.count_member(scan, cand, &members, j);
+            }
+        }
+        // The walk reads its candidates in the variants' order.
+        cands.sort_unstable();
+        self.deferred = deferred;
+        self.deferred.clear();
+        self.scratch.members = members;
+        walked
+    }
+
+    /// Counts the hits of member `j` of a rectangle's `members` (candidate `cand`) at the
+    /// nodes where no earlier member stands.
+    fn count_member(
+        &mut self,
+        scan: &mut Scan<'_>,
+        cand: (u32, (u32, u32)),
+        members: &[Member],
+        j: usize,
+    ) {
+        let Scratch {
+            inner,
+            group_stretches,
+            group_inner,
+            earlier,
+            ..
+        } = &mut self.scratch;
+        let me = &members[j];
+        if me.stretches.is_empty() {
+            return;
+        }
+        let end_of = |until: Option<Until>| until.map_or(u32::MAX, |u| u.node);
+        earlier.clear();
+        for m in &members[..j] {
+            earlier.extend(
+                group_stretches[m.stretches.clone()]
+                    .iter()
+                    .map(|&(s, until)| (s, end_of(until))),
+            );
+        }
+        earlier.sort_unstable();
+        inner.clear();
+        inner.extend_from_slice(&group_inner[me.inner.clone()]);
+        self.counted = true;
+        for i in me.stretches.clone() {
+            let (s, until) = self.scratch.group_stretches[i];
+            let end = end_of(until);
+            // The pieces of [s, end) that no earlier member's stretch covers.
+            let mut at = s;
+            for k in 0..self.scratch.earlier.len() {
+                let (a, b) = self.scratch.earlier[k];
+                if b <= at {
+                    continue;
+                }
+                if a >= end {
+                    break;
+                }
+                if a > at {
+                    self.piece(scan, cand, (at, a), until);
+                }
+                at = at.max(b);
+                if at >= end {
+                    break;
+                }
+            }
+            if at < end {
+                self.piece(scan, cand, (at, end), until);
+            }
+        }
+    }
+
+    /// Counts the hits of candidate `cand` at nodes `from..to` of its stretch that ends at
+    /// `until` (`to` is its end, or a node where it still stands: then the last hit is
+    /// followed by a node of the stretch, as every other).
+    fn piece(
+        &mut self,
+        scan: &mut Scan<'_>,
+        cand: (u32, (u32, u32)),
+        (from, to): (u32, u32),
+        until: Option<Until>,
+    ) {
+        if to == until.map_or(u32::MAX, |u| u.node) {
+            self.stretch(scan, cand, from, until);
+            return;
+        }
+        let window = self.window;
+        self.window.1 = window.1.min(to - 1);
+        self.stretch(scan, cand, from, until);
+        self.window = window;
+    }
+
+    /// How wildcard candidate `cand` stands, from the tables `times` (with what the prune
+    /// found of it in a game whose units are nodes, `found`): its stretches into
+    /// `scratch.stretches` (first node, end), the moves inside that may follow its hits into
+    /// `scratch.inner`.
+    ///
+    /// A cell whose point changed once at most held nothing until its one stone came (if
+    /// one came) and that stone to the end. So without a point changed again, the candidate
+    /// stands from the last arrival of a stone its cell wants (one that refuses empty) until
+    /// the first arrival of a stone its cell refuses (one that allows empty): one stretch. A
+    /// cell that refuses its final state and empty never matches. A stone that comes
+    /// meanwhile onto a cell that allows both it and empty (`*`, `x`, `o`) leaves it
+    /// standing: that move is the continuation of the hit before it. The points changed
+    /// again (a few a candidate, when any) are read change by change ([`Clean::sweep`]).
+    fn read_wild(
+        &mut self,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+        found: Option<Survivor>,
+    ) -> Read {
+        let (vi, (c, r)) = cand;
+        let vp = &self.plan.variants[vi as usize];
+        let n = usize::from(self.size.get());
+        let tables = times.tables();
+        let fin = tables.fin;
+        let width = vp.width as usize;
+        let mask = (1u32 << width) - 1;
+        let (c0, r0) = (c as usize, r as usize);
+        let Scratch {
+            lists,
+            inner,
+            changes,
+            stretches,
+            ..
+        } = &mut self.scratch;
+        inner.clear();
+        changes.clear();
+        stretches.clear();
+        // Without a point changed again, the stretch is what the prune read in nodes (its
+        // stones' arrival, the first stone refused and its cell): only the stones onto cells
+        // allowing empty and a stone are read again.
+        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
+            if (0..vp.rows.len()).all(|y| tables.changed_again((r0 + y) * n + c0, width) == 0) {
+                let (s, e) = (found.arrive, found.dead);
+                for &(y, cells) in &vp.wild_rows {
+                    let row = r0 + usize::from(y);
+                    let (b, w) = (
+                        row_word(fin, row) >> c & cells,
+                        row_word(fin, n + row) >> c & cells,
+                    );
+                    let [xb, xw, _] = vp.rows[usize::from(y)];
+                    for x in ones(&[u64::from(b & !xb | w & !xw)]) {
+                        let from = times.last_once(row * n + c0 + x);
+                        if from > s && from < e {
+                            inner.push(Held::arrival(from, (c0 + x, row), w >> x & 1 != 0));
+                        }
+                    }
+                }
+                let until = found
+                    .at
+                    .map(|[x, y]| Until::final_stone(fin, n, found.dead, (x.into(), y.into())));
+                stretches.push((s, until));
+                return Read::Stretches;
+            }
+        }
+        let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
+        // The cells changed again that refuse empty (all are empty before the root).
+        let mut wrong = 0u32;
+        for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
+            let row = r0 + y;
+            let at = row * n + c0;
+            let again = tables.changed_again(at, width);
+            let (b, w) = (
+                row_word(fin, row) >> c & mask,
+                row_word(fin, n + row) >> c & mask,
+            );
+            let bad = vp.wrong(y, b, w) & mask & !again;
+            if bad & xe != 0 {
+                return Read::Never;
+            }
+            for x in ones(&[u64::from((b | w) & !bad & xe & !again)]) {
+                s = s.max(times.last_once(at + x));
+            }
+            // The cells refusing their final state allow empty (the others never match).
+            if let Some((f, x)) = times.last_min(at, bad) {
+                if f < e.0 {
+                    e = (f, c0 + x as usize, row);
+                }
+            }
+            for x in ones(&[u64::from((b | w) & !bad & !xe & !again)]) {
+                inner.push(Held::arrival(
+                    times.last_once(at + x),
+                    (c0 + x, row),
+                    w >> x & 1 != 0,
+                ));
+            }
+            if again == 0 {
+                continue;
+            }
+            wrong += (xe & again).count_ones();
+            for x in ones(&[u64::from(again)]) {
+                // Boards are at most 25x25.
+                let cell = (x as u8, y as u8);
+                if let Some((from, to, white)) = times.held_once(at + x) {
+                    changes.push((from, cell, 1 + u8::from(white)));
+                    changes.push((to, cell, 0));
+                    inner.push(Held::arrival(from, (c0 + x, row), white));
+                    continue;
+                }
+                let Some(list) = times.changes_listed(at + x, lists) else {
+                    return Read::Walk;
+                };
+                for (node, state) in list {
+                    changes.push((node, cell, state));
+                    if state != 0 {
+                        inner.push(Held::arrival(node, (c0 + x, row), state == 2));
+                    }
+                }
+            }
+        }
+        if s >= e.0 {
+            return Read::Never;
+        }
+        let until = (e.0 != u32::MAX).then(|| Until::final_stone(fin, n, e.0, (e.1, e.2)));
+        if changes.is_empty() {
+            inner.retain(|h| h.from > s && h.from < e.0);
+            stretches.push((s, until));
+        } else {
+            // A stone of the root's setup is no move. The stones onto cells wanted changed once
+            // came no later than `s`; of those onto cells refused, the first (`until`'s) is
+            // the one a placement may wait for.
+            inner.retain(|h| h.from > 0);
+            if let Some(Until {
+                node,
+                at: Some((x, y, white)),
+            }) = until
+            {
+                inner.push(Held::arrival(node, (x, y), white));
+            }
+            self.sweep(cand, wrong, (s, until));
+        }
+        Read::Stretches
+    }
+
+    /// The stretches of candidate `cand` within its stretch as its points changed once at
+    /// most tell it (from node `s` until `until`), from the changes of its other points
+    /// (`scratch.changes`, of which `wrong` refuse empty), into `scratch.stretches`: it
+    /// stands wherever none of them holds a state its cell refuses. A stretch they end ends
+    /// at a change to a refused state, whose move is the stone that came inside then if one
+    /// did (on a plain line a stone comes only with its node's move), else outside (a
+    /// capture). `scratch.inner` holds every stone that came onto the rectangle after `s`,
+    /// but those after `until`'s.
+    fn sweep(&mut self, cand: (u32, (u32, u32)), mut wrong: u32, (s, until): (u32, Option<Until>)) {
+        let vp = &self.plan.variants[cand.0 as usize];
+        let Scratch {
+            changes,
+            states,
+            spans,
+            stretches,
+            inner,
+            ..
+        } = &mut self.scratch;
+        changes.sort_unstable_by_key(|ch| ch.0);
+        let width = vp.width as usize;
+        states.clear();
+        states.resize(width * vp.rows.len(), 0);
+        // Cells refusing a state: empty, Black, White.
+        let refuses = |(x, y): (u8, u8), state: u8| {
+            let [xb, xw, xe] = vp.rows[usize::from(y)];
+            let bits = [xe, xb, xw][usize::from(state % 3)];
+            u32::from(bits >> x & 1 != 0)
+        };
+        let end = until.map_or(u32::MAX, |u| u.node);
+        spans.clear();
+        let mut open = (wrong == 0).then_some(0u32);
+        let mut k = 0;
+        while let Some(&(node, ..)) = changes.get(k) {
+            while let Some(&(_, cell, state)) = changes.get(k).filter(|ch| ch.0 == node) {
+                if let Some(old) = states.get_mut(usize::from(cell.1) * width + usize::from(cell.0))
+                {
+                    wrong = wrong + refuses(cell, state) - refuses(cell, *old);
+                    *old = state;
+                }
+                k += 1;
+            }
+            match open {
+                Some(from) if wrong != 0 => {
+                    spans.push((from, node));
+                    open = None;
+                }
+                None if wrong == 0 => open = Some(node),
+                _ => {}
+            }
+        }
+        if let Some(from) = open {
+            spans.push((from, u32::MAX));
+        }
+        for &(from, to) in spans.iter() {
+            let (from, to) = (from.max(s), to.min(end));
+            if from >= to {
+                continue;
+            }
+            let ends = if to == end {
+                until
+            } else {
+                let at = inner.iter().find(|h| h.from == to);
+                Some(Until {
+                    node: to,
+                    at: at.map(Held::spot),
+                })
+            };
+            stretches.push((from, ends));
+        }
+    }
+}

@@ -283,6 +283,30 @@ fn the_index_answers_as_the_plain_scan() {
         .answers
         .iter()
         .all(|a| a.occurrences > 1000 && a.games > 10));
+    // Wildcard patterns two of whose images can stand on one rectangle together (then the
+    // rectangle's hit is its first image's), by position and by placement, with colours
+    // swapped and a move window: once the page is full, counted from the time tables.
+    let mut overlapping = Vec::new();
+    for (k, rows) in ["xo\n#O", ".x\n.O\n.#", "x..\n...\n#x#", "#*\n.."]
+        .into_iter()
+        .enumerate()
+    {
+        let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
+        q.swap_colors = k % 2 == 1;
+        overlapping.push(q.clone());
+        q.counting = Counting::Placements;
+        overlapping.push(q.clone());
+        q.counting = Counting::Positions;
+        q.moves = Some((20, 90));
+        overlapping.push(q);
+    }
+    let page = Page {
+        offset: 0,
+        limit: 40,
+    };
+    check(&db19, &overlapping, page, "19x19 overlapping wildcards");
+    let found = db19.search_many(&overlapping, page, false);
+    assert!(found.answers.iter().all(|a| a.occurrences > 500));
     // The sidecar, read back, gives the same index.
     let reopened = Database::open(db19.path()).unwrap();
     assert!(reopened.patterns() == db19.patterns());

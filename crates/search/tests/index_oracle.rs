@@ -283,9 +283,17 @@ fn the_index_answers_as_the_plain_scan() {
         .answers
         .iter()
         .all(|a| a.occurrences > 1000 && a.games > 10));
-    // Wildcard patterns two of whose images can stand on one rectangle together (then the
-    // rectangle's hit is its first image's), by position and by placement, with colours
-    // swapped and a move window: once the page is full, counted from the time tables.
+    check_overlapping(&db19, "19x19");
+    // The sidecar, read back, gives the same index.
+    let reopened = Database::open(db19.path()).unwrap();
+    assert!(reopened.patterns() == db19.patterns());
+    assert!(n19 > 150 && n9 > 100, "{n19} {n9} queries");
+}
+
+/// Wildcard patterns two of whose images can stand on one rectangle together (then the
+/// rectangle's hit is its first image's), by position and by placement, with colours swapped
+/// and a move window: once the page is full, counted from the time tables.
+fn check_overlapping(db: &Database, label: &str) {
     let mut overlapping = Vec::new();
     for (k, rows) in ["xo\n#O", ".x\n.O\n.#", "x..\n...\n#x#", "#*\n.."]
         .into_iter()
@@ -304,13 +312,14 @@ fn the_index_answers_as_the_plain_scan() {
         offset: 0,
         limit: 40,
     };
-    check(&db19, &overlapping, page, "19x19 overlapping wildcards");
-    let found = db19.search_many(&overlapping, page, false);
+    check(
+        db,
+        &overlapping,
+        page,
+        &format!("{label} overlapping wildcards"),
+    );
+    let found = db.search_many(&overlapping, page, false);
     assert!(found.answers.iter().all(|a| a.occurrences > 500));
-    // The sidecar, read back, gives the same index.
-    let reopened = Database::open(db19.path()).unwrap();
-    assert!(reopened.patterns() == db19.patterns());
-    assert!(n19 > 150 && n9 > 100, "{n19} {n9} queries");
 }
 
 /// More games than one block of the index's columns (4,096), so the candidates of a later block
@@ -349,6 +358,7 @@ fn the_index_answers_as_the_plain_scan_across_blocks() {
     assert_eq!(db.games(), 4_500);
     let n = compare(&db, &mut rng, 150, "4,500 games");
     assert!(n > 30, "{n} queries");
+    check_overlapping(&db, "4,500 games");
     // Through a cache of a few groups of games: read from the sidecar again and again.
     db.patterns().set_cache_limit(64 << 10);
     let n = compare(&db, &mut rng, 60, "4,500 games, 64 KB of cache");

@@ -17,8 +17,7 @@ use crate::scan::{Outside, Scan};
 use kifu_go::Move;
 
 /// The placements walk of a game that is one line as the query reads it, for a query without
-/// a sequence whose variants cannot stand on one rectangle together. Returns the hits
-/// counted.
+/// a sequence. Returns the hits counted.
 pub(super) fn walk_placements(
     ws: &mut Workspace,
     game: &GameWalk<'_>,
@@ -38,6 +37,9 @@ pub(super) fn walk_placements(
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();
+    ws.mark_swapped(variants);
+    ws.find_twins(plan);
+    let mut now = std::mem::take(&mut ws.now);
     // The candidates that have stood (at a node of the move window), and those not yet.
     let mut seen = std::mem::take(&mut ws.hits);
     seen.clear();
@@ -110,19 +112,16 @@ pub(super) fn walk_placements(
                 continue;
             }
         }
-        for (wi, (s, &standing)) in seen.iter_mut().zip(&ws.standing).enumerate() {
-            let fresh = standing & !*s;
+        // Each place counts once, at its first hit: the first node it stands with the side
+        // to move the query wants, the first of its rectangle (as the walk it replaces).
+        ws.hits_now(query.to_play.map(|tp| node.to_play != tp), &mut now);
+        for (wi, (s, &hits)) in seen.iter_mut().zip(&now).enumerate() {
+            let fresh = hits & !*s;
             if fresh == 0 {
                 continue;
             }
             for b in ones(&[fresh]) {
                 let k = wi * 64 + b;
-                let (vi, _) = ws.cands[k];
-                // Each place counts once, at the first node it stands with the side to move
-                // the query wants (as the walk it replaces).
-                if !variants[vi as usize].wants_to_play(query.to_play, node.to_play) {
-                    continue;
-                }
                 *s |= 1 << b;
                 unseen -= 1;
                 waiting.push((k as u32, false));
@@ -140,6 +139,7 @@ pub(super) fn walk_placements(
         counted += ends[0] + ends[1];
     }
     ws.hits = seen;
+    ws.now = now;
     ws.placed = waiting;
     ws.give_back(lent);
     counted

@@ -86,13 +86,10 @@ fn search_places(
     }
     // The first and last changes are the main line's: a walk into variations goes to the end.
     let from = query.moves.map_or(0, |m| m.0);
-    // Hits counted, not listed, one line as the query reads it, and no hit to tell apart
-    // from another on its rectangle.
-    // (With two variants on one rectangle, only positions: `walk_counted` tells their hits
-    // apart, by placement the hits waiting for a move would have to be too.)
+    // Hits counted, not listed, and one line as the query reads it (two variants standing on
+    // one rectangle have the hit of the first: [`Workspace::hits_now`]).
     let placements = query.counting == Counting::Placements;
-    let counted =
-        !scan.keeps_matches() && query.sequence.is_empty() && !(plan.overlap && placements);
+    let counted = !scan.keeps_matches() && query.sequence.is_empty();
     let one_line = !query.variations || !g.all;
     // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
     // finds them; the walk's bounds are then those of the others.
@@ -317,27 +314,9 @@ fn walk_counted(
                 continue;
             }
         }
-        // A variant's side to play is the node's in its colours: swapped variants want the
-        // other side.
-        let want_swapped = query.to_play.map(|tp| node.to_play != tp);
-        for wi in 0..words {
-            let mut h = ws.standing[wi];
-            match want_swapped {
-                Some(true) => h &= ws.swapped[wi],
-                Some(false) => h &= !ws.swapped[wi],
-                None => {}
-            }
-            ws.hits[wi] = h;
-        }
-        // A rectangle's hit is its first candidate's ([`Workspace::standing_now`]): the
-        // earliest standing of two that can stand on it clears the other. (One cleared by
-        // another is cleared too by the one that cleared that: both stand on its rectangle.)
-        for &(k, first) in &ws.twins {
-            let (k, first) = (k as usize, first as usize);
-            if ws.hits[first / 64] >> (first % 64) & 1 != 0 {
-                ws.hits[k / 64] &= !(1 << (k % 64));
-            }
-        }
+        let mut hits = std::mem::take(&mut ws.hits);
+        ws.hits_now(query.to_play.map(|tp| node.to_play != tp), &mut hits);
+        ws.hits = hits;
         for wi in 0..words {
             let h = ws.hits[wi];
             let s = (h & ws.swapped[wi]).count_ones();

@@ -48,6 +48,8 @@ pub(crate) struct Workspace {
     /// the candidates' numbers sorted by place to find them ([`Workspace::find_twins`]).
     pub(super) twins: Vec<(u32, u32)>,
     pub(super) order: Vec<u32>,
+    /// The hits of a node for [`super::placements`] ([`Workspace::hits_now`]).
+    pub(super) now: Vec<u64>,
     /// With few candidates, no watchers: the board is also kept as rows of bits (Black, then
     /// White) and a change tests again the candidates whose rectangle holds it, each on whole
     /// rows ([`Workspace::test_rows`]). Registering a candidate's watchers when its stones
@@ -561,6 +563,32 @@ impl Workspace {
                         self.twins.push((k, first));
                     }
                 }
+            }
+        }
+    }
+
+    /// The candidates standing now that are hits into `hits` (bits): those whose variant
+    /// wants the side to move (`want_swapped`: whether the variants that swap the colours
+    /// are those, `None` when the query wants no side; [`Workspace::mark_swapped`] first),
+    /// each rectangle's first ([`Workspace::standing_now`]: the earliest standing of two
+    /// that may stand on it clears the other, [`Workspace::find_twins`] first; one cleared
+    /// by another is cleared too by the one that cleared that, as both stand on it).
+    pub(super) fn hits_now(&self, want_swapped: Option<bool>, hits: &mut Vec<u64>) {
+        hits.clear();
+        hits.extend(
+            self.standing
+                .iter()
+                .zip(&self.swapped)
+                .map(|(&h, &s)| match want_swapped {
+                    Some(true) => h & s,
+                    Some(false) => h & !s,
+                    None => h,
+                }),
+        );
+        for &(k, first) in &self.twins {
+            let (k, first) = (k as usize, first as usize);
+            if hits[first / 64] >> (first % 64) & 1 != 0 {
+                hits[k / 64] &= !(1 << (k % 64));
             }
         }
     }

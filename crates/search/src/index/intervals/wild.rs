@@ -170,6 +170,8 @@ impl<'q> Clean<'q> {
         inner.clear();
         inner.extend_from_slice(&group_inner[me.inner.clone()]);
         self.counted = true;
+        // By placement, only the first piece with a hit in the window counts.
+        let first = self.placements;
         for i in me.stretches.clone() {
             let (s, until) = self.scratch.group_stretches[i];
             let end = end_of(until);
@@ -183,38 +185,39 @@ impl<'q> Clean<'q> {
                 if a >= end {
                     break;
                 }
-                if a > at {
-                    self.piece(scan, cand, (at, a), until);
+                if a > at && self.piece(scan, cand, (at, a), until) && first {
+                    return;
                 }
                 at = at.max(b);
                 if at >= end {
                     break;
                 }
             }
-            if at < end {
-                self.piece(scan, cand, (at, end), until);
+            if at < end && self.piece(scan, cand, (at, end), until) && first {
+                return;
             }
         }
     }
 
     /// Counts the hits of candidate `cand` at nodes `from..to` of its stretch that ends at
     /// `until` (`to` is its end, or a node where it still stands: then the last hit is
-    /// followed by a node of the stretch, as every other).
+    /// followed by a node of the stretch, as every other); says whether it had a hit in the
+    /// window.
     fn piece(
         &mut self,
         scan: &mut Scan<'_>,
         cand: (u32, (u32, u32)),
         (from, to): (u32, u32),
         until: Option<Until>,
-    ) {
+    ) -> bool {
         if to == until.map_or(u32::MAX, |u| u.node) {
-            self.stretch(scan, cand, from, until);
-            return;
+            return self.stretch(scan, cand, from, until);
         }
         let window = self.window;
         self.window.1 = window.1.min(to - 1);
-        self.stretch(scan, cand, from, until);
+        let hit = self.stretch(scan, cand, from, until);
         self.window = window;
+        hit
     }
 
     /// How wildcard candidate `cand` stands, from the tables `times` (with what the prune

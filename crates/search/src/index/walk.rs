@@ -112,29 +112,19 @@ fn search_places(
         // With two variants on one rectangle, a place's candidates are counted together once
         // the prune is done; a place the tables cannot tell is walked, from the first node.
         let bounds = match times.halves() {
-            Some(halves) => {
-                let b = ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
-                    count.settle(scan, &halves, cand, None)
-                });
-                let walked = plan.overlap && count.settle_deferred(scan, &halves, &mut ws.cands);
-                if walked {
-                    (u32::MAX, 0)
-                } else {
-                    b
-                }
-            }
-            None => {
-                let b = ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
-                    count.settle(scan, &times, cand, Some(found))
-                });
-                let walked = plan.overlap && count.settle_deferred(scan, &times, &mut ws.cands);
-                if walked {
-                    (u32::MAX, 0)
-                } else {
-                    b
-                }
-            }
+            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
+                count.settle(scan, &halves, cand, None)
+            }),
+            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
+                count.settle(scan, &times, cand, Some(found))
+            }),
         };
+        let walked = plan.overlap
+            && match times.halves() {
+                Some(halves) => count.settle_deferred(scan, &halves, &mut ws.cands),
+                None => count.settle_deferred(scan, &times, &mut ws.cands),
+            };
+        let bounds = if walked { (u32::MAX, 0) } else { bounds };
         if ws.cands.is_empty() {
             if !count.counted {
                 return;
@@ -228,8 +218,9 @@ pub(super) fn node_move(
 }
 
 /// The walk of a game whose hits are counted, not listed: the page is full, the query has no
-/// sequence and counts every position, and the game is one line as the query reads it (each node the child of the one before). Then
-/// a node's hits are its standing candidates (the to-play filter applied), kept as bits until
+/// sequence and counts every position, and the game is one line as the query reads it (each
+/// node the child of the one before). Then a node's hits are its standing candidates (the
+/// to-play filter applied, each rectangle's first: [`Workspace::hits_now`]), kept as bits until
 /// the next node says what followed them: a move inside a hit's rectangle is counted for that
 /// hit, and the others are counted at once as tenuki, passes or the game's end. This gives
 /// the counts of [`walk`] and [`Scan::end_game`] without a `Pending`, an event and a sort

@@ -541,7 +541,6 @@ impl Workspace {
         self.points = lent.points;
     }
 
-    /// Marks in [`Workspace::swapped`] the candidates whose variant swaps the colours.
     /// Lists in `twins` the pairs of candidates on one place whose variants may stand there
     /// together ([`Plan::twins`]): each candidate with every earlier one (none without
     /// [`Plan::overlap`]).
@@ -593,6 +592,7 @@ impl Workspace {
         }
     }
 
+    /// Marks in [`Workspace::swapped`] the candidates whose variant swaps the colours.
     pub(super) fn mark_swapped(&mut self, variants: &[Variant]) {
         self.swapped.clear();
         self.swapped.resize(self.standing.len(), 0);

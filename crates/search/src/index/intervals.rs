@@ -51,7 +51,7 @@ pub(super) struct Tallies {
 
 /// What [`Tallies::inside`] counts a hit into: the candidate's variant and place, the
 /// query's variants, the game's winner and board size.
-type Into<'s> = (usize, (u32, u32), &'s SizeVariants, Winner, BoardSize);
+type Counted<'s> = (usize, (u32, u32), &'s SizeVariants, Winner, BoardSize);
 
 impl Tallies {
     /// Counts into `scan` a hit followed by a move inside, a stone at column `x` and row `y`
@@ -60,7 +60,7 @@ impl Tallies {
     fn inside(
         &mut self,
         scan: &mut Scan<'_>,
-        (vi, place, shared, winner, size): Into<'_>,
+        (vi, place, shared, winner, size): Counted<'_>,
         (x, y, white): (usize, usize, bool),
     ) {
         let colour = if white { Color::White } else { Color::Black };

@@ -6,11 +6,12 @@
 //! node is its first standing variant's, as the walk counts it
 //! ([`super::Workspace::standing_now`]).
 //!
-//! On 100,000 games, the 20 random free patterns with wildcards of `bench/free_queries.py`
-//! that took over 100 ms were walked node by node; counted from the tables, the 70 patterns
-//! took about half the time summed (bench/RESULTS.md, session 37).
+//! On 100,000 games, the 70 random free patterns of `bench/free_queries.py` took 25.1 s
+//! summed when those with wildcards were walked node by node (the overlapping ones with an
+//! event per hit), 9.4 s counted from the tables; the slowest, `xo/#O` with 554 million hits,
+//! 9.8 s -> 0.9 s (bench/RESULTS.md, session 37).
 
-use super::{Clean, Held, Scratch, Until};
+use super::{Cand, Clean, Held, Scratch, Until};
 use crate::index::columns::ones;
 use crate::index::entry::row_word;
 use crate::index::prune::Survivor;
@@ -44,7 +45,7 @@ impl<'q> Clean<'q> {
         &mut self,
         scan: &mut Scan<'_>,
         times: &impl TimeRead,
-        cand: (u32, (u32, u32)),
+        cand: Cand,
         found: Option<Survivor>,
     ) -> bool {
         if self.plan.overlap {
@@ -77,12 +78,12 @@ impl<'q> Clean<'q> {
         &mut self,
         scan: &mut Scan<'_>,
         times: &impl TimeRead,
-        cands: &mut Vec<(u32, (u32, u32))>,
+        cands: &mut Vec<Cand>,
     ) -> bool {
         let mut deferred = std::mem::take(&mut self.deferred);
         // A rectangle: a place and the variant's width and height.
         let variants = &self.plan.variants;
-        let rect = |(vi, place): (u32, (u32, u32))| {
+        let rect = |(vi, place): Cand| {
             let v = &variants[vi as usize];
             (place, v.width, v.rows.len())
         };
@@ -139,13 +140,7 @@ impl<'q> Clean<'q> {
 
     /// Counts the hits of member `j` of a rectangle's `members` (candidate `cand`) at the
     /// nodes where no earlier member stands.
-    fn count_member(
-        &mut self,
-        scan: &mut Scan<'_>,
-        cand: (u32, (u32, u32)),
-        members: &[Member],
-        j: usize,
-    ) {
+    fn count_member(&mut self, scan: &mut Scan<'_>, cand: Cand, members: &[Member], j: usize) {
         let Scratch {
             inner,
             group_stretches,
@@ -206,7 +201,7 @@ impl<'q> Clean<'q> {
     fn piece(
         &mut self,
         scan: &mut Scan<'_>,
-        cand: (u32, (u32, u32)),
+        cand: Cand,
         (from, to): (u32, u32),
         until: Option<Until>,
     ) -> bool {
@@ -233,12 +228,7 @@ impl<'q> Clean<'q> {
     /// meanwhile onto a cell that allows both it and empty (`*`, `x`, `o`) leaves it
     /// standing: that move is the continuation of the hit before it. The points changed
     /// again (a few a candidate, when any) are read change by change ([`Clean::sweep`]).
-    fn read_wild(
-        &mut self,
-        times: &impl TimeRead,
-        cand: (u32, (u32, u32)),
-        found: Option<Survivor>,
-    ) -> Read {
+    fn read_wild(&mut self, times: &impl TimeRead, cand: Cand, found: Option<Survivor>) -> Read {
         let (vi, (c, r)) = cand;
         let vp = &self.plan.variants[vi as usize];
         let n = usize::from(self.size.get());
@@ -371,7 +361,7 @@ impl<'q> Clean<'q> {
     /// did (on a plain line a stone comes only with its node's move), else outside (a
     /// capture). `scratch.inner` holds every stone that came onto the rectangle after `s`,
     /// but those after `until`'s.
-    fn sweep(&mut self, cand: (u32, (u32, u32)), mut wrong: u32, (s, until): (u32, Option<Until>)) {
+    fn sweep(&mut self, cand: Cand, mut wrong: u32, (s, until): (u32, Option<Until>)) {
         let vp = &self.plan.variants[cand.0 as usize];
         let Scratch {
             changes,

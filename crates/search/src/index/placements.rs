@@ -37,8 +37,12 @@ pub(super) fn walk_placements(
     let n = usize::from(size.get());
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let words = ws.standing.len();
-    ws.mark_swapped(variants);
+    // (The colours a candidate's variant swaps matter only to a side to move.)
+    if query.to_play.is_some() {
+        ws.mark_swapped(variants);
+    }
     ws.find_twins(plan);
+    let plain = query.to_play.is_none() && ws.twins.is_empty();
     let mut now = std::mem::take(&mut ws.now);
     // The candidates that have stood (at a node of the move window), and those not yet.
     let mut seen = std::mem::take(&mut ws.hits);
@@ -114,8 +118,14 @@ pub(super) fn walk_placements(
         }
         // Each place counts once, at its first hit: the first node it stands with the side
         // to move the query wants, the first of its rectangle (as the walk it replaces).
-        ws.hits_now(query.to_play.map(|tp| node.to_play != tp), &mut now);
-        for (wi, (s, &hits)) in seen.iter_mut().zip(&now).enumerate() {
+        // (Without a side to move or two candidates on one rectangle, those standing.)
+        let hits = if plain {
+            &ws.standing
+        } else {
+            ws.hits_now(query.to_play.map(|tp| node.to_play != tp), &mut now);
+            &now
+        };
+        for (wi, (s, &hits)) in seen.iter_mut().zip(hits).enumerate() {
             let fresh = hits & !*s;
             if fresh == 0 {
                 continue;

@@ -568,22 +568,19 @@ impl Workspace {
 
     /// The candidates standing now that are hits into `hits` (bits): those whose variant
     /// wants the side to move (`want_swapped`: whether the variants that swap the colours
-    /// are those, `None` when the query wants no side; [`Workspace::mark_swapped`] first),
+    /// are those, `None` when the query wants no side; [`Workspace::mark_swapped`] first
+    /// when it does),
     /// each rectangle's first ([`Workspace::standing_now`]: the earliest standing of two
     /// that may stand on it clears the other, [`Workspace::find_twins`] first; one cleared
     /// by another is cleared too by the one that cleared that, as both stand on it).
     pub(super) fn hits_now(&self, want_swapped: Option<bool>, hits: &mut Vec<u64>) {
         hits.clear();
-        hits.extend(
-            self.standing
-                .iter()
-                .zip(&self.swapped)
-                .map(|(&h, &s)| match want_swapped {
-                    Some(true) => h & s,
-                    Some(false) => h & !s,
-                    None => h,
-                }),
-        );
+        hits.extend_from_slice(&self.standing);
+        if let Some(want) = want_swapped {
+            for (h, &s) in hits.iter_mut().zip(&self.swapped) {
+                *h &= if want { s } else { !s };
+            }
+        }
         for &(k, first) in &self.twins {
             let (k, first) = (k as usize, first as usize);
             if hits[first / 64] >> (first % 64) & 1 != 0 {

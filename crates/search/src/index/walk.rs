@@ -107,7 +107,9 @@ fn search_places(
         (u32::MAX, 0)
     } else if let Some((times, line)) = exact {
         let window = (query.moves, placements);
-        let mut count = super::intervals::Clean::new(plan, shared, size, line, window, g.facts.1);
+        let buffers = std::mem::take(&mut ws.clean);
+        let mut count =
+            super::intervals::Clean::new(plan, shared, (size, line), window, g.facts.1, buffers);
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
         // With two variants on one rectangle, a place's candidates are counted together once
         // the prune is done; a place the tables cannot tell is walked, from the first node.
@@ -124,6 +126,7 @@ fn search_places(
                 Some(halves) => count.settle_deferred(scan, &halves, &mut ws.cands),
                 None => count.settle_deferred(scan, &times, &mut ws.cands),
             };
+        ws.clean = count.give_back();
         let bounds = if walked { (u32::MAX, 0) } else { bounds };
         if ws.cands.is_empty() {
             if !count.counted {

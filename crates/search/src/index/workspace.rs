@@ -75,6 +75,8 @@ pub(crate) struct Workspace {
     pub(super) placed: Vec<(u32, bool)>,
     /// The prune's buffers for games with many candidates.
     pub(super) scratch: super::prune::Scratch,
+    /// The counting's buffers ([`super::intervals::Clean`]).
+    pub(super) clean: super::intervals::CleanBuffers,
 }
 
 /// Candidates up to which a game is walked without watchers ([`Workspace::direct`]), for

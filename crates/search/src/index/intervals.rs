@@ -165,8 +165,10 @@ struct Scratch {
     spans: Vec<(u32, u32)>,
     /// A wildcard candidate's stretches (first node, end: [`Clean::read_wild`]).
     stretches: Vec<(u32, Option<Until>)>,
-    /// The candidates of a rectangle ([`Clean::settle_deferred`]), their stretches and moves
-    /// inside, and the stretches of those before the one counted (first node, end).
+    /// The candidates of a rectangle ([`Clean::settle_deferred`]) with what the prune found of
+    /// them, their stretches and moves inside, and the stretches of those before the one
+    /// counted (first node, end).
+    rect: Vec<(Cand, Option<Survivor>)>,
     members: Vec<wild::Member>,
     group_stretches: Vec<(u32, Option<Until>)>,
     group_inner: Vec<Held>,
@@ -176,10 +178,12 @@ struct Scratch {
 /// The buffers of a game's [`Clean`], kept by the [`Workspace`] from game to game: each game's
 /// own, grown and freed again, were 10% of the instructions of `#O.o*/..Oo.` anywhere on
 /// 100,000 games (malloc and free).
+/// (Boxed: moved in and out a game at a time, the scratch's 600 bytes were copied twice.)
 #[derive(Default)]
 pub(crate) struct CleanBuffers {
-    scratch: Scratch,
-    deferred: Vec<(u64, Cand, Option<Survivor>)>,
+    scratch: Option<Box<Scratch>>,
+    deferred: Vec<(Cand, Option<Survivor>)>,
+    deferred_keys: Vec<u64>,
 }
 
 impl std::fmt::Debug for CleanBuffers {
@@ -593,33 +597,34 @@ pub(super) struct Clean<'q> {
     line: MainLine,
     /// The game's winner.
     winner: Winner,
-    scratch: Scratch,
+    scratch: Box<Scratch>,
     /// The hits counted so far.
-    pub(super) t: Tallies,
+    t: Tallies,
     /// Whether a candidate was counted.
-    pub(super) counted: bool,
+    counted: bool,
     /// The candidates of a plan with [`Plan::overlap`] (with what the prune found of them),
-    /// counted once the prune is done ([`Clean::settle_deferred`]), each after the key it is
-    /// read in.
-    deferred: Vec<(u64, Cand, Option<Survivor>)>,
+    /// counted once the prune is done ([`Clean::settle_deferred`]), and the keys they are
+    /// read in the order of.
+    deferred: Vec<(Cand, Option<Survivor>)>,
+    deferred_keys: Vec<u64>,
 }
 
 impl<'q> Clean<'q> {
     /// Counting for a game of board `size` whose main line is `line` and whose winner is
-    /// `winner`, with the query's move window `moves`, by placement when `placements`, in
-    /// `buffers` (given back by [`Clean::give_back`]).
+    /// `winner`, with the query's move window `moves`, by placement when `placements`, in the
+    /// buffers it takes from `buffers` (given back by [`Clean::give_back`]).
     pub(super) fn new(
         plan: &'q Plan,
         shared: &'q SizeVariants,
         (size, line): (BoardSize, MainLine),
         (moves, placements): (Option<(u32, u32)>, bool),
         winner: Winner,
-        buffers: CleanBuffers,
+        buffers: &mut CleanBuffers,
     ) -> Self {
-        let CleanBuffers {
-            mut scratch,
-            mut deferred,
-        } = buffers;
+        let mut scratch = buffers.scratch.take().unwrap_or_default();
+        let mut deferred = std::mem::take(&mut buffers.deferred);
+        let mut deferred_keys = std::mem::take(&mut buffers.deferred_keys);
+        deferred_keys.clear();
         // What a candidate reads is cleared before it is filled, but for the strict
         // candidates' moves inside (none) and the game's lists.
         scratch.inner.clear();
@@ -637,15 +642,17 @@ impl<'q> Clean<'q> {
             t: Tallies::default(),
             counted: false,
             deferred,
+            deferred_keys,
         }
     }
 
-    /// The buffers [`Clean::new`] was given, for the next game.
-    pub(super) fn give_back(&mut self) -> CleanBuffers {
-        CleanBuffers {
-            scratch: std::mem::take(&mut self.scratch),
-            deferred: std::mem::take(&mut self.deferred),
-        }
+    /// Gives the buffers [`Clean::new`] took back to `buffers`, for the next game; returns
+    /// the hits counted and whether a candidate was.
+    pub(super) fn give_back(self, buffers: &mut CleanBuffers) -> (Tallies, bool) {
+        buffers.scratch = Some(self.scratch);
+        buffers.deferred = self.deferred;
+        buffers.deferred_keys = self.deferred_keys;
+        (self.t, self.counted)
     }
 
     /// Counts candidate `cand` into the tallies when the tables `times` tell how it stands;

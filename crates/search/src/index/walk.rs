@@ -107,9 +107,14 @@ fn search_places(
         (u32::MAX, 0)
     } else if let Some((times, line)) = exact {
         let window = (query.moves, placements);
-        let buffers = std::mem::take(&mut ws.clean);
-        let mut count =
-            super::intervals::Clean::new(plan, shared, (size, line), window, g.facts.1, buffers);
+        let mut count = super::intervals::Clean::new(
+            plan,
+            shared,
+            (size, line),
+            window,
+            g.facts.1,
+            &mut ws.clean,
+        );
         // Nodes as stored (the prune's own reads), or exact nodes from units of two.
         // With two variants on one rectangle, a place's candidates are counted together once
         // the prune is done; a place the tables cannot tell is walked, from the first node.
@@ -126,19 +131,19 @@ fn search_places(
                 Some(halves) => count.settle_deferred(scan, &halves, &mut ws.cands),
                 None => count.settle_deferred(scan, &times, &mut ws.cands),
             };
-        ws.clean = count.give_back();
+        let (t, counted) = count.give_back(&mut ws.clean);
         let bounds = if walked { (u32::MAX, 0) } else { bounds };
         if ws.cands.is_empty() {
-            if !count.counted {
+            if !counted {
                 return;
             }
-            let hits = count.t.close(scan, g.facts.1);
+            let hits = t.close(scan, g.facts.1);
             if hits > 0 {
                 scan.count_game(g.facts.0, hits);
             }
             return;
         }
-        clean = count.t;
+        clean = t;
         bounds
     } else {
         ws.prune(plan, g, cold, read)

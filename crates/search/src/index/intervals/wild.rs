@@ -19,6 +19,10 @@ use crate::index::times::TimeRead;
 use crate::scan::Scan;
 use std::ops::Range;
 
+/// The bits of a deferred candidate's key ([`Clean::rect_key`]) that number it: a game has
+/// at most 16 variants (8 symmetries, colours swapped) at each of at most 625 places.
+const KEY_INDEX: u64 = (1 << 20) - 1;
+
 /// How a wildcard candidate stands, as [`Clean::read_wild`] read it.
 enum Read {
     /// Left to the walk (a point changed again without its list of changes).
@@ -49,7 +53,9 @@ impl<'q> Clean<'q> {
         found: Option<Survivor>,
     ) -> bool {
         if self.plan.overlap {
-            self.deferred.push((self.rect_key(cand), cand, found));
+            let key = self.rect_key(cand, self.deferred.len());
+            self.deferred_keys.push(key);
+            self.deferred.push((cand, found));
             return false;
         }
         match self.read_wild(times, cand, found) {
@@ -80,18 +86,23 @@ impl<'q> Clean<'q> {
         times: &impl TimeRead,
         cands: &mut Vec<Cand>,
     ) -> bool {
-        let mut deferred = std::mem::take(&mut self.deferred);
-        // (Sorting by a key looked up in the variants at each comparison was 7% of `.x/.O/.#`
-        // anywhere with colours swapped.)
-        deferred.sort_unstable_by_key(|&(key, ..)| key);
+        let deferred = std::mem::take(&mut self.deferred);
+        let mut keys = std::mem::take(&mut self.deferred_keys);
+        // (Sorting the candidates by a key looked up in the variants at each comparison was 7%
+        // of `.x/.O/.#` anywhere with colours swapped.)
+        keys.sort_unstable();
         let mut members = std::mem::take(&mut self.scratch.members);
         let mut walked = false;
-        for group in deferred.chunk_by(|a, b| a.0 >> 32 == b.0 >> 32) {
+        let mut rect = std::mem::take(&mut self.scratch.rect);
+        for keys in keys.chunk_by(|a, b| a >> 32 == b >> 32) {
+            rect.clear();
+            rect.extend(keys.iter().map(|&k| deferred[(k & KEY_INDEX) as usize]));
+            let group = &rect[..];
             members.clear();
             self.scratch.group_stretches.clear();
             self.scratch.group_inner.clear();
             let mut known = true;
-            for &(_, cand, found) in group {
+            for &(cand, found) in group {
                 let read = self.read_wild(times, cand, found);
                 let Scratch {
                     stretches,
@@ -99,7 +110,7 @@ impl<'q> Clean<'q> {
                     group_stretches,
                     group_inner,
                     ..
-                } = &mut self.scratch;
+                } = &mut *self.scratch;
                 let (s0, i0) = (group_stretches.len(), group_inner.len());
                 match read {
                     Read::Walk => {
@@ -119,10 +130,10 @@ impl<'q> Clean<'q> {
             }
             if !known {
                 walked = true;
-                cands.extend(group.iter().map(|&(_, cand, _)| cand));
+                cands.extend(group.iter().map(|&(cand, _)| cand));
                 continue;
             }
-            for (j, &(_, cand, _)) in group.iter().enumerate() {
+            for (j, &(cand, _)) in group.iter().enumerate() {
                 self.count_member(scan, cand, &members, j);
             }
         }
@@ -130,18 +141,23 @@ impl<'q> Clean<'q> {
         cands.sort_unstable();
         self.deferred = deferred;
         self.deferred.clear();
+        keys.clear();
+        self.deferred_keys = keys;
+        self.scratch.rect = rect;
         self.scratch.members = members;
         walked
     }
 
-    /// The order [`Clean::settle_deferred`] reads candidate `cand` in: its rectangle (its
-    /// place, its variant's width and height, a byte each: boards are at most 25x25) in the
-    /// high half, its variant in the low.
-    fn rect_key(&self, (vi, (c, r)): Cand) -> u64 {
+    /// The order [`Clean::settle_deferred`] reads candidate `cand` in, with its number among
+    /// the game's candidates `i` in the low bits ([`KEY_INDEX`]): its rectangle (its row and
+    /// column, its variant's width and height, a byte each: boards are at most 25x25) in the
+    /// high half, then its variant.
+    fn rect_key(&self, (vi, (c, r)): Cand, i: usize) -> u64 {
         let v = &self.plan.variants[vi as usize];
-        let rect = [c, r, u32::from(v.width), v.rows.len() as u32];
+        let rect = [r, c, v.width, v.rows.len() as u32];
         let rect = rect.iter().fold(0u64, |k, &b| k << 8 | u64::from(b));
-        rect << 32 | u64::from(vi)
+        debug_assert!(vi < 1 << 12 && (i as u64) <= KEY_INDEX);
+        rect << 32 | u64::from(vi) << 20 | i as u64
     }
 
     /// Counts the hits of member `j` of a rectangle's `members` (candidate `cand`) at the
@@ -153,7 +169,7 @@ impl<'q> Clean<'q> {
             group_inner,
             earlier,
             ..
-        } = &mut self.scratch;
+        } = &mut *self.scratch;
         let me = &members[j];
         if me.stretches.is_empty() {
             return;
@@ -249,7 +265,7 @@ impl<'q> Clean<'q> {
             changes,
             stretches,
             ..
-        } = &mut self.scratch;
+        } = &mut *self.scratch;
         inner.clear();
         changes.clear();
         stretches.clear();
@@ -376,7 +392,7 @@ impl<'q> Clean<'q> {
             stretches,
             inner,
             ..
-        } = &mut self.scratch;
+        } = &mut *self.scratch;
         changes.sort_unstable_by_key(|ch| ch.0);
         let width = vp.width as usize;
         states.clear();

@@ -20,7 +20,8 @@ use crate::scan::Scan;
 use std::ops::Range;
 
 /// The bits of a deferred candidate's key ([`Clean::rect_key`]) that number it: a game has
-/// at most 16 variants (8 symmetries, colours swapped) at each of at most 625 places.
+/// at most 16 candidates a place (a plan's variants: 8 symmetries, colours swapped) and 625
+/// places (25x25), 10,000 candidates.
 const KEY_INDEX: u64 = (1 << 20) - 1;
 
 /// How a wildcard candidate stands, as [`Clean::read_wild`] read it.

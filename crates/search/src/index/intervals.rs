@@ -671,6 +671,10 @@ impl<'q> Clean<'q> {
         let (vi, place) = cand;
         let plan = self.plan;
         if !plan.strict {
+            if plan.overlap {
+                self.defer(cand, found);
+                return false;
+            }
             return self.settle_wild(scan, times, cand, found);
         }
         let vp = &plan.variants[vi as usize];

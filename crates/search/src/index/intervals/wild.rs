@@ -43,28 +43,18 @@ pub(super) struct Member {
 }
 
 impl<'q> Clean<'q> {
-    /// [`Clean::settle`] of a candidate of a plan with wildcards; returns whether it is left
-    /// to the walk. A plan with [`super::Plan::overlap`] keeps its candidates for
-    /// [`Clean::settle_deferred`].
-    pub(super) fn settle_wild(
-        &mut self,
-        scan: &mut Scan<'_>,
-        times: &impl TimeRead,
-        cand: Cand,
-        found: Option<Survivor>,
-    ) -> bool {
-        if self.plan.overlap {
-            let key = self.rect_key(cand, self.deferred.len());
-            self.deferred_keys.push(key);
-            self.deferred.push((cand, found));
-            return false;
-        }
-        self.settle_alone(scan, times, cand, found)
+    /// Keeps candidate `cand` of a plan with [`super::Plan::overlap`] (with what the prune
+    /// found of it) for [`Clean::settle_deferred`].
+    pub(super) fn defer(&mut self, cand: Cand, found: Option<Survivor>) {
+        let key = self.rect_key(cand, self.deferred.len());
+        self.deferred_keys.push(key);
+        self.deferred.push((cand, found));
     }
 
-    /// Counts wildcard candidate `cand`, alone on its rectangle; returns whether it is left to
-    /// the walk.
-    fn settle_alone(
+    /// [`Clean::settle`] of a candidate of a plan with wildcards, alone on its rectangle (its
+    /// plan has no [`super::Plan::overlap`], or no other candidate stands on it); returns
+    /// whether it is left to the walk.
+    pub(super) fn settle_wild(
         &mut self,
         scan: &mut Scan<'_>,
         times: &impl TimeRead,
@@ -87,7 +77,7 @@ impl<'q> Clean<'q> {
         }
     }
 
-    /// Counts the candidates [`Clean::settle_wild`] kept for a plan with
+    /// Counts the candidates [`Clean::defer`] kept for a plan with
     /// [`super::Plan::overlap`], a rectangle at a time (a place, a width and a height), its
     /// candidates in their variants' order: a candidate's hits where an earlier one of its
     /// rectangle stands are that one's, so each stretch of a candidate loses the nodes where
@@ -112,7 +102,7 @@ impl<'q> Clean<'q> {
             // colours swapped, whose members' bookkeeping was then 7% of its instructions).
             if let [k] = keys {
                 let (cand, found) = deferred[(k & KEY_INDEX) as usize];
-                if self.settle_alone(scan, times, cand, found) {
+                if self.settle_wild(scan, times, cand, found) {
                     walked = true;
                     cands.push(cand);
                 }

@@ -14,7 +14,7 @@
 //! maxima per cell on AVX2. Each survivor is handed on with what the prune would hand on
 //! ([`super::prune::Survivor`]).
 
-use super::entry::{flat, row_word, FLAT_WORDS};
+use super::entry::{flats, row_word, FLAT_WORDS};
 use super::plan::VariantPlan;
 use super::times::TimeTables;
 
@@ -384,17 +384,20 @@ impl Dense {
             }
         };
         let fin = times.fin;
+        let at = |rows: &[u32], r: usize| rows.get(r).copied().unwrap_or(0);
+        let [b, w, hb, hw] = flats(n, |r| {
+            [
+                row_word(fin, r),
+                row_word(fin, n + r),
+                at(black, r),
+                at(white, r),
+            ]
+        });
         let game = GameBytes {
             last: &last,
             first,
-            fin: [
-                flat(n, |r| row_word(fin, r)),
-                flat(n, |r| row_word(fin, n + r)),
-            ],
-            held: [
-                flat(n, |r| black.get(r).copied().unwrap_or(0)),
-                flat(n, |r| white.get(r).copied().unwrap_or(0)),
-            ],
+            fin: [b, w],
+            held: [hb, hw],
         };
         let points = (n * n).min(STRIDE);
         lanes::fill(&mut self.tables, &game, &kinds.0, points);

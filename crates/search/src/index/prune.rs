@@ -29,7 +29,7 @@
 use super::bytemin::{masked_min, Earliest};
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
-use super::times::{FirstStones, TimeRead, TimeTables};
+use super::times::{FirstStones, TimeRead, TimeTables, Unpacked};
 use super::GameEntry;
 
 /// What the prune found of a candidate that may stand, in the tables' units.
@@ -62,7 +62,7 @@ pub(crate) fn prune<const NAMED: bool>(
     cold: ColdView<'_>,
     from: u32,
     scratch: &mut Scratch,
-    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+    settle: &mut impl Settle,
 ) -> (u32, u32) {
     let n = usize::from(g.side);
     // A node's move number is at most its index plus one (a root may hold a move), so a
@@ -103,6 +103,17 @@ const MINIMA_FROM: usize = 16;
 /// ([`super::times::Unpacked`]).
 const UNPACK_FROM: usize = 16;
 
+/// What the prune hands each candidate it keeps: the candidate (variant, place), what it
+/// found of it, and the game's tables with their first stones a byte per point when the prune
+/// unpacked them (the counting then reads them so: through the tables' directory, a first
+/// stone was about 30 instructions). Returns whether the candidate is kept for the walk.
+pub(super) trait Settle:
+    FnMut((u32, (u32, u32)), Survivor, Option<&Unpacked<'_, '_>>) -> bool
+{
+}
+
+impl<F: FnMut((u32, (u32, u32)), Survivor, Option<&Unpacked<'_, '_>>) -> bool> Settle for F {}
+
 /// The candidates the prune keeps, and the places it reads them from (numbers in
 /// [`Plan::placed`]).
 type Read<'a> = (&'a mut Vec<(u32, (u32, u32))>, &'a [u16]);
@@ -119,7 +130,7 @@ fn test<const NAMED: bool>(
     levels: Option<&Minima>,
     n: usize,
     from: u32,
-    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+    settle: &mut impl Settle,
 ) -> (u32, u32) {
     let fin = times.tables().fin;
     match levels {
@@ -154,7 +165,7 @@ fn filter<T: TimeRead>(
     times: &T,
     from: u32,
     test: impl Fn(&T, &VariantPlan, usize, usize) -> Option<Survivor>,
-    settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+    settle: &mut impl Settle,
 ) -> (u32, u32) {
     let mut bound = 0u32;
     let mut start = u32::MAX;
@@ -166,7 +177,7 @@ fn filter<T: TimeRead>(
         let (vi, (c, r)) = cand;
         let v = &plan.variants[vi as usize];
         if let Some(found) = test(times, v, c as usize, r as usize) {
-            if settle(cand, found) {
+            if settle(cand, found, times.unpacked()) {
                 bound = bound.max(found.dead);
                 start = start.min(found.arrive.max(from));
                 cands.push(cand);
@@ -285,7 +296,7 @@ impl Scratch {
         g: &GameEntry,
         cold: ColdView<'_>,
         from: u32,
-        settle: &mut impl FnMut((u32, (u32, u32)), Survivor) -> bool,
+        settle: &mut impl Settle,
     ) -> (u32, u32) {
         cands.clear();
         let n = usize::from(g.side);
@@ -295,9 +306,10 @@ impl Scratch {
         };
         let from = from.saturating_sub(1) >> g.shift;
         let Scratch { first, dense, .. } = self;
+        let unpacked = times.unpacked(first);
         dense.fill(
             &times,
-            times.unpacked(first).firsts(),
+            unpacked.firsts(),
             g.bitmaps(false),
             n,
             (&plan.dense_kinds, plan.dense_shapes),
@@ -321,7 +333,7 @@ impl Scratch {
                     arrive: u32::from(f.arrive),
                     at,
                 };
-                if settle(cand, found) {
+                if settle(cand, found, Some(&unpacked)) {
                     bound = bound.max(found.dead);
                     start = start.min(found.arrive.max(from));
                     cands.push(cand);

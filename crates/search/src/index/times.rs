@@ -658,6 +658,12 @@ pub(crate) trait TimeRead {
     fn changes_listed(&self, q: usize, lists: &mut ListStarts) -> Option<Changes<'_>> {
         self.tables().changes_listed(q, lists)
     }
+    /// These tables with their first stones a byte per point, when they are so
+    /// ([`Unpacked`]): the prune hands them to the counting with each candidate it keeps.
+    #[inline(always)]
+    fn unpacked(&self) -> Option<&Unpacked<'_, '_>> {
+        None
+    }
 }
 
 impl TimeRead for TimeTables<'_> {
@@ -895,6 +901,11 @@ impl TimeRead for Unpacked<'_, '_> {
     #[inline(always)]
     fn held_once(&self, q: usize) -> Option<(u32, u32, bool)> {
         self.tables.held_once(q)
+    }
+
+    #[inline(always)]
+    fn unpacked(&self) -> Option<&Unpacked<'_, '_>> {
+        Some(self)
     }
 }
 

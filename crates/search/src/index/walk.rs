@@ -119,11 +119,15 @@ fn search_places(
         // With two variants on one rectangle, a place's candidates are counted together once
         // the prune is done; a place the tables cannot tell is walked, from the first node.
         let bounds = match times.halves() {
-            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _| {
+            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _, _| {
                 count.settle(scan, &halves, cand, None)
             }),
-            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found| {
-                count.settle(scan, &times, cand, Some(found))
+            // The first stones a byte per point when the prune unpacked them.
+            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found, unpacked| {
+                match unpacked {
+                    Some(unpacked) => count.settle(scan, unpacked, cand, Some(found)),
+                    None => count.settle(scan, &times, cand, Some(found)),
+                }
             }),
         };
         let walked = plan.overlap

@@ -252,7 +252,7 @@ impl Workspace {
         cold: ColdView<'_>,
         (from, places): (u32, Option<&[u16]>),
     ) -> (u32, u32) {
-        self.prune_settling::<false>(plan, g, cold, (from, places), &mut |_, _| true)
+        self.prune_settling::<false>(plan, g, cold, (from, places), &mut |_, _, _| true)
     }
 
     /// [`Workspace::prune`], each candidate that may stand given to `settle`, which says
@@ -263,7 +263,7 @@ impl Workspace {
         g: &GameEntry,
         cold: ColdView<'_>,
         (from, places): (u32, Option<&[u16]>),
-        settle: &mut impl FnMut((u32, (u32, u32)), super::prune::Survivor) -> bool,
+        settle: &mut impl super::prune::Settle,
     ) -> (u32, u32) {
         let Some(places) = places else {
             let (cands, scratch) = (&mut self.cands, &mut self.scratch);

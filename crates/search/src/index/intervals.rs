@@ -292,7 +292,7 @@ fn stands(
         let again = match read {
             Some((_, again)) => again[y],
             None => {
-                let again = times.tables().changed_again(at, vp.width as usize);
+                let again = times.changed_again(at, vp.width as usize);
                 let (b, w) = (row_word(fin, row) >> c, row_word(fin, n + row) >> c);
                 let wrong = vp.wrong(y, b, w) & mask;
                 // A stone that changed once and is not the final board's was never there.
@@ -686,7 +686,7 @@ impl<'q> Clean<'q> {
             let mut again = [0u32; BoardSize::MAX as usize];
             let rows = &mut again[..vp.rows.len()];
             for (y, a) in rows.iter_mut().enumerate() {
-                *a = tables.changed_again((r + y) * n + c, vp.width as usize);
+                *a = times.changed_again((r + y) * n + c, vp.width as usize);
             }
             if rows.iter().all(|&a| a == 0) {
                 let until = found.at.map(|[x, y]| {

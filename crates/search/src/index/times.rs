@@ -664,6 +664,11 @@ pub(crate) trait TimeRead {
     fn unpacked(&self) -> Option<&Unpacked<'_, '_>> {
         None
     }
+    /// [`TimeTables::changed_again`].
+    #[inline(always)]
+    fn changed_again(&self, q: usize, len: usize) -> u32 {
+        self.tables().changed_again(q, len)
+    }
 }
 
 impl TimeRead for TimeTables<'_> {
@@ -817,29 +822,35 @@ const MAX_POINTS: usize = 64 * MAX_WORDS;
 /// is then one load (a free pattern tests dozens of candidates a game, each with its stones'
 /// first nodes). Unpacking into a new array per game, returned by value, cost the densest cut
 /// side 7% of its instructions.
+/// The words of the points changed again are copied out of the directory on the way (the
+/// counting reads a candidate's rows of them: through the directory, about a tenth of the
+/// settling of `..O/.../...` anywhere).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Unpacked<'t, 'a> {
     first: &'t [u8; MAX_POINTS],
+    again: &'t [u64; MAX_WORDS + 1],
     tables: TimeTables<'a>,
 }
 
-/// The buffer of [`Unpacked`]'s first stones (its bytes past a game's points are left from
-/// earlier games: no candidate reads them).
+/// The buffers of [`Unpacked`]: its first stones (the bytes past a game's points are left
+/// from earlier games: no candidate reads them) and its words of the points changed again.
 #[derive(Debug)]
-pub(crate) struct FirstStones(Box<[u8; MAX_POINTS]>);
+pub(crate) struct FirstStones(Box<[u8; MAX_POINTS]>, [u64; MAX_WORDS + 1]);
 
 impl Default for FirstStones {
     fn default() -> Self {
-        FirstStones(Box::new([NEVER; MAX_POINTS]))
+        FirstStones(Box::new([NEVER; MAX_POINTS]), [0; MAX_WORDS + 1])
     }
 }
 
 impl<'a> TimeTables<'a> {
     /// The tables with a byte per point for the first stones, unpacked into `buf`.
     pub(crate) fn unpacked<'t>(&self, buf: &'t mut FirstStones) -> Unpacked<'t, 'a> {
-        let first = &mut *buf.0;
+        let FirstStones(first, words) = buf;
+        let first = &mut **first;
         let points = self.last.len().min(MAX_POINTS);
         first[..points].copy_from_slice(&self.last[..points]);
+        *words = [0; MAX_WORDS + 1];
         let mut k = 0;
         for (w, e) in self
             .again
@@ -848,6 +859,7 @@ impl<'a> TimeTables<'a> {
             .enumerate()
         {
             let (mut again, _) = entry(e);
+            words[w] = again;
             let mut inside = self.inside_word(w) & !again;
             while again != 0 {
                 let q = 64 * w + again.trailing_zeros() as usize;
@@ -863,6 +875,7 @@ impl<'a> TimeTables<'a> {
         }
         Unpacked {
             first: &buf.0,
+            again: &buf.1,
             tables: *self,
         }
     }
@@ -906,6 +919,15 @@ impl TimeRead for Unpacked<'_, '_> {
     #[inline(always)]
     fn unpacked(&self) -> Option<&Unpacked<'_, '_>> {
         Some(self)
+    }
+
+    #[inline(always)]
+    fn changed_again(&self, q: usize, len: usize) -> u32 {
+        // The directory's words as they are, without its counts' bytes between them or a
+        // bounds check (a board's words are fewer than `MAX_WORDS`, the last one past them 0).
+        let (w, b) = (q >> 6 & (MAX_WORDS - 1), q & 63);
+        let bits = self.again[w] >> b | self.again[w + 1] << 1 << (63 - b);
+        (bits & ((1u64 << len) - 1)) as u32
     }
 }
 
@@ -1247,13 +1269,22 @@ mod tests {
                 72 + 81 + 20 + inside + again + held + parity + 1 + many.len() + 4
             );
             assert_eq!(t.line, Some(LINE));
-            // The points changed again, read by rows of any length from any point.
+            // The points changed again, read by rows of any length from any point, from the
+            // directory and unpacked (with words left from a game of another size).
+            let mut buf = FirstStones::default();
+            buf.1 = [u64::MAX; MAX_WORDS + 1];
+            let unpacked = t.unpacked(&mut buf);
             for q in 0..81 {
                 for len in 1..=(81 - q).min(32) {
                     let want = (0..len)
                         .filter(|&i| first[q + i] != u32::MAX && first[q + i] != last[q + i])
                         .fold(0u32, |m, i| m | 1 << i);
                     assert_eq!(t.changed_again(q, len), want, "{q} {len}");
+                    assert_eq!(
+                        TimeRead::changed_again(&unpacked, q, len),
+                        want,
+                        "{q} {len}"
+                    );
                 }
             }
             for q in 0..81 {

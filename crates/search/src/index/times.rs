@@ -1271,8 +1271,7 @@ mod tests {
             assert_eq!(t.line, Some(LINE));
             // The points changed again, read by rows of any length from any point, from the
             // directory and unpacked (with words left from a game of another size).
-            let mut buf = FirstStones::default();
-            buf.1 = [u64::MAX; MAX_WORDS + 1];
+            let mut buf = FirstStones(Box::new([NEVER; MAX_POINTS]), [u64::MAX; MAX_WORDS + 1]);
             let unpacked = t.unpacked(&mut buf);
             for q in 0..81 {
                 for len in 1..=(81 - q).min(32) {

@@ -286,7 +286,7 @@ impl<'q> Clean<'q> {
         // stones' arrival, the first stone refused and its cell): only the stones onto cells
         // allowing empty and a stone are read again.
         if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
-            if (0..vp.rows.len()).all(|y| tables.changed_again((r0 + y) * n + c0, width) == 0) {
+            if (0..vp.rows.len()).all(|y| times.changed_again((r0 + y) * n + c0, width) == 0) {
                 let (s, e) = (found.arrive, found.dead);
                 for &(y, cells) in &vp.wild_rows {
                     let row = r0 + usize::from(y);
@@ -315,7 +315,7 @@ impl<'q> Clean<'q> {
         for (y, &[_, _, xe]) in vp.rows.iter().enumerate() {
             let row = r0 + y;
             let at = row * n + c0;
-            let again = tables.changed_again(at, width);
+            let again = times.changed_again(at, width);
             let (b, w) = (
                 row_word(fin, row) >> c & mask,
                 row_word(fin, n + row) >> c & mask,

@@ -868,7 +868,9 @@ pub(crate) fn flat(n: usize, row: impl Fn(usize) -> u32) -> [u64; FLAT_WORDS] {
 
 /// [`flat`] of `K` bitmaps at once (`rows(i)`: row `i` of each): the dense prune turns four
 /// a game into flat bitmaps, and one pass shares the rows' places among them (one pass each
-/// was 5% of a 7x3 lone stone anywhere's instructions).
+/// was 5% of a 7x3 lone stone anywhere's instructions). Inlined: out of line (as the release
+/// build left it) its words went through memory and it cost what the four passes did.
+#[inline(always)]
 pub(crate) fn flats<const K: usize>(
     n: usize,
     rows: impl Fn(usize) -> [u32; K],

@@ -850,7 +850,6 @@ impl<'a> TimeTables<'a> {
         let first = &mut **first;
         let points = self.last.len().min(MAX_POINTS);
         first[..points].copy_from_slice(&self.last[..points]);
-        *words = [0; MAX_WORDS + 1];
         let mut k = 0;
         for (w, e) in self
             .again
@@ -873,6 +872,10 @@ impl<'a> TimeTables<'a> {
                 first[q] = first[q].saturating_sub(1);
             }
         }
+        // A row read from the last word of the board reads the word past it too (its bits
+        // then shifted out): that one is 0, the others past the board are never read.
+        let count = (self.again.len() / DIR_ENTRY).min(MAX_WORDS);
+        buf.1[count] = 0;
         Unpacked {
             first: &buf.0,
             again: &buf.1,

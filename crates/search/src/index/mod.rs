@@ -18,7 +18,7 @@
 //! for Black then `n` for White, bit `c` of row `r` = point (c, r)). That much is the game's
 //! hot part, kept in memory while the index is open. Its cold part follows (`entry::ColdView`,
 //! read from the file when a search walks the game, `store.rs`): with bit 1 the main line's
-//! time tables (`times.rs`: the final board as bitmaps above, then the node of each point's
+//! time tables (`times/`: the final board as bitmaps above, then the node of each point's
 //! first stone and last change, in units of `1 << shift` nodes, a byte only for the points that
 //! held a stone or changed again, found through rank directories; format 7 had a byte per
 //! point and table; since format 10 followed by the main line's length and trailing passes

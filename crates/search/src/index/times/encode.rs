@@ -133,7 +133,6 @@ pub(crate) fn encode(
     }
 }
 
-/// Sets pair `k` (bits `2k` and `2k + 1`) of `bits` to `pair`, the pairs before it set.
 /// The working tables of [`encode`], kept from one game to the next on a thread (made anew
 /// for each game they were eight allocations a game).
 #[derive(Default)]
@@ -157,6 +156,7 @@ pub(crate) struct Scratch {
     list: Vec<u8>,
 }
 
+/// Sets pair `k` (bits `2k` and `2k + 1`) of `bits` to `pair`, the pairs before it set.
 fn push_pair(bits: &mut Vec<u8>, k: usize, pair: u8) {
     if k.is_multiple_of(4) {
         bits.push(0);

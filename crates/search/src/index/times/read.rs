@@ -43,7 +43,8 @@ pub(crate) trait TimeRead {
     fn unpacked(&self) -> Option<&Unpacked<'_, '_>> {
         None
     }
-    /// [`TimeTables::changed_again`].
+    /// The points `q..q + len` that changed again, as bits ([`TimeTables::changed_again`];
+    /// [`Unpacked`] reads its own copy of the directory's words).
     #[inline(always)]
     fn changed_again(&self, q: usize, len: usize) -> u32 {
         self.tables().changed_again(q, len)

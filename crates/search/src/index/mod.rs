@@ -8,7 +8,7 @@
 //! - header: magic `KIFUPAT\0`, format (u32), fingerprint of the `.kpx` game list (u64), body
 //!   length (u64);
 //! - body: varint file count, each file name (varint length, UTF-8); varint game count, each
-//!   game (`GameEntry::encode`, in `entry.rs`); then the XXH3-64 of the body (u64; FNV-1a 64 up to format 6).
+//!   game (`GameEntry::encode`, in `entry/`); then the XXH3-64 of the body (u64; FNV-1a 64 up to format 6).
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
 //! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64

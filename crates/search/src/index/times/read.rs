@@ -212,24 +212,32 @@ pub(crate) struct Unpacked<'t, 'a> {
     tables: TimeTables<'a>,
 }
 
-/// The buffers of [`Unpacked`]: its first stones (the bytes past a game's points are left
-/// from earlier games: no candidate reads them) and its words of the points changed again.
+/// The buffers of [`Unpacked`], kept from game to game.
 #[derive(Debug)]
-pub(crate) struct FirstStones(
-    pub(super) Box<[u8; MAX_POINTS]>,
-    pub(super) [u64; MAX_WORDS + 1],
-);
+pub(crate) struct FirstStones {
+    /// The first stones, a byte per point (the bytes past a game's points are left from
+    /// earlier games: no candidate reads them).
+    pub(super) first: Box<[u8; MAX_POINTS]>,
+    /// The directory's words of the points changed again, and the word past them.
+    pub(super) again: [u64; MAX_WORDS + 1],
+}
 
 impl Default for FirstStones {
     fn default() -> Self {
-        FirstStones(Box::new([NEVER; MAX_POINTS]), [0; MAX_WORDS + 1])
+        FirstStones {
+            first: Box::new([NEVER; MAX_POINTS]),
+            again: [0; MAX_WORDS + 1],
+        }
     }
 }
 
 impl<'a> TimeTables<'a> {
     /// The tables with a byte per point for the first stones, unpacked into `buf`.
     pub(crate) fn unpacked<'t>(&self, buf: &'t mut FirstStones) -> Unpacked<'t, 'a> {
-        let FirstStones(first, words) = buf;
+        let FirstStones {
+            first,
+            again: words,
+        } = buf;
         let first = &mut **first;
         let points = self.last.len().min(MAX_POINTS);
         first[..points].copy_from_slice(&self.last[..points]);
@@ -258,10 +266,10 @@ impl<'a> TimeTables<'a> {
         // A row read from the last word of the board reads the word past it too (its bits
         // then shifted out): that one is 0, the others past the board are never read.
         let count = (self.again.len() / DIR_ENTRY).min(MAX_WORDS);
-        buf.1[count] = 0;
+        buf.again[count] = 0;
         Unpacked {
-            first: &buf.0,
-            again: &buf.1,
+            first: &buf.first,
+            again: &buf.again,
             tables: *self,
         }
     }

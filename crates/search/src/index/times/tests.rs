@@ -179,7 +179,10 @@ fn every_point_reads_back_its_units() {
         assert_eq!(t.line, Some(LINE));
         // The points changed again, read by rows of any length from any point, from the
         // directory and unpacked (with words left from a game of another size).
-        let mut buf = FirstStones(Box::new([NEVER; MAX_POINTS]), [u64::MAX; MAX_WORDS + 1]);
+        let mut buf = FirstStones {
+            first: Box::new([NEVER; MAX_POINTS]),
+            again: [u64::MAX; MAX_WORDS + 1],
+        };
         let unpacked = t.unpacked(&mut buf);
         for q in 0..81 {
             for len in 1..=(81 - q).min(32) {

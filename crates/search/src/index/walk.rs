@@ -119,16 +119,28 @@ fn search_places(
         // With two variants on one rectangle, a place's candidates are counted together once
         // the prune is done; a place the tables cannot tell is walked, from the first node.
         let bounds = match times.halves() {
-            Some(halves) => ws.prune_settling::<false>(plan, g, cold, read, &mut |cand, _, _| {
-                count.settle(scan, &halves, cand, None)
-            }),
-            // The first stones a byte per point when the prune unpacked them.
-            None => ws.prune_settling::<true>(plan, g, cold, read, &mut |cand, found, unpacked| {
-                match unpacked {
-                    Some(unpacked) => count.settle(scan, unpacked, cand, Some(found)),
-                    None => count.settle(scan, &times, cand, Some(found)),
-                }
-            }),
+            Some(halves) => ws.prune_settling::<false>(
+                plan,
+                g,
+                cold,
+                read,
+                &mut SettlingHalves {
+                    count: &mut count,
+                    scan,
+                    halves,
+                },
+            ),
+            None => ws.prune_settling::<true>(
+                plan,
+                g,
+                cold,
+                read,
+                &mut Settling {
+                    count: &mut count,
+                    scan,
+                    times,
+                },
+            ),
         };
         let walked = plan.overlap
             && match times.halves() {
@@ -198,6 +210,65 @@ fn search_places(
     };
     scan.end_game(&source, &g.info, size, shared, &mut events);
     ws.events = events;
+}
+
+/// The settling of the candidates the prune keeps in a game whose tables are in nodes: each
+/// given to [`super::intervals::Clean::settle`], those the dense prune found clean to
+/// [`super::intervals::Clean::settle_clean`].
+struct Settling<'c, 'q, 's, 'a> {
+    count: &'c mut super::intervals::Clean<'q>,
+    scan: &'c mut Scan<'s>,
+    times: super::times::TimeTables<'a>,
+}
+
+impl super::prune::Settle for Settling<'_, '_, '_, '_> {
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        cand: (u32, (u32, u32)),
+        found: super::prune::Survivor,
+        unpacked: Option<&super::times::Unpacked<'_, '_>>,
+    ) -> bool {
+        match unpacked {
+            Some(unpacked) => self.count.settle(self.scan, unpacked, cand, Some(found)),
+            None => self.count.settle(self.scan, &self.times, cand, Some(found)),
+        }
+    }
+
+    fn counts_clean(&self) -> bool {
+        self.count.counts_clean()
+    }
+
+    #[inline(always)]
+    fn settle_clean(
+        &mut self,
+        cand: (u32, (u32, u32)),
+        arrive: u32,
+        until: Option<(u32, [u8; 2], bool)>,
+    ) {
+        self.count
+            .settle_clean(self.scan, &self.times, cand, arrive, until);
+    }
+}
+
+/// The settling of a game whose tables are in units of two nodes, read in exact nodes (the
+/// prune's findings, in units, are not handed on).
+struct SettlingHalves<'c, 'q, 's, 't, 'a> {
+    count: &'c mut super::intervals::Clean<'q>,
+    scan: &'c mut Scan<'s>,
+    halves: super::times::read::Halves<'t, 'a>,
+}
+
+impl super::prune::Settle for SettlingHalves<'_, '_, '_, '_, '_> {
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        cand: (u32, (u32, u32)),
+        _: super::prune::Survivor,
+        _: Option<&super::times::Unpacked<'_, '_>>,
+    ) -> bool {
+        self.count.settle(self.scan, &self.halves, cand, None)
+    }
 }
 
 /// What either walk of one game reads: the query's plan and variants on the game's board, its

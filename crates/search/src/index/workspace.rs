@@ -252,7 +252,7 @@ impl Workspace {
         cold: ColdView<'_>,
         (from, places): (u32, Option<&[u16]>),
     ) -> (u32, u32) {
-        self.prune_settling::<false>(plan, g, cold, (from, places), &mut |_, _, _| true)
+        self.prune_settling::<false>(plan, g, cold, (from, places), &mut super::prune::KeepAll)
     }
 
     /// [`Workspace::prune`], each candidate that may stand given to `settle`, which says
@@ -267,7 +267,7 @@ impl Workspace {
     ) -> (u32, u32) {
         let Some(places) = places else {
             let (cands, scratch) = (&mut self.cands, &mut self.scratch);
-            return scratch.prune_dense::<NAMED>(cands, plan, g, cold, from, settle);
+            return scratch.prune_dense::<NAMED, _>(cands, plan, g, cold, from, settle);
         };
         super::prune::prune::<NAMED>(
             &mut self.cands,

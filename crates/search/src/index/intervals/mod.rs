@@ -362,6 +362,36 @@ impl<'q> Clean<'q> {
         self.take(scan, cand, how)
     }
 
+    /// Whether [`Clean::settle_clean`] may count the candidates without a point changed
+    /// again in their rectangle: a plan without wildcards, or with wildcards but no two
+    /// variants that may stand on one rectangle (whose candidates are counted a rectangle
+    /// at a time, [`Clean::settle_deferred`]).
+    pub(super) fn counts_clean(&self) -> bool {
+        self.plan.strict || !self.plan.overlap
+    }
+
+    /// Counts candidate `cand`, none of whose points changed again while it may stand (their
+    /// changes all come by its stones' arrival or from its first contradiction on),
+    /// standing from node `arrive` until `until` (the node of its contradicting cell's
+    /// stone, that cell's column and row on the board, and whether the stone is White;
+    /// `None`: to the end of the line): what [`Clean::settle`] does with such a candidate
+    /// once it has read its rows. Its plan has no [`Plan::overlap`] ([`Clean::counts_clean`]).
+    #[inline(always)]
+    pub(super) fn settle_clean(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: (u32, (u32, u32)),
+        arrive: u32,
+        until: Option<(u32, [u8; 2], bool)>,
+    ) {
+        let until = until.map(|(node, [x, y], white)| Until {
+            node,
+            at: Some((x.into(), y.into(), white)),
+        });
+        self.count_once(scan, times, cand, arrive, until);
+    }
+
     /// Counts candidate `cand` as [`stands`] found it stands; returns whether it is left to
     /// the walk.
     ///

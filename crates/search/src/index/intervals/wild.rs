@@ -254,6 +254,61 @@ impl<'q> Clean<'q> {
         hit
     }
 
+    /// The moves inside of candidate `cand`, none of whose points changed again while it may
+    /// stand, standing from node `s` until `until` (the end of the line when `None`): the stones
+    /// that came meanwhile onto its cells allowing empty and a stone, into `scratch.inner`
+    /// (cleared by the caller). Only those cells are read: the stretch is what the prune read
+    /// (its stones' arrival, the first stone refused and its cell).
+    #[inline(always)]
+    fn read_clean(
+        &mut self,
+        times: &impl TimeRead,
+        (vi, (c, r)): Cand,
+        s: u32,
+        until: Option<Until>,
+    ) {
+        let vp = &self.plan.variants[vi as usize];
+        let n = usize::from(self.size.get());
+        let fin = times.tables().fin;
+        let (c0, r0) = (c as usize, r as usize);
+        let e = until.map_or(u32::MAX, |u| u.node);
+        for &(y, cells) in &vp.wild_rows {
+            let row = r0 + usize::from(y);
+            let (b, w) = (
+                row_word(fin, row) >> c & cells,
+                row_word(fin, n + row) >> c & cells,
+            );
+            let [xb, xw, _] = vp.rows[usize::from(y)];
+            for x in ones(&[u64::from(b & !xb | w & !xw)]) {
+                let from = times.last_once(row * n + c0 + x);
+                if from > s && from < e {
+                    let arrival = Held::arrival(from, (c0 + x, row), w >> x & 1 != 0);
+                    self.scratch.inner.push(arrival);
+                }
+            }
+        }
+    }
+
+    /// Counts candidate `cand` standing once, from node `s` until `until`, with the stones
+    /// that came meanwhile onto its wildcard cells ([`Clean::read_clean`]; a pattern without
+    /// wildcards has none): [`Clean::settle_clean`]'s count. (A copy of `stretch` without
+    /// those stones, for patterns without wildcards, ran 2.5% fewer instructions for
+    /// `..O/.../...` anywhere and took no less time.)
+    #[inline(always)]
+    pub(super) fn count_once(
+        &mut self,
+        scan: &mut Scan<'_>,
+        times: &impl TimeRead,
+        cand: Cand,
+        s: u32,
+        until: Option<Until>,
+    ) {
+        self.scratch.inner.clear();
+        self.read_clean(times, cand, s, until);
+        self.counted = true;
+        self.stretch(scan, cand, s, until);
+    }
+
     /// How wildcard candidate `cand` stands, from the tables `times` (with what the prune
     /// found of it in a game whose units are nodes, `found`): its stretches into
     /// `scratch.stretches` (first node, end), the moves inside that may follow its hits into
@@ -276,6 +331,22 @@ impl<'q> Clean<'q> {
         let width = vp.width as usize;
         let mask = (1u32 << width) - 1;
         let (c0, r0) = (c as usize, r as usize);
+        self.scratch.inner.clear();
+        self.scratch.changes.clear();
+        self.scratch.stretches.clear();
+        // Without a point changed again, the stretch is what the prune read in nodes (its
+        // stones' arrival, the first stone refused and its cell): only the stones onto cells
+        // allowing empty and a stone are read again.
+        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
+            if (0..vp.rows.len()).all(|y| times.changed_again((r0 + y) * n + c0, width) == 0) {
+                let until = found
+                    .at
+                    .map(|[x, y]| Until::final_stone(fin, n, found.dead, (x.into(), y.into())));
+                self.read_clean(times, cand, found.arrive, until);
+                self.scratch.stretches.push((found.arrive, until));
+                return Read::Stretches;
+            }
+        }
         let Scratch {
             lists,
             inner,
@@ -283,36 +354,6 @@ impl<'q> Clean<'q> {
             stretches,
             ..
         } = &mut *self.scratch;
-        inner.clear();
-        changes.clear();
-        stretches.clear();
-        // Without a point changed again, the stretch is what the prune read in nodes (its
-        // stones' arrival, the first stone refused and its cell): only the stones onto cells
-        // allowing empty and a stone are read again.
-        if let Some(found) = found.filter(|f| f.dead == u32::MAX || f.at.is_some()) {
-            if (0..vp.rows.len()).all(|y| times.changed_again((r0 + y) * n + c0, width) == 0) {
-                let (s, e) = (found.arrive, found.dead);
-                for &(y, cells) in &vp.wild_rows {
-                    let row = r0 + usize::from(y);
-                    let (b, w) = (
-                        row_word(fin, row) >> c & cells,
-                        row_word(fin, n + row) >> c & cells,
-                    );
-                    let [xb, xw, _] = vp.rows[usize::from(y)];
-                    for x in ones(&[u64::from(b & !xb | w & !xw)]) {
-                        let from = times.last_once(row * n + c0 + x);
-                        if from > s && from < e {
-                            inner.push(Held::arrival(from, (c0 + x, row), w >> x & 1 != 0));
-                        }
-                    }
-                }
-                let until = found
-                    .at
-                    .map(|[x, y]| Until::final_stone(fin, n, found.dead, (x.into(), y.into())));
-                stretches.push((s, until));
-                return Read::Stretches;
-            }
-        }
         let (mut s, mut e) = (0u32, (u32::MAX, 0usize, 0usize));
         // The cells changed again that refuse empty (all are empty before the root).
         let mut wrong = 0u32;

@@ -178,6 +178,11 @@ struct Scratch {
     group_stretches: Vec<(u32, Option<Until>)>,
     group_inner: Vec<Held>,
     earlier: Vec<(u32, u32)>,
+    /// The places of the deferred candidates ([`Clean::defer`]), a word a row and a bit a
+    /// column, per shape of rectangle (the pattern's width and height, or turned): `seen`
+    /// holds one, `twice` a second one on the same rectangle. Clear between games.
+    seen: [[u32; BoardSize::MAX as usize]; 2],
+    twice: [[u32; BoardSize::MAX as usize]; 2],
 }
 
 /// The buffers of a game's [`Clean`], kept by the [`Workspace`] from game to game: each game's
@@ -233,8 +238,9 @@ pub(super) struct Clean<'q> {
     /// Whether a candidate was counted.
     counted: bool,
     /// The candidates of a plan with [`Plan::overlap`] (with what the prune found of them),
-    /// counted once the prune is done ([`Clean::settle_deferred`]), and their keys
-    /// ([`Clean::rect_key`]), sorted to read them a rectangle at a time.
+    /// counted once the prune is done ([`Clean::settle_deferred`]), and the keys
+    /// ([`Clean::rect_key`]) of those that share their rectangle, sorted to read them a
+    /// rectangle at a time.
     deferred: Vec<(Cand, Option<Survivor>)>,
     deferred_keys: Vec<u64>,
 }
@@ -301,7 +307,8 @@ impl<'q> Clean<'q> {
         let (vi, place) = cand;
         let plan = self.plan;
         if !plan.strict {
-            if plan.overlap {
+            // A variant that stands on no rectangle with another is counted alone.
+            if plan.twins.get(vi as usize).is_some_and(|t| !t.is_empty()) {
                 self.defer(cand, found);
                 return false;
             }

@@ -43,12 +43,29 @@ pub(super) struct Member {
 }
 
 impl<'q> Clean<'q> {
-    /// Keeps candidate `cand` of a plan with [`super::Plan::overlap`] (with what the prune
-    /// found of it) for [`Clean::settle_deferred`].
+    /// Keeps candidate `cand` of a plan with [`super::Plan::overlap`], whose variant may
+    /// stand on one rectangle with another (with what the prune found of it), for
+    /// [`Clean::settle_deferred`], its place marked (and marked as shared when a candidate
+    /// of its rectangle's shape was kept there before).
     pub(super) fn defer(&mut self, cand: Cand, found: Option<Survivor>) {
-        let key = self.rect_key(cand, self.deferred.len());
-        self.deferred_keys.push(key);
+        let (shape, (c, r)) = self.shape_place(cand);
+        let (seen, twice) = (
+            &mut self.scratch.seen[shape],
+            &mut self.scratch.twice[shape],
+        );
+        if let (Some(seen), Some(twice)) = (seen.get_mut(r), twice.get_mut(r)) {
+            *twice |= *seen & 1 << c;
+            *seen |= 1 << c;
+        }
         self.deferred.push((cand, found));
+    }
+
+    /// The shape of candidate `cand`'s rectangle (0: its plan's first variant's width and
+    /// height, 1: turned) and its place (column, row).
+    fn shape_place(&self, (vi, (c, r)): Cand) -> (usize, (u32, usize)) {
+        let width = |v: usize| self.plan.variants.get(v).map(|v| v.width);
+        let shape = usize::from(width(vi as usize) != width(0));
+        (shape, (c & 31, r as usize))
     }
 
     /// [`Clean::settle`] of a candidate of a plan with wildcards, alone on its rectangle (its
@@ -79,7 +96,8 @@ impl<'q> Clean<'q> {
 
     /// Counts the candidates [`Clean::defer`] kept for a plan with
     /// [`super::Plan::overlap`], a rectangle at a time (a place, a width and a height), its
-    /// candidates in their variants' order: a candidate's hits where an earlier one of its
+    /// candidates in their variants' order (those alone on their rectangle at once, the
+    /// others sorted by their keys): a candidate's hits where an earlier one of its
     /// rectangle stands are that one's, so each stretch of a candidate loses the nodes where
     /// an earlier one stands. A rectangle with a candidate the tables cannot tell is left to
     /// the walk whole, its candidates put in `cands`. Returns whether any was. (Inlined into
@@ -95,15 +113,28 @@ impl<'q> Clean<'q> {
     ) -> bool {
         let deferred = std::mem::take(&mut self.deferred);
         let mut keys = std::mem::take(&mut self.deferred_keys);
+        let mut walked = false;
+        // Most rectangles have one candidate (nine in ten of `.x/.O/.#` anywhere with colours
+        // swapped, whose members' bookkeeping was then 7% of its instructions): counted at
+        // once, only the others sorted into their rectangles.
+        for (i, &(cand, found)) in deferred.iter().enumerate() {
+            let (shape, (c, r)) = self.shape_place(cand);
+            let row = self.scratch.twice[shape].get(r).copied().unwrap_or(0);
+            if row >> c & 1 != 0 {
+                keys.push(self.rect_key(cand, i));
+            } else if self.settle_wild(scan, times, cand, found) {
+                walked = true;
+                cands.push(cand);
+            }
+        }
+        self.scratch.seen = Default::default();
+        self.scratch.twice = Default::default();
         // (Sorting the candidates by a key looked up in the variants at each comparison was 7%
         // of `.x/.O/.#` anywhere with colours swapped.)
         keys.sort_unstable();
         let mut members = std::mem::take(&mut self.scratch.members);
-        let mut walked = false;
         let mut rect = std::mem::take(&mut self.scratch.rect);
         for keys in keys.chunk_by(|a, b| a >> 32 == b >> 32) {
-            // Most rectangles have one candidate (nine in ten of `.x/.O/.#` anywhere with
-            // colours swapped, whose members' bookkeeping was then 7% of its instructions).
             if let [k] = keys {
                 let (cand, found) = deferred[(k & KEY_INDEX) as usize];
                 if self.settle_wild(scan, times, cand, found) {

@@ -131,6 +131,13 @@ pub(super) trait Settle {
     /// and row on the board, and whether the stone is White), or to the end of the line when
     /// `None`.
     fn settle_clean(&mut self, _: (u32, (u32, u32)), _: u32, _: Option<(u32, [u8; 2], bool)>) {}
+
+    /// Whether [`Settle::settle`] reads a candidate's contradicting cell ([`Survivor::at`])
+    /// only when no point of its rectangle changed again: then it is the point of the move
+    /// at its node, which the dense prune reads from the game's moves.
+    fn names_clean_only(&self) -> bool {
+        false
+    }
 }
 
 /// Keeps every candidate the prune keeps, for the walk.
@@ -313,6 +320,25 @@ pub(crate) struct Scratch {
 #[derive(Debug)]
 struct Moves([u16; 256]);
 
+impl Moves {
+    /// The point of the move at node `node` of a game whose first stones are `firsts` (a
+    /// byte per point), the table made first when `made` says it is not yet. On a plain
+    /// line a node gives a stone to its move's point alone, so a point's first stone names
+    /// that node (points that never held one write the unit for "never", which no candidate
+    /// reads). (Made at the first candidate that needs it: a free pattern of few candidates
+    /// has none in most games.)
+    #[inline(always)]
+    fn point(&mut self, made: &mut bool, firsts: &[u8], node: u8) -> usize {
+        if !*made {
+            for (p, &f) in firsts.iter().enumerate() {
+                self.0[usize::from(f)] = p as u16;
+            }
+            *made = true;
+        }
+        usize::from(self.0[usize::from(node)])
+    }
+}
+
 impl Default for Moves {
     fn default() -> Self {
         Moves([0; 256])
@@ -376,24 +402,30 @@ impl Scratch {
         // 1.1% more instructions).
         let mut again_rows = [0u32; kifu_go::BoardSize::MAX as usize];
         let (mut rows_made, mut any_again) = (false, false);
-        // Whether `moves` holds this game's moves (made at the first candidate that needs
-        // them).
+        // Whether `moves` holds this game's moves ([`Moves::point`]).
         let mut moves_made = false;
+        let firsts = unpacked.firsts().get(..n * n).unwrap_or_default();
+        // The contradicting cell read where `settle` reads it, the point of the move at that
+        // node (not looked for among the rectangle's cells: a search whose end was a branch
+        // mispredicted for most candidates).
+        let by_moves = settle.names_clean_only();
         for (vi, d) in plan.dense.iter().enumerate() {
             // A survivor handed to `settle` as the prune would hand it.
             let keep = |f: super::dense::Found,
                         settle: &mut S,
                         (bound, start): (&mut u32, &mut u32),
-                        cands: &mut Vec<_>| {
+                        cands: &mut Vec<_>,
+                        (moves, moves_made): (&mut Moves, &mut bool)| {
                 let Some(&[c, r]) = xy.get(f.point) else {
                     return;
                 };
                 let cand = (vi as u32, (u32::from(c), u32::from(r)));
                 let never = f.dead == NEVER;
-                let at = (NAMED && !never)
-                    .then(|| dense.named(d, f.point, f.dead))
-                    .flatten()
-                    .map(|[x, y]| [c + x, r + y]);
+                let at = match NAMED && !never {
+                    false => None,
+                    true if by_moves => xy.get(moves.point(moves_made, firsts, f.dead)).copied(),
+                    true => dense.named(d, f.point, f.dead).map(|[x, y]| [c + x, r + y]),
+                };
                 let found = Survivor {
                     dead: if never { u32::MAX } else { u32::from(f.dead) },
                     arrive: u32::from(f.arrive),
@@ -408,7 +440,13 @@ impl Scratch {
             if !lean {
                 // (Its own loop: with the test of `lean` in it, the loop's body was a call.)
                 dense.survivors(d, from8, &mut |f| {
-                    keep(f, settle, (&mut bound, &mut start), cands)
+                    keep(
+                        f,
+                        settle,
+                        (&mut bound, &mut start),
+                        cands,
+                        (moves, &mut moves_made),
+                    )
                 });
                 continue;
             }
@@ -442,24 +480,19 @@ impl Scratch {
                         })
                     })
                 {
-                    keep(f, settle, (&mut bound, &mut start), cands);
+                    keep(
+                        f,
+                        settle,
+                        (&mut bound, &mut start),
+                        cands,
+                        (moves, &mut moves_made),
+                    );
                     return;
                 }
+                // The contradicting cell of such a candidate is the point of the move at its
+                // node.
                 let until = (f.dead != NEVER).then(|| {
-                    if !moves_made {
-                        // The point of each node's move: on a plain line a node gives a stone
-                        // to its move's point alone, so a point's first stone names that node
-                        // (points that never held one write the unit for "never", which no
-                        // candidate reads). The contradicting cell of such a candidate is the
-                        // point of the move at its node: read so, not looked for among its
-                        // cells (a search whose end was a branch mispredicted for most
-                        // candidates).
-                        for (p, &f) in unpacked.firsts().iter().take(n * n).enumerate() {
-                            moves.0[usize::from(f)] = p as u16;
-                        }
-                        moves_made = true;
-                    }
-                    let q = usize::from(moves.0[usize::from(f.dead)]);
+                    let q = moves.point(&mut moves_made, firsts, f.dead);
                     let [x, y] = xy.get(q).copied().unwrap_or([u8::MAX; 2]);
                     let white = row_word(times.fin, n + usize::from(y)) >> x & 1 != 0;
                     (u32::from(f.dead), [x, y], white)

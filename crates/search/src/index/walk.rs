@@ -239,6 +239,10 @@ impl super::prune::Settle for Settling<'_, '_, '_, '_> {
         self.count.counts_clean()
     }
 
+    fn names_clean_only(&self) -> bool {
+        self.count.names_clean_only()
+    }
+
     #[inline(always)]
     fn settle_clean(
         &mut self,

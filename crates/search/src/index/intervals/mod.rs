@@ -377,6 +377,13 @@ impl<'q> Clean<'q> {
         self.plan.strict || !self.plan.overlap
     }
 
+    /// Whether [`Clean::settle`] reads a candidate's contradicting cell only when no point of
+    /// its rectangle changed again (a plan with wildcards: [`Clean::read_wild`]); a plan
+    /// without reads it also to skip that cell's changes.
+    pub(super) fn names_clean_only(&self) -> bool {
+        !self.plan.strict
+    }
+
     /// Counts candidate `cand`, none of whose points changed again while it may stand (their
     /// changes all come by its stones' arrival or from its first contradiction on),
     /// standing from node `arrive` until `until` (the node of its contradicting cell's

@@ -405,6 +405,10 @@ impl Scratch {
         // Whether `moves` holds this game's moves ([`Moves::point`]).
         let mut moves_made = false;
         let firsts = unpacked.firsts().get(..n * n).unwrap_or_default();
+        // The column and row of the move at node `node`.
+        let move_cell = |moves: &mut Moves, made: &mut bool, node: u8| {
+            xy.get(moves.point(made, firsts, node)).copied()
+        };
         // The contradicting cell read where `settle` reads it, the point of the move at that
         // node (not looked for among the rectangle's cells: a search whose end was a branch
         // mispredicted for most candidates).
@@ -423,7 +427,7 @@ impl Scratch {
                 let never = f.dead == NEVER;
                 let at = match NAMED && !never {
                     false => None,
-                    true if by_moves => xy.get(moves.point(moves_made, firsts, f.dead)).copied(),
+                    true if by_moves => move_cell(moves, moves_made, f.dead),
                     true => dense.named(d, f.point, f.dead).map(|[x, y]| [c + x, r + y]),
                 };
                 let found = Survivor {
@@ -492,8 +496,7 @@ impl Scratch {
                 // The contradicting cell of such a candidate is the point of the move at its
                 // node.
                 let until = (f.dead != NEVER).then(|| {
-                    let q = moves.point(&mut moves_made, firsts, f.dead);
-                    let [x, y] = xy.get(q).copied().unwrap_or([u8::MAX; 2]);
+                    let [x, y] = move_cell(moves, &mut moves_made, f.dead).unwrap_or([u8::MAX; 2]);
                     let white = row_word(times.fin, n + usize::from(y)) >> x & 1 != 0;
                     (u32::from(f.dead), [x, y], white)
                 });

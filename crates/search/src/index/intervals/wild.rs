@@ -65,6 +65,7 @@ impl<'q> Clean<'q> {
     fn shape_place(&self, (vi, (c, r)): Cand) -> (usize, (u32, usize)) {
         let width = |v: usize| self.plan.variants.get(v).map(|v| v.width);
         let shape = usize::from(width(vi as usize) != width(0));
+        // Boards are at most 25x25: the mask only keeps a shift by the column in range.
         (shape, (c & 31, r as usize))
     }
 

@@ -469,6 +469,10 @@ fn the_pattern_index_is_written_by_pos_index_and_a_damaged_one_is_refused() {
     std::fs::write(d.join("db.kpp"), &bytes[..bytes.len() / 2]).unwrap();
     let err = fails(&kifu_in(&search, d), 1);
     assert!(err.contains("db.kpp") && err.contains("damaged"), "{err}");
+    // A mistyped pattern is a usage error before the index is read, damaged or not.
+    let mistyped = ["pos", "search", "db.kpx", "--pattern", "..../..Q#"];
+    let err = fails(&kifu_in(&mistyped, d), 2);
+    assert!(err.contains("row 2, column 3: 'Q'"), "{err}");
     // Gone: built again from the games' files (and saved).
     std::fs::remove_file(d.join("db.kpp")).unwrap();
     let b: Value = serde_json::from_str(&ok(&kifu_in(&search, d))).unwrap();

@@ -118,8 +118,9 @@ async fn blocking<T: Send + 'static>(
     let out = tokio::task::spawn_blocking(move || work(&app, &cancel))
         .await
         .map_err(|e| ApiError::internal(format!("the request failed: {e}")))?;
-    // Finished: nothing to cancel.
-    std::mem::forget(guard);
+    // Finished: raising the flag now stops nothing. (Forgetting the guard instead kept its
+    // `Arc` alive for good: 24 bytes leaked a request, found by the fuzz target's leak check.)
+    drop(guard);
     out
 }
 

@@ -607,7 +607,8 @@ fn str_of(v: &serde_json::Value) -> &str {
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
     let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
-    let one_query = a.batch.is_none() && !(no_pattern && !filters(&a).is_empty());
+    let filters_alone = no_pattern && !filters(&a).is_empty();
+    let one_query = a.batch.is_none() && !filters_alone;
     // The query is read before the database is opened (a fifth of a second at 100,000
     // games), so that a mistyped pattern is told at once: the board size is the index's
     // header's. (A header that cannot be read is reported by the open.)

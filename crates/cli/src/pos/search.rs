@@ -608,17 +608,19 @@ fn str_of(v: &serde_json::Value) -> &str {
 pub fn search(a: SearchArgs) -> Result<Outcome> {
     let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
     let filters_alone = no_pattern && !filters(&a).is_empty();
-    let one_query = a.batch.is_none() && !filters_alone;
     // The query is read before the database is opened (a fifth of a second at 100,000
     // games), so that a mistyped pattern is told at once: the board size is the index's
-    // header's. (A header that cannot be read is reported by the open.)
-    let early = match kifu_posdb::index::IndexReader::open(&a.db) {
-        Ok(reader) if one_query => Some(query(&a, reader.size())?),
-        _ => None,
+    // header's.
+    let size = kifu_posdb::index::IndexReader::open(&a.db)
+        .with_context(|| a.db.display().to_string())?
+        .size();
+    let q = if a.batch.is_none() && !filters_alone {
+        Some(query(&a, size)?)
+    } else {
+        None
     };
     let db = Database::open(&a.db).with_context(|| a.db.display().to_string())?;
     db.patterns().set_cache_limit(a.cache.bytes());
-    let size = db.size();
     let page = Page {
         offset: a.offset,
         limit: a.limit,
@@ -626,12 +628,8 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
     if let Some(path) = &a.batch {
         return run_batch(&a, &db, page, path);
     }
-    if !one_query {
+    let Some(q) = q else {
         return filter_games(&a, &db, page);
-    }
-    let q = match early {
-        Some(q) => q,
-        None => query(&a, size)?,
     };
     let found = a.threads.run(|| db.search(&q, page, a.no_duplicates))?;
     for f in &found.failures {

@@ -18,17 +18,16 @@ use rayon::prelude::*;
 pub(crate) const BLOCK: usize = 4096;
 pub(crate) const WORDS: usize = BLOCK / 64;
 
-/// Places from which a plan's search reads the main line's `early` and `settled` columns
-/// ([`super::levels`]) once they are made: a corner has a few places, whose games the prune
-/// sorts out cheaply.
-const LEVEL_PLACES: usize = 32;
-
-/// Places from which a plan's search makes those columns at once if they are not made yet:
-/// making them reads every game's tables (about as long as the columns save a 5x5 anywhere at
-/// 100,000 games, much longer than they save a side), so a free pattern pays for them in its
-/// first search, and a plan of fewer places only in the second search of the main line that
-/// could read them: a one-shot search of a side never makes them, a batch, a server or a
-/// session of the Python package soon does.
+/// Places from which a plan's search makes the main line's `early` and `settled` columns
+/// ([`super::levels`]) at once if they are not made yet: making them reads every game's
+/// tables (about as long as the columns save a 5x5 anywhere at 100,000 games, much longer
+/// than they save a side), so a free pattern pays for them in its first search, and a plan
+/// of fewer places only in the second search of the main line that could read them: a
+/// one-shot search of a side or a corner never makes them, a batch, a server or a session of
+/// the Python package soon does. Once made, every plan of the main line reads them, a
+/// corner's eight places too (left to the prune, the 100 cut corners at 100,000 games took
+/// 16% longer summed, 577-583 ms against 496-500, and their median at a million games was
+/// 38 ms, not 30).
 const MAKE_LEVEL_PLACES: usize = 256;
 
 /// More (variant, place) pairs than this and ANDing columns costs more than it saves (a free
@@ -277,7 +276,7 @@ impl Columns {
         let points = n * n;
         let block_words = 2 * points * WORDS;
         let levels = match main_line {
-            Some(index) if places >= LEVEL_PLACES => {
+            Some(index) => {
                 let asked = cols
                     .asked
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -620,13 +620,26 @@ impl PatternIndex {
                     }
                     let mut ws = workspace::Workspace::default();
                     let mut cold = store::ColdReader::new(self, true);
+                    // The current group and how many of its games this chunk still reads
+                    // (that one included): a group of few is not read whole when the cache
+                    // cannot hold every group.
+                    let mut wanted = (usize::MAX, 0usize);
                     for (k, &(gi, places)) in chunk.iter().enumerate() {
                         if let Some(&(next, _)) = chunk.get(k + 2) {
                             cold.prefetch(next as usize);
                         }
+                        let group = |gi: u32| gi as usize / store::GROUP;
+                        wanted = match wanted {
+                            (key, left) if key == group(gi) => (key, left.saturating_sub(1)),
+                            _ => {
+                                let key = group(gi);
+                                let ahead = chunk[k..].iter().take_while(|g| group(g.0) == key);
+                                (key, ahead.count())
+                            }
+                        };
                         let g = &self.games[gi as usize];
                         // A sidecar that cannot be read is in the answer's failures.
-                        let Ok(view) = cold.view(gi as usize) else {
+                        let Ok(view) = cold.view_of(gi as usize, wanted.1) else {
                             continue;
                         };
                         let file = self.files.get(g.file as usize).unwrap_or_default();

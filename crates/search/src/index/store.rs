@@ -9,7 +9,9 @@
 //! file. A search reads the cold parts of the
 //! games it walks with positioned reads, [`GROUP`] consecutive games at a time, through a cache
 //! of at most [`DEFAULT_CACHE_BYTES`] (or what [`super::PatternIndex::set_cache_limit`] says),
-//! least recently used first out. So memory is the hot parts (about 300 bytes a 19x19 game)
+//! least recently used first out; when the cache cannot hold the whole file, a group of which
+//! a search walks few games is not read whole, only those games' cold parts ([`WHOLE_FROM`]).
+//! So memory is the hot parts (about 300 bytes a 19x19 game)
 //! plus the cache, whatever the index's size; an index that fits in the cache is read from
 //! disk once.
 //!
@@ -38,6 +40,16 @@ pub(crate) const GROUP: usize = 32;
 /// games' cold parts are about 140 MB).
 pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 
+/// Games of a group from which a search reads the group whole (and keeps it in the cache)
+/// when the cache cannot hold every group and the group is not in it; a game of a group it
+/// walks fewer of is read alone (and not kept). A group is 32 games' cold parts with the hot
+/// parts between them (about 45 KB at 19x19): read whole for the one or two games a corner's
+/// columns leave in most groups, a search of a million games (the file five times the default
+/// cache) read most of the file each time. There, the 200 cut corners and sides' medians were
+/// 142 and 57 ms, and with 16 38 and 35 ms (4, 8 and 33, never whole: 36-39 and 35-36 ms; 16
+/// the least summed).
+pub(crate) const WHOLE_FROM: usize = 16;
+
 /// The bytes a window of the sidecar holds at least while it is opened.
 const WINDOW: usize = 8 << 20;
 
@@ -52,6 +64,9 @@ pub(crate) struct Sidecar {
     cache: Cache,
     /// Why its cold parts can no longer be read (set once, reported with every search).
     broken: OnceLock<String>,
+    /// Games read alone, not with their group (for the tests).
+    #[cfg(test)]
+    alone: AtomicUsize,
 }
 
 impl std::fmt::Debug for Sidecar {
@@ -195,12 +210,29 @@ impl Sidecar {
         self.cache.epoch.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Whether every group fits in the cache at once (the whole file does), so that a group
+    /// read is kept for the searches after.
+    fn fits(&self) -> bool {
+        self.stamp.len <= self.cache.limit.load(Ordering::Relaxed) as u64
+    }
+
     /// The cold parts of `games` (a group), from the cache or the file (kept in the cache
-    /// when `keep`).
-    fn group(&self, key: usize, games: &[GameEntry], keep: bool) -> Result<Arc<Group>, String> {
+    /// when `keep`); `None` when the group is not in the cache, the cache cannot hold every
+    /// group, and fewer than [`WHOLE_FROM`] of its games are `wanted`: the caller reads its
+    /// game alone ([`Sidecar::read`]).
+    fn group(
+        &self,
+        key: usize,
+        games: &[GameEntry],
+        keep: bool,
+        wanted: usize,
+    ) -> Result<Option<Arc<Group>>, String> {
         if keep {
             if let Some(g) = self.cache.get(key) {
-                return Ok(g);
+                return Ok(Some(g));
+            }
+            if wanted < WHOLE_FROM && !self.fits() {
+                return Ok(None);
             }
         }
         let mut spans = games.iter().filter_map(|g| match g.cold {
@@ -211,6 +243,19 @@ impl Sidecar {
             return Err("no game of the group is in the file".into());
         };
         let end = spans.next_back().map_or(base + first, |(o, l)| o + l);
+        let mut bytes = Vec::new();
+        self.read(&mut bytes, base, end - base)?;
+        let group = Arc::new(Group { base, bytes });
+        if keep {
+            self.cache.put(key, &group);
+        }
+        Ok(Some(group))
+    }
+
+    /// Reads the `len` bytes at `base` into `buf` (which holds only them then), once the
+    /// file is known unchanged since the opening; a failure leaves the sidecar unreadable
+    /// from then on.
+    fn read(&self, buf: &mut Vec<u8>, base: u64, len: u64) -> Result<(), String> {
         if self.broken.get().is_some() {
             return Err("unreadable".into());
         }
@@ -223,16 +268,12 @@ impl Sidecar {
             Ok(_) => return Err(fail("changed since it was opened".into())),
             Err(e) => return Err(fail(e.to_string())),
         }
-        let len = usize::try_from(end - base).map_err(|e| fail(e.to_string()))?;
-        let mut bytes = vec![0u8; len];
+        let len = usize::try_from(len).map_err(|e| fail(e.to_string()))?;
+        buf.clear();
+        buf.resize(len, 0);
         self.file
-            .read_exact_at(&mut bytes, base)
-            .map_err(|e| fail(e.to_string()))?;
-        let group = Arc::new(Group { base, bytes });
-        if keep {
-            self.cache.put(key, &group);
-        }
-        Ok(group)
+            .read_exact_at(buf, base)
+            .map_err(|e| fail(e.to_string()))
     }
 }
 
@@ -242,6 +283,8 @@ pub(crate) struct ColdReader<'a> {
     sidecar: Option<&'a Sidecar>,
     keep: bool,
     group: Option<(usize, Arc<Group>)>,
+    /// The last game read alone (not its group).
+    single: Vec<u8>,
 }
 
 impl<'a> ColdReader<'a> {
@@ -252,11 +295,18 @@ impl<'a> ColdReader<'a> {
             sidecar: index.sidecar.as_deref(),
             keep,
             group: None,
+            single: Vec::new(),
         }
     }
 
     /// The cold bytes of game `gi`.
     pub(crate) fn bytes(&mut self, gi: usize) -> Result<&[u8], String> {
+        self.bytes_of(gi, GROUP)
+    }
+
+    /// [`ColdReader::bytes`] of game `gi`, `wanted` of whose group's games (it and those
+    /// after it) the reader is to read: see [`WHOLE_FROM`].
+    fn bytes_of(&mut self, gi: usize, wanted: usize) -> Result<&[u8], String> {
         let g = self.games.get(gi).ok_or("no such game")?;
         let (offset, len) = match &g.cold {
             Cold::Bytes(b) => return Ok(b),
@@ -267,7 +317,15 @@ impl<'a> ColdReader<'a> {
             let sidecar = self.sidecar.ok_or("the index has no file")?;
             let lo = gi - gi % GROUP;
             let hi = (lo + GROUP).min(self.games.len());
-            self.group = Some((key, sidecar.group(key, &self.games[lo..hi], self.keep)?));
+            match sidecar.group(key, &self.games[lo..hi], self.keep, wanted)? {
+                Some(group) => self.group = Some((key, group)),
+                None => {
+                    #[cfg(test)]
+                    sidecar.alone.fetch_add(1, Ordering::Relaxed);
+                    sidecar.read(&mut self.single, offset, len as u64)?;
+                    return Ok(&self.single);
+                }
+            }
         }
         let Some((_, group)) = &self.group else {
             return Err("no group read".into());
@@ -302,11 +360,17 @@ impl<'a> ColdReader<'a> {
 
     /// Game `gi`'s cold part, read.
     pub(crate) fn view(&mut self, gi: usize) -> Result<ColdView<'_>, String> {
+        self.view_of(gi, GROUP)
+    }
+
+    /// [`ColdReader::view`] of game `gi`, `wanted` of whose group's games (it and those after
+    /// it) the reader is to read: see [`WHOLE_FROM`].
+    pub(crate) fn view_of(&mut self, gi: usize, wanted: usize) -> Result<ColdView<'_>, String> {
         let (side, times, shift) = match self.games.get(gi) {
             Some(g) => (g.side, g.times, g.shift),
             None => return Err("no such game".into()),
         };
-        let bytes = self.bytes(gi)?;
+        let bytes = self.bytes_of(gi, wanted)?;
         ColdView::split(bytes, side, times, shift).map_err(|e| e.to_string())
     }
 }
@@ -384,6 +448,8 @@ fn open_windowed(
         stamp,
         cache: Cache::new(games.len().div_ceil(GROUP), DEFAULT_CACHE_BYTES),
         broken: OnceLock::new(),
+        #[cfg(test)]
+        alone: AtomicUsize::new(0),
     };
     Ok(Some(PatternIndex {
         files,
@@ -540,8 +606,11 @@ mod tests {
         PatternIndex::build(&files)
     }
 
+    /// Free patterns that every game holds, then two queries that walk few games of each
+    /// group: a stone at the centre (a fifth of the games have it from the root on), and one
+    /// player's games.
     fn queries() -> Vec<Query> {
-        ["#", "#.\n.O", "..\n.#", "O.\n.#"]
+        let mut qs: Vec<Query> = ["#", "#.\n.O", "..\n.#", "O.\n.#"]
             .iter()
             .flat_map(|rows| {
                 let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
@@ -550,7 +619,17 @@ mod tests {
                 q.swap_colors = true;
                 [q, all]
             })
-            .collect()
+            .collect();
+        let mut centre = Query::new(
+            Pattern::parse("#").unwrap(),
+            Placement::At { col: 4, row: 4 },
+        );
+        centre.symmetries = false;
+        qs.push(centre);
+        let mut player = Query::new(Pattern::parse("#").unwrap(), Placement::Anywhere);
+        player.filters.player = Some("b7".into());
+        qs.push(player);
+        qs
     }
 
     #[test]
@@ -572,11 +651,20 @@ mod tests {
                 .games
                 .iter()
                 .all(|g| matches!(g.cold, Cold::File { .. })));
-            // No cache, caches of about one and two groups, the default.
+            // No cache, caches of about one and two groups, the default. The smaller ones
+            // cannot hold every group: a game of a group walked little is read alone.
             for limit in [0, bytes.len() / 3, bytes.len() / 2, DEFAULT_CACHE_BYTES] {
                 opened.set_cache_limit(limit);
+                let sidecar = opened.sidecar.as_ref().unwrap();
+                let alone = sidecar.alone.load(Ordering::Relaxed);
                 let got = opened.search_many(&queries(), crate::scan::Page::default(), None, None);
                 assert_eq!(got, want, "window {window}, cache {limit}");
+                let read_alone = sidecar.alone.load(Ordering::Relaxed) > alone;
+                assert_eq!(
+                    read_alone,
+                    limit < bytes.len(),
+                    "window {window}, cache {limit}"
+                );
                 let cache = &opened.sidecar.as_ref().unwrap().cache;
                 let used = cache.used.load(Ordering::Relaxed);
                 assert!(used <= limit, "{used} > {limit}");

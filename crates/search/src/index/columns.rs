@@ -236,8 +236,9 @@ impl Columns {
         plan: &Plan,
         side: u8,
         main_line: Option<&super::PatternIndex>,
+        passing: Option<&[u64]>,
     ) -> Option<Candidates> {
-        self.candidates_or_dense(plan, side, main_line, None)
+        self.candidates_or_dense(plan, side, main_line, passing, None)
     }
 
     /// [`Columns::candidates`], but once a block's candidates (the first block done) make
@@ -249,6 +250,7 @@ impl Columns {
         plan: &Plan,
         side: u8,
         main_line: Option<&super::PatternIndex>,
+        passing: Option<&[u64]>,
         dense_if: Option<DenseIf<'_>>,
     ) -> Option<Candidates> {
         use std::sync::atomic::{AtomicU8, Ordering};
@@ -342,6 +344,9 @@ impl Columns {
                 let mut len = 0;
                 let mut count = vec![0u32; BLOCK + 1];
                 let mut acc = [0u64; WORDS];
+                // The block's games that pass the query's filters: the others are left out
+                // before their levels are read.
+                let pass = passing.map(|p| block_bits(p, games));
                 for (k, (blacks, whites, col, row)) in plan.places().enumerate() {
                     let mut stones = blacks
                         .iter()
@@ -379,6 +384,14 @@ impl Columns {
                         let mut or = 0;
                         for (a, &c) in acc.iter_mut().zip(column(colour, x, y)) {
                             *a &= c;
+                            or |= *a;
+                        }
+                        any = or != 0;
+                    }
+                    if let (Some(pass), true) = (&pass, any) {
+                        let mut or = 0;
+                        for (a, &p) in acc.iter_mut().zip(pass) {
+                            *a &= p;
                             or |= *a;
                         }
                         any = or != 0;
@@ -446,6 +459,19 @@ impl Columns {
         }
         Some(all)
     }
+}
+
+/// The bits of `passing` (a bit a game, in the index's numbers) of a block's games `games`
+/// (the index's numbers of them), in the block's order.
+fn block_bits(passing: &[u64], games: &[u32]) -> [u64; WORDS] {
+    let mut words = [0u64; WORDS];
+    for (j, &g) in games.iter().enumerate() {
+        let bit = passing
+            .get(g as usize / 64)
+            .map_or(0, |w| w >> (g % 64) & 1);
+        words[j / 64] |= bit << (j % 64);
+    }
+    words
 }
 
 /// A block's `settled` columns ([`super::levels`]) ORed along the runs of empty cells of a

@@ -110,6 +110,7 @@ pub(super) fn dense_or_columns(
     columns: &super::columns::Columns,
     plan: &mut super::plan::Plan,
     side: u8,
+    passing: Option<&[u64]>,
 ) -> Option<super::columns::Candidates> {
     let main_line = (!q.variations).then_some(index);
     let setting = index.dense_prune.get();
@@ -121,7 +122,7 @@ pub(super) fn dense_or_columns(
             DensePrune::Auto => plan.placed.len() >= DENSE_PLACES && lanes::avx2(),
         };
     if !plan.dense_on {
-        return columns.candidates(plan, side, main_line);
+        return columns.candidates(plan, side, main_line, passing);
     }
     plan.make_dense(usize::from(side));
     if setting == DensePrune::Always {
@@ -132,7 +133,7 @@ pub(super) fn dense_or_columns(
         let per_game = places / games.max(1);
         per_game >= DENSE_FROM && per_game * DENSE_WORK >= work
     };
-    columns.candidates_or_dense(plan, side, main_line, Some(&pays))
+    columns.candidates_or_dense(plan, side, main_line, passing, Some(&pays))
 }
 
 /// A variant's cells as the dense prune reads them.

@@ -680,7 +680,7 @@ impl PatternIndex {
         };
         let mut visit = Visit::default();
         for (size, _, plan) in prepared.iter_mut() {
-            let found = dense::dense_or_columns(self, q, columns, plan, size.get());
+            let found = dense::dense_or_columns(self, q, columns, plan, size.get(), passing);
             match found {
                 Some(found) => {
                     visit.games.reserve(found.games.len());

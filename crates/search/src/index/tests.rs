@@ -43,14 +43,18 @@ fn free_patterns_of_no_stone_are_left_to_the_walk() {
     // Eight images of a 2x2 at 64 places each.
     let stoneless = plan("xo\n..");
     assert_eq!(stoneless.placed.len(), levels::FEW_LEVELS_FROM);
-    assert!(columns.candidates(&stoneless, 9, Some(&idx)).is_none());
+    assert!(columns
+        .candidates(&stoneless, 9, Some(&idx), None)
+        .is_none());
     // With a stone, or with fewer places, the columns list them.
-    let found = columns.candidates(&plan("#o\n.."), 9, Some(&idx)).unwrap();
+    let found = columns
+        .candidates(&plan("#o\n.."), 9, Some(&idx), None)
+        .unwrap();
     assert_eq!(found.games, [0, 1]);
     // Four images of a 1x2 at 72 places each, every one in both games.
     let few_plan = plan(".\n*");
     assert_eq!(few_plan.placed.len(), 4 * 72);
-    let few = columns.candidates(&few_plan, 9, Some(&idx)).unwrap();
+    let few = columns.candidates(&few_plan, 9, Some(&idx), None).unwrap();
     assert_eq!(few.games, [0, 1]);
     assert_eq!(few.places.len(), 2 * 4 * 72);
 }

@@ -45,9 +45,9 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 /// walks fewer of is read alone (and not kept). A group is 32 games' cold parts with the hot
 /// parts between them (about 45 KB at 19x19): read whole for the one or two games a corner's
 /// columns leave in most groups, a search of a million games (the file five times the default
-/// cache) read most of the file each time. There, the 200 cut corners and sides' medians were
-/// 142 and 57 ms, and with 16 38 and 35 ms (4, 8 and 33, never whole: 36-39 and 35-36 ms; 16
-/// the least summed).
+/// cache) read most of the file each time. There the cut corners' and sides' medians went
+/// from 142 and 57 ms to 38 and 35 (from 4, 8 or 33 games, never whole: 36-39 and 35-36 ms;
+/// 16 took the least summed).
 pub(crate) const WHOLE_FROM: usize = 16;
 
 /// The bytes a window of the sidecar holds at least while it is opened.

@@ -66,8 +66,9 @@ pub(crate) struct Plan {
     /// [`Plan::places`]' order.
     pub(super) placed: Vec<(u32, (u32, u32))>,
     /// Whether two variants of the same rectangle may stand on one place at once (some
-    /// board matches both: wildcards), so that a place's hits must be told apart from its
-    /// candidates' ([`super::workspace::Workspace::standing_now`]).
+    /// board matches both: wildcards, or two sides' images that look alike where the sides
+    /// meet), so that a place's hits must be told apart from its candidates'
+    /// ([`super::workspace::Workspace::standing_now`]).
     pub(super) overlap: bool,
     /// Per variant, the others that may stand on one rectangle with it ([`Plan::overlap`]).
     pub(super) twins: Vec<Vec<u32>>,
@@ -329,8 +330,9 @@ mod tests {
         Plan::new(&q.variants(size), 9).overlap
     }
 
-    /// Only wildcards let two images of a pattern stand on one rectangle, and only when no
-    /// cell of one forbids what the other's asks there.
+    /// Anywhere, only wildcards let two images of a pattern stand on one rectangle (images
+    /// that look alike are one variant there), and only when no cell of one forbids what the
+    /// other's asks there.
     #[test]
     fn two_images_stand_on_one_rectangle_only_through_wildcards() {
         // Its images differ where one has a stone and the other none.
@@ -342,5 +344,25 @@ mod tests {
         assert!(overlap("#x"));
         // Empty or white against black: `#o` and `o#` disagree on both cells.
         assert!(!overlap("#o"));
+    }
+
+    /// Without wildcards, two images stand on one rectangle where two sides meet: a side
+    /// pattern that a diagonal reflection leaves as it is, along the bottom and (reflected)
+    /// along the right, in the bottom right corner.
+    #[test]
+    fn side_images_that_look_alike_meet_in_a_corner() {
+        let side = |rows: &str| {
+            let side = crate::query::Side::Bottom;
+            let q = Query::new(Pattern::parse(rows).unwrap(), Placement::Edge { side });
+            let size = BoardSize::new(9).unwrap();
+            let plan = Plan::new(&q.variants(size), 9);
+            (plan.overlap, plan.strict)
+        };
+        assert_eq!(side("#..\n.#.\n..."), (true, true));
+        assert_eq!(side(".#\n##"), (true, true));
+        // Neither diagonal reflection leaves it as it is: no two images alike.
+        assert_eq!(side("##.\n...\n..."), (false, true));
+        // Not square: its images along two sides have other shapes.
+        assert_eq!(side("#.#\n..."), (false, true));
     }
 }

@@ -94,8 +94,8 @@ fn search_places(
     // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
     // finds them; the walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    // (A plan without wildcards has no two variants on one rectangle; `Clean` counts such
-    // variants only for wildcards.)
+    // (Without wildcards, two variants stand on one rectangle only as two sides' images that
+    // look alike meet in a corner: `Clean` counts such variants only for wildcards.)
     let tables =
         counted && !(plan.overlap && plan.strict) && !query.variations && query.to_play.is_none();
     let exact = cold
@@ -181,7 +181,9 @@ fn search_places(
         let hits = if placements {
             super::placements::walk_placements(ws, &game, scan, g.facts.1)
                 + clean.close(scan, g.facts.1)
-        } else if plan.strict {
+        } else if plan.strict && !plan.overlap {
+            // (Its candidates stand alone: two variants on one rectangle would each count
+            // the rectangle's hits.)
             super::intervals::walk_intervals(ws, &game, scan, g.facts.1, clean)
         } else {
             walk_counted(ws, &game, scan, g.facts.1) + clean.close(scan, g.facts.1)

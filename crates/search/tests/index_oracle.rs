@@ -295,62 +295,53 @@ fn the_index_answers_as_the_plain_scan() {
 /// rectangle's hit is its first image's), by position and by placement, with colours swapped
 /// and a move window: once the page is full, counted from the time tables.
 fn check_overlapping(db: &Database, label: &str) {
-    let mut overlapping = Vec::new();
-    for (k, rows) in ["xo\n#O", ".x\n.O\n.#", "x..\n...\n#x#", "#*\n.."]
-        .into_iter()
-        .enumerate()
-    {
-        let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Anywhere);
-        q.swap_colors = k % 2 == 1;
-        overlapping.push(q.clone());
-        q.counting = Counting::Placements;
-        overlapping.push(q.clone());
-        q.counting = Counting::Positions;
-        q.moves = Some((20, 90));
-        overlapping.push(q);
-    }
-    let page = Page {
-        offset: 0,
-        limit: 40,
-    };
-    check(
+    let patterns = ["xo\n#O", ".x\n.O\n.#", "x..\n...\n#x#", "#*\n.."];
+    let label = format!("{label} overlapping wildcards");
+    check_counted(
         db,
-        &overlapping,
-        page,
-        &format!("{label} overlapping wildcards"),
+        &patterns,
+        Placement::Anywhere,
+        ((20, 90), 40, 500),
+        &label,
     );
-    let found = db.search_many(&overlapping, page, false);
-    assert!(found.answers.iter().all(|a| a.occurrences > 500));
 }
 
 /// Side patterns without wildcards that their reflection in a diagonal leaves as they are:
 /// the images along two edges stand on one rectangle where the edges meet, and the
 /// rectangle's hit is counted once (the index counted it under both images when the page was
-/// full, seed 2002 of the oracle above), by position and by placement, with colours swapped
-/// and a move window.
+/// full, seed 2002 of the oracle above).
 fn check_corner_twins(db: &Database, label: &str) {
-    let mut twins = Vec::new();
-    for (k, rows) in ["#..\n.#.\n...", ".#\n##", "O.\n.#"]
-        .into_iter()
-        .enumerate()
-    {
-        let side = Side::Bottom;
-        let mut q = Query::new(Pattern::parse(rows).unwrap(), Placement::Edge { side });
+    let patterns = ["#..\n.#.\n...", ".#\n##", "O.\n.#"];
+    let side = Placement::Edge { side: Side::Bottom };
+    let label = format!("{label} twins in a corner");
+    check_counted(db, &patterns, side, ((10, 80), 10, 10), &label);
+}
+
+/// Each of `patterns` at `placement` against the plain scan, `limit` matches listed and the
+/// rest counted: by position, by placement, and by position in the move window `window`
+/// (every second pattern with colours swapped); each with more than `least` hits.
+fn check_counted(
+    db: &Database,
+    patterns: &[&str],
+    placement: Placement,
+    (window, limit, least): ((u32, u32), u64, u64),
+    label: &str,
+) {
+    let mut queries = Vec::new();
+    for (k, rows) in patterns.iter().enumerate() {
+        let mut q = Query::new(Pattern::parse(rows).unwrap(), placement);
         q.swap_colors = k % 2 == 1;
-        twins.push(q.clone());
+        queries.push(q.clone());
         q.counting = Counting::Placements;
-        twins.push(q.clone());
+        queries.push(q.clone());
         q.counting = Counting::Positions;
-        q.moves = Some((10, 80));
-        twins.push(q);
+        q.moves = Some(window);
+        queries.push(q);
     }
-    let page = Page {
-        offset: 0,
-        limit: 10,
-    };
-    check(db, &twins, page, &format!("{label} twins in a corner"));
-    let found = db.search_many(&twins, page, false);
-    assert!(found.answers.iter().all(|a| a.occurrences > 10));
+    let page = Page { offset: 0, limit };
+    check(db, &queries, page, label);
+    let found = db.search_many(&queries, page, false);
+    assert!(found.answers.iter().all(|a| a.occurrences > least));
 }
 
 /// More games than one block of the index's columns (4,096), so the candidates of a later block

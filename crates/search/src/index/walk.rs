@@ -94,8 +94,9 @@ fn search_places(
     // The candidates the time tables count alone ([`super::intervals::Clean`]), as the prune
     // finds them; the walk's bounds are then those of the others.
     let mut clean = super::intervals::Tallies::default();
-    // (Without wildcards, two variants stand on one rectangle only as two sides' images that
-    // look alike meet in a corner: `Clean` counts such variants only for wildcards.)
+    // (Without wildcards, two variants stand on one rectangle only when they look alike and
+    // share a place, as two sides' images in their common corner: `Clean` counts such
+    // variants only for wildcards.)
     let tables =
         counted && !(plan.overlap && plan.strict) && !query.variations && query.to_play.is_none();
     let exact = cold

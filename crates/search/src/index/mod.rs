@@ -624,11 +624,11 @@ impl PatternIndex {
                     // (that one included): a group of few is not read whole when the cache
                     // cannot hold every group.
                     let mut wanted = (usize::MAX, 0usize);
+                    let group = |gi: u32| gi as usize / store::GROUP;
                     for (k, &(gi, places)) in chunk.iter().enumerate() {
                         if let Some(&(next, _)) = chunk.get(k + 2) {
                             cold.prefetch(next as usize);
                         }
-                        let group = |gi: u32| gi as usize / store::GROUP;
                         wanted = match wanted {
                             (key, left) if key == group(gi) => (key, left.saturating_sub(1)),
                             _ => {

@@ -49,6 +49,8 @@ pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 /// from 142 and 57 ms to 38 and 35 (from 4, 8 or 33 games, never whole: 36-39 and 35-36 ms;
 /// 16 took the least summed).
 pub(crate) const WHOLE_FROM: usize = 16;
+// A reader that reads every game of a group says so with `GROUP` wanted: the group whole.
+const _: () = assert!(WHOLE_FROM <= GROUP);
 
 /// The bytes a window of the sidecar holds at least while it is opened.
 const WINDOW: usize = 8 << 20;

@@ -255,14 +255,13 @@ fn the_index_answers_as_the_plain_scan() {
     let dir = tempfile::tempdir().unwrap();
     let hand = dir.path().join("hand.sgf");
     std::fs::write(&hand, HAND_MADE).unwrap();
-    let seed: u64 = std::env::var("KIFU_ORACLE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x6b69_6675);
-    let mut rng = Rng(seed | 1);
-    // A spread of the corpus: every k-th file, so each folder is in.
+    let given = given_seed();
+    let mut rng = Rng(given.unwrap_or(0x6b69_6675) | 1);
+    // A spread of the corpus: every k-th file, so each folder is in. A seed given to the test
+    // also moves where the spread starts, so other seeds search other games too.
     let step = (all.len() / 700).max(1);
-    let mut files: Vec<PathBuf> = all.iter().step_by(step).cloned().collect();
+    let start = given.map_or(0, |s| (s >> 1) as usize % step);
+    let mut files: Vec<PathBuf> = all.iter().skip(start).step_by(step).cloned().collect();
     files.push(hand);
     let db19 = common::build(dir.path(), &files, 19, false);
     // Duplicates from the index's signatures are those of reading every file.
@@ -289,6 +288,62 @@ fn the_index_answers_as_the_plain_scan() {
     let reopened = Database::open(db19.path()).unwrap();
     assert!(reopened.patterns() == db19.patterns());
     assert!(n19 > 150 && n9 > 100, "{n19} {n9} queries");
+}
+
+/// The seed given to the oracle tests (`KIFU_ORACLE_SEED`), to search other patterns and
+/// games than the default ones.
+fn given_seed() -> Option<u64> {
+    std::env::var("KIFU_ORACLE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+}
+
+/// Every board side other than 19 and 9 that the corpus's games use, each in a database of its
+/// own: 13x13 games, and boards so small that a corner pattern covers most of the board, a side
+/// pattern reaches across it, and every cut is near an edge.
+#[test]
+fn the_index_answers_as_the_plain_scan_on_other_sides() {
+    let games = kifu_testdata::corpus().join("sgf/games");
+    let all = kifu_testdata::sgf_files(&games);
+    let mut rng = Rng(given_seed().unwrap_or(0x05_1de5) | 1);
+    let dir = tempfile::tempdir().unwrap();
+    let mut by_side: std::collections::BTreeMap<u32, Vec<PathBuf>> = Default::default();
+    for path in &all {
+        let text = std::fs::read(path).unwrap();
+        for side in [2, 3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 15, 17] {
+            if memchr::memmem::find(&text, format!("SZ[{side}]").as_bytes()).is_some() {
+                by_side.entry(side).or_default().push(path.clone());
+            }
+        }
+    }
+    assert!(
+        by_side.get(&13).is_some_and(|f| f.len() > 100),
+        "{by_side:?}"
+    );
+    assert!(
+        by_side.keys().filter(|&&s| s < 9).count() >= 3,
+        "{by_side:?}"
+    );
+    let mut total = 0;
+    for (side, files) in &by_side {
+        let db = common::build(dir.path(), files, *side, false);
+        let label = format!("{side}x{side}");
+        let asked = if *side == 13 { 200 } else { 40 };
+        let n = compare(&db, &mut rng, asked, &label);
+        assert!(*side != 13 || n > 80, "{label}: {n} queries");
+        total += n;
+        // Patterns as large as the board: the whole-board search of the same games.
+        let whole = positions(&db, &mut rng, 4);
+        let qs: Vec<Query> = whole
+            .iter()
+            .filter_map(|(board, _)| {
+                let p = Pattern::from_board(board, 0, 0, *side, *side)?;
+                Some(Query::new(p, Placement::At { col: 0, row: 0 }))
+            })
+            .collect();
+        check(&db, &qs, Page::default(), &format!("{label} whole board"));
+    }
+    assert!(total > 150, "{total} queries");
 }
 
 /// Wildcard patterns two of whose images can stand on one rectangle together (then the

@@ -346,6 +346,111 @@ fn the_index_answers_as_the_plain_scan_on_other_sides() {
     assert!(total > 150, "{total} queries");
 }
 
+/// A random line of `moves` legal moves for `color` and its opponent in turn from `pos`, as
+/// SGF nodes, with a few passes, setup nodes (`AB`, `AW`, `AE`) and nodes without a move;
+/// random play fills its own eyes, so whole groups are taken again and again and points
+/// change colour many times.
+fn random_line(rng: &mut Rng, pos: &mut kifu_go::Position, mut color: Color, moves: u64) -> String {
+    let n = u32::from(pos.size().get());
+    let mut out = String::new();
+    let name =
+        |p: kifu_go::Point| format!("{}{}", (b'a' + p.col()) as char, (b'a' + p.row()) as char);
+    for _ in 0..moves {
+        if rng.chance(2) {
+            // Setup in the middle of the game, or a node without a move.
+            let p = kifu_go::Point::new(
+                rng.below(u64::from(n)) as u32,
+                rng.below(u64::from(n)) as u32,
+                pos.size(),
+            )
+            .unwrap();
+            let (id, stone) = match rng.below(4) {
+                0 => ("AB", Some(Color::Black)),
+                1 => ("AW", Some(Color::White)),
+                2 => ("AE", None),
+                _ => {
+                    out.push_str(";C[a comment]");
+                    continue;
+                }
+            };
+            pos.setup(p, stone).unwrap();
+            out.push_str(&format!(";{id}[{}]", name(p)));
+        }
+        let mut mv = Move::Pass;
+        if !rng.chance(2) {
+            for _ in 0..20 {
+                let p = kifu_go::Point::new(
+                    rng.below(u64::from(n)) as u32,
+                    rng.below(u64::from(n)) as u32,
+                    pos.size(),
+                )
+                .unwrap();
+                if pos.stone_at(p).is_none() && pos.play(color, Move::Play(p)).is_ok() {
+                    mv = Move::Play(p);
+                    break;
+                }
+            }
+        }
+        let letter = if color == Color::Black { 'B' } else { 'W' };
+        match mv {
+            Move::Play(p) => out.push_str(&format!(";{letter}[{}]", name(p))),
+            Move::Pass => {
+                pos.play(color, Move::Pass).unwrap();
+                out.push_str(&format!(";{letter}[]"));
+            }
+        }
+        color = color.opponent();
+    }
+    out
+}
+
+/// Long games (150 to 1,100 moves of random play on 9x9, with setup nodes, a quarter with a
+/// variation): the time tables count them in units of two, four and eight nodes, rounded,
+/// and most of their points change again, so most candidates are read change by change.
+#[test]
+fn the_index_answers_as_the_plain_scan_in_long_games() {
+    let mut rng = Rng(given_seed().unwrap_or(0x10_4e9) | 1);
+    let size = kifu_go::BoardSize::new(9).unwrap();
+    let mut sgf = String::new();
+    for g in 0..160 {
+        let mut pos = kifu_go::Position::new(size);
+        let moves = 150 + rng.below(950);
+        sgf.push_str(&format!(
+            "(;GM[1]SZ[9]PB[b{}]PW[w{}]DT[{}]RE[{}]",
+            g % 7,
+            g % 5,
+            2000 + g % 20,
+            if g % 2 == 0 { "B+R" } else { "W+1.5" }
+        ));
+        if rng.chance(25) {
+            let at = rng.below(moves);
+            let head = random_line(&mut rng, &mut pos, Color::Black, at);
+            let mut other = pos.clone();
+            let color = if at % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let main = random_line(&mut rng, &mut pos, color, moves - at);
+            let short = 5 + rng.below(40);
+            let side = random_line(&mut rng, &mut other, color, short);
+            sgf.push_str(&format!("{head}({main})({side}))"));
+        } else {
+            sgf.push_str(&random_line(&mut rng, &mut pos, Color::Black, moves));
+            sgf.push(')');
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.sgf");
+    std::fs::write(&file, sgf).unwrap();
+    let db = common::build(dir.path(), &[file], 9, false);
+    assert_eq!(db.games(), 160);
+    let n = compare(&db, &mut rng, 120, "long games");
+    assert!(n > 40, "{n} queries");
+    check_overlapping(&db, "long games");
+    check_corner_twins(&db, "long games");
+}
+
 /// Wildcard patterns two of whose images can stand on one rectangle together (then the
 /// rectangle's hit is its first image's), by position and by placement, with colours swapped
 /// and a move window: once the page is full, counted from the time tables.

@@ -411,8 +411,10 @@ fn random_line(rng: &mut Rng, pos: &mut kifu_go::Position, mut color: Color, mov
 fn the_index_answers_as_the_plain_scan_in_long_games() {
     let mut rng = Rng(given_seed().unwrap_or(0x10_4e9) | 1);
     let size = kifu_go::BoardSize::new(9).unwrap();
-    let mut sgf = String::new();
+    // Eight files, so that the plain scan reads them on every thread.
+    let mut sgf = vec![String::new(); 8];
     for g in 0..160 {
+        let sgf = &mut sgf[g % 8];
         let mut pos = kifu_go::Position::new(size);
         let moves = 150 + rng.below(950);
         sgf.push_str(&format!(
@@ -441,9 +443,16 @@ fn the_index_answers_as_the_plain_scan_in_long_games() {
         }
     }
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("long.sgf");
-    std::fs::write(&file, sgf).unwrap();
-    let db = common::build(dir.path(), &[file], 9, false);
+    let files: Vec<PathBuf> = sgf
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let file = dir.path().join(format!("long{i}.sgf"));
+            std::fs::write(&file, text).unwrap();
+            file
+        })
+        .collect();
+    let db = common::build(dir.path(), &files, 9, false);
     assert_eq!(db.games(), 160);
     let n = compare(&db, &mut rng, 120, "long games");
     assert!(n > 40, "{n} queries");

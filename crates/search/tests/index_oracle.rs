@@ -346,6 +346,14 @@ fn the_index_answers_as_the_plain_scan_on_other_sides() {
     assert!(total > 150, "{total} queries");
 }
 
+/// The root node of a made-up 9x9 game: its players (a letter and a number), year and result.
+fn root_9x9(black: (&str, usize), white: (&str, usize), year: usize, result: &str) -> String {
+    format!(
+        "(;GM[1]SZ[9]PB[{}{}]PW[{}{}]DT[{year}]RE[{result}]",
+        black.0, black.1, white.0, white.1
+    )
+}
+
 /// A random line of `moves` legal moves for `color` and its opponent in turn from `pos`, as
 /// SGF nodes, with a few passes, setup nodes (`AB`, `AW`, `AE`) and nodes without a move;
 /// random play fills its own eyes, so whole groups are taken again and again and points
@@ -417,13 +425,8 @@ fn the_index_answers_as_the_plain_scan_in_long_games() {
         let sgf = &mut sgf[g % 8];
         let mut pos = kifu_go::Position::new(size);
         let moves = 150 + rng.below(950);
-        sgf.push_str(&format!(
-            "(;GM[1]SZ[9]PB[b{}]PW[w{}]DT[{}]RE[{}]",
-            g % 7,
-            g % 5,
-            2000 + g % 20,
-            if g % 2 == 0 { "B+R" } else { "W+1.5" }
-        ));
+        let won = if g % 2 == 0 { "B+R" } else { "W+1.5" };
+        sgf.push_str(&root_9x9(("b", g % 7), ("w", g % 5), 2000 + g % 20, won));
         if rng.chance(25) {
             let at = rng.below(moves);
             let head = random_line(&mut rng, &mut pos, Color::Black, at);
@@ -521,13 +524,8 @@ fn the_index_answers_as_the_plain_scan_across_blocks() {
     let mut sgf = String::new();
     for g in 0..4_500 {
         let mut taken = [false; 81];
-        sgf.push_str(&format!(
-            "(;GM[1]SZ[9]PB[p{}]PW[q{}]DT[{}]RE[{}]",
-            g % 17,
-            g % 13,
-            1990 + g % 30,
-            if g % 3 == 0 { "W+R" } else { "B+2.5" }
-        ));
+        let won = if g % 3 == 0 { "W+R" } else { "B+2.5" };
+        sgf.push_str(&root_9x9(("p", g % 17), ("q", g % 13), 1990 + g % 30, won));
         for m in 0..10 + rng.below(40) {
             let p = rng.below(81) as usize;
             if taken[p] {

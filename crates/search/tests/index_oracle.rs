@@ -431,7 +431,7 @@ fn the_index_answers_as_the_plain_scan_in_long_games() {
             let at = rng.below(moves);
             let head = random_line(&mut rng, &mut pos, Color::Black, at);
             let mut other = pos.clone();
-            let color = if at % 2 == 0 {
+            let color = if at.is_multiple_of(2) {
                 Color::Black
             } else {
                 Color::White

@@ -10,7 +10,7 @@
 mod common;
 
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{Board, Color, Move};
+use kifu_go::{Board, Color, Move, Symmetry};
 use kifu_search::index::DensePrune;
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
@@ -284,10 +284,164 @@ fn the_index_answers_as_the_plain_scan() {
         .all(|a| a.occurrences > 1000 && a.games > 10));
     check_overlapping(&db19, "19x19");
     check_corner_twins(&db19, "19x19");
+    let turned19 = check_orientations(&db19, &mut rng, 150, "19x19");
+    let turned9 = check_orientations(&db9, &mut rng, 100, "9x9");
+    assert!(
+        turned19 > 60 && turned9 > 40,
+        "{turned19} {turned9} queries turned"
+    );
     // The sidecar, read back, gives the same index.
     let reopened = Database::open(db19.path()).unwrap();
     assert!(reopened.patterns() == db19.patterns());
     assert!(n19 > 150 && n9 > 100, "{n19} {n9} queries");
+}
+
+/// `q` as it reads after `sym` is applied to the board: the pattern turned (its cells mapped
+/// point by point on the board, which must be what [`Pattern::transformed`] gives), a fixed
+/// place moved where its rectangle goes, a side to the side it goes to, the sequence's cells
+/// with the pattern's.
+fn turned(q: &Query, sym: Symmetry, n: u32) -> Query {
+    let size = kifu_go::BoardSize::new(n).unwrap();
+    let p = &q.pattern;
+    let (w, h) = (p.width(), p.height());
+    let (col, row) = match q.placement {
+        Placement::At { col, row } => (col, row),
+        _ => (0, 0),
+    };
+    let to = |x: u32, y: u32| {
+        let t = sym.apply(kifu_go::Point::new(col + x, row + y, size).unwrap(), size);
+        (u32::from(t.col()), u32::from(t.row()))
+    };
+    let corners = [to(0, 0), to(w - 1, 0), to(0, h - 1), to(w - 1, h - 1)];
+    let c0 = corners.iter().map(|c| c.0).min().unwrap();
+    let r0 = corners.iter().map(|c| c.1).min().unwrap();
+    let tw = corners.iter().map(|c| c.0).max().unwrap() - c0 + 1;
+    let th = corners.iter().map(|c| c.1).max().unwrap() - r0 + 1;
+    let mut cells = vec![Cell::Any; (tw * th) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let (tx, ty) = to(x, y);
+            cells[((ty - r0) * tw + tx - c0) as usize] = p.cell(x, y);
+        }
+    }
+    let pattern = Pattern::new(tw as usize, th as usize, cells).unwrap();
+    assert_eq!(pattern, p.transformed(sym), "{sym:?} of {p:?}");
+    let side_of = |s: Side| {
+        let (x, y) = match s {
+            Side::Top => (1, 0),
+            Side::Bottom => (1, n - 1),
+            Side::Left => (0, 1),
+            Side::Right => (n - 1, 1),
+        };
+        let t = sym.apply(kifu_go::Point::new(x, y, size).unwrap(), size);
+        match (u32::from(t.col()), u32::from(t.row())) {
+            (_, 0) => Side::Top,
+            (_, r) if r == n - 1 => Side::Bottom,
+            (0, _) => Side::Left,
+            _ => Side::Right,
+        }
+    };
+    let mut t = q.clone();
+    t.pattern = pattern;
+    t.placement = match q.placement {
+        Placement::At { .. } => Placement::At { col: c0, row: r0 },
+        Placement::Edge { side } => Placement::Edge {
+            side: side_of(side),
+        },
+        Placement::Anywhere => Placement::Anywhere,
+    };
+    // A sequence's cells are relative to the pattern's box wherever it stands.
+    let box_to = |x: u32, y: u32| {
+        let (tx, ty) = to(x, y);
+        (tx - c0, ty - r0)
+    };
+    t.sequence = q
+        .sequence
+        .iter()
+        .map(|&(c, (x, y))| (c, box_to(x, y)))
+        .collect();
+    t
+}
+
+/// Searching in all orientations, a query and its image under each symmetry of the board
+/// find the same games, hits, tenuki, passes, years and matches (game and move), and the same
+/// continuations' counts and wins (named in each query's own frame, so compared without
+/// their names; for wildcard patterns, their totals by colour): what the index answers does
+/// not depend on how the user turned the board.
+fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usize {
+    let n = u32::from(db.size().get());
+    let mut asked = 0;
+    for (board, next) in positions(db, rng, count) {
+        let Some(q) = query(rng, &board, &next) else {
+            continue;
+        };
+        if !q.symmetries {
+            continue;
+        }
+        let sym = Symmetry::from_index(1 + rng.below(7) as usize).unwrap();
+        let t = turned(&q, sym, n);
+        let page = Page {
+            offset: 0,
+            limit: 30,
+        };
+        let found = db.search_many(&[q.clone(), t.clone()], page, false);
+        let (a, b) = (&found.answers[0], &found.answers[1]);
+        let what = format!("{label} {sym:?}: {}", serde_json::to_string(&q).unwrap());
+        assert_eq!(
+            (a.games_searched, a.games, a.occurrences, a.swapped),
+            (b.games_searched, b.games, b.occurrences, b.swapped),
+            "{what}"
+        );
+        assert_eq!((a.tenuki, a.passes), (b.tenuki, b.passes), "{what}");
+        assert_eq!((a.game_ends, a.no_year), (b.game_ends, b.no_year), "{what}");
+        assert_eq!(a.by_year, b.by_year, "{what}");
+        let tallies = |x: &kifu_search::SearchAnswer| {
+            let mut v: Vec<(char, u64, u64, u64)> = x
+                .continuations
+                .iter()
+                .map(|c| {
+                    (
+                        c.color,
+                        c.tally.count,
+                        c.tally.black_wins,
+                        c.tally.white_wins,
+                    )
+                })
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        // A wildcard pattern may stand in two orientations at once on one rectangle: the hit
+        // is the first of them in the query's order, and its next move is named through it, so
+        // turning the query can move such a move to another row (the colours' totals stay).
+        let wild = (0..q.pattern.height())
+            .flat_map(|y| (0..q.pattern.width()).map(move |x| (x, y)))
+            .any(|(x, y)| {
+                !matches!(
+                    q.pattern.cell(x, y),
+                    Cell::Black | Cell::White | Cell::Empty
+                )
+            });
+        if wild {
+            let totals = |x: &kifu_search::SearchAnswer| {
+                let mut by_colour = [(0u64, 0u64, 0u64); 2];
+                for (c, n, bw, ww) in tallies(x) {
+                    let t = &mut by_colour[usize::from(c == 'W')];
+                    *t = (t.0 + n, t.1 + bw, t.2 + ww);
+                }
+                by_colour
+            };
+            assert_eq!(totals(a), totals(b), "{what}");
+        } else {
+            assert_eq!(tallies(a), tallies(b), "{what}");
+        }
+        let at = |x: &kifu_search::SearchAnswer| -> Vec<(u64, u32)> {
+            x.matches.iter().map(|m| (m.game, m.move_number)).collect()
+        };
+        assert_eq!(at(a), at(b), "{what}");
+        asked += 1;
+    }
+    asked
 }
 
 /// The seed given to the oracle tests (`KIFU_ORACLE_SEED`), to search other patterns and

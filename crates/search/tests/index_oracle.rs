@@ -192,14 +192,21 @@ fn query(rng: &mut Rng, board: &Board, next: &[(Color, Move)]) -> Option<Query> 
     Some(q)
 }
 
-fn compare(db: &Database, rng: &mut Rng, queries: usize, label: &str) -> usize {
-    let boards = positions(db, rng, queries);
+/// Random queries cut from `count` random positions of `db`'s games (fewer: some cuts are
+/// left out).
+fn random_queries(db: &Database, rng: &mut Rng, count: usize) -> Vec<Query> {
+    let boards = positions(db, rng, count);
     let mut qs = Vec::new();
     for (board, next) in &boards {
         if let Some(q) = query(rng, board, next) {
             qs.push(q);
         }
     }
+    qs
+}
+
+fn compare(db: &Database, rng: &mut Rng, queries: usize, label: &str) -> usize {
+    let qs = random_queries(db, rng, queries);
     let page = Page {
         offset: rng.below(5),
         limit: 40,
@@ -290,6 +297,12 @@ fn the_index_answers_as_the_plain_scan() {
         turned19 > 60 && turned9 > 40,
         "{turned19} {turned9} queries turned"
     );
+    let swapped19 = check_colours(&db19, &mut rng, 150, "19x19");
+    let swapped9 = check_colours(&db9, &mut rng, 100, "9x9");
+    assert!(
+        swapped19 > 40 && swapped9 > 25,
+        "{swapped19} {swapped9} queries swapped"
+    );
     // The sidecar, read back, gives the same index.
     let reopened = Database::open(db19.path()).unwrap();
     assert!(reopened.patterns() == db19.patterns());
@@ -371,10 +384,7 @@ fn turned(q: &Query, sym: Symmetry, n: u32) -> Query {
 fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usize {
     let n = u32::from(db.size().get());
     let mut asked = 0;
-    for (board, next) in positions(db, rng, count) {
-        let Some(q) = query(rng, &board, &next) else {
-            continue;
-        };
+    for q in random_queries(db, rng, count) {
         if !q.symmetries {
             continue;
         }
@@ -414,15 +424,7 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
         // A wildcard pattern may stand in two orientations at once on one rectangle: the hit
         // is the first of them in the query's order, and its next move is named through it, so
         // turning the query can move such a move to another row (the colours' totals stay).
-        let wild = (0..q.pattern.height())
-            .flat_map(|y| (0..q.pattern.width()).map(move |x| (x, y)))
-            .any(|(x, y)| {
-                !matches!(
-                    q.pattern.cell(x, y),
-                    Cell::Black | Cell::White | Cell::Empty
-                )
-            });
-        if wild {
+        if has_wildcards(&q.pattern) {
             let totals = |x: &kifu_search::SearchAnswer| {
                 let mut by_colour = [(0u64, 0u64, 0u64); 2];
                 for (c, n, bw, ww) in tallies(x) {
@@ -439,6 +441,111 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
             x.matches.iter().map(|m| (m.game, m.move_number)).collect()
         };
         assert_eq!(at(a), at(b), "{what}");
+        asked += 1;
+    }
+    asked
+}
+
+/// Whether a cell of `p` allows more than one state.
+fn has_wildcards(p: &Pattern) -> bool {
+    (0..p.height())
+        .flat_map(|y| (0..p.width()).map(move |x| (x, y)))
+        .any(|(x, y)| !matches!(p.cell(x, y), Cell::Black | Cell::White | Cell::Empty))
+}
+
+/// With colours swapped, a pattern and its colours exchanged find the same hits, each counted
+/// swapped by one query exactly when the other counts it as it is, with the continuations,
+/// tenuki and passes in exchanged colours (and wins). For patterns without wildcards, whose
+/// images with and without exchanged colours are all distinct, so that one image at most
+/// stands on a rectangle; a side to move and a sequence are exchanged too.
+fn check_colours(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usize {
+    let images = |p: &Pattern, all: bool| -> Vec<Pattern> {
+        let syms = if all { 8 } else { 1 };
+        (0..syms)
+            .map(|i| p.transformed(Symmetry::from_index(i).unwrap()))
+            .collect()
+    };
+    let flip = |c: Color| c.opponent();
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        q.swap_colors = true;
+        let plain = images(&q.pattern, q.symmetries);
+        let other = images(&q.pattern.swapped(), q.symmetries);
+        if has_wildcards(&q.pattern) || plain.iter().any(|i| other.contains(i)) {
+            continue;
+        }
+        let mut s = q.clone();
+        s.pattern = q.pattern.swapped();
+        s.to_play = q.to_play.map(flip);
+        s.sequence = q.sequence.iter().map(|&(c, at)| (flip(c), at)).collect();
+        let page = Page {
+            offset: 0,
+            limit: 30,
+        };
+        let found = db.search_many(&[q.clone(), s], page, false);
+        let (a, b) = (&found.answers[0], &found.answers[1]);
+        let what = format!("{label}: {}", serde_json::to_string(&q).unwrap());
+        assert_eq!(
+            (
+                a.games_searched,
+                a.games,
+                a.occurrences,
+                a.game_ends,
+                a.no_year
+            ),
+            (
+                b.games_searched,
+                b.games,
+                b.occurrences,
+                b.game_ends,
+                b.no_year
+            ),
+            "{what}"
+        );
+        assert_eq!(a.swapped + b.swapped, a.occurrences, "{what}");
+        assert_eq!(a.by_year, b.by_year, "{what}");
+        let same = |t: kifu_search::answer::Tally| (t.count, t.black_wins, t.white_wins);
+        let exchanged = |t: kifu_search::answer::Tally| (t.count, t.white_wins, t.black_wins);
+        assert_eq!(same(a.tenuki), exchanged(b.tenuki), "{what}");
+        assert_eq!(same(a.passes), exchanged(b.passes), "{what}");
+        let mut mine: Vec<_> = a
+            .continuations
+            .iter()
+            .map(|c| (c.cell, c.color, same(c.tally)))
+            .collect();
+        let mut theirs: Vec<_> = b
+            .continuations
+            .iter()
+            .map(|c| {
+                (
+                    c.cell,
+                    if c.color == 'B' { 'W' } else { 'B' },
+                    exchanged(c.tally),
+                )
+            })
+            .collect();
+        mine.sort_unstable();
+        theirs.sort_unstable();
+        assert_eq!(mine, theirs, "{what}");
+        // The page in the same order of games and moves; the hits of one move come in the
+        // query's order of images, in which the swapped ones come last, so they are compared
+        // as sets (but for the page's last move, which the page may cut anywhere).
+        let at = |x: &kifu_search::SearchAnswer| -> Vec<(u64, u32)> {
+            x.matches.iter().map(|m| (m.game, m.move_number)).collect()
+        };
+        assert_eq!(at(a), at(b), "{what}");
+        let last = a.matches.last().map(|m| (m.game, m.move_number));
+        let flags = |x: &kifu_search::SearchAnswer, flipped: bool| {
+            let mut v: Vec<(u64, u32, bool)> = x
+                .matches
+                .iter()
+                .filter(|m| Some((m.game, m.move_number)) != last)
+                .map(|m| (m.game, m.move_number, m.swapped != flipped))
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(flags(a, false), flags(b, true), "{what}");
         asked += 1;
     }
     asked

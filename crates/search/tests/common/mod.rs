@@ -1,5 +1,7 @@
 //! What the integration tests of the pattern index share.
 
+pub mod oracle;
+
 use kifu_go::BoardSize;
 use kifu_posdb::extract::Source;
 use kifu_posdb::index::{build_index, IndexOptions};

@@ -10,7 +10,7 @@
 mod common;
 
 use common::oracle::{
-    corpus_spread, given_seed, positions, random_line, random_queries, root_9x9, Rng,
+    given_seed, positions, random_line, random_queries, root_9x9, seeded_spread, Rng,
 };
 use kifu_go::Color;
 use kifu_search::index::DensePrune;
@@ -70,9 +70,7 @@ fn check(db: &Database, qs: &[Query], page: Page, label: &str) {
 #[test]
 fn the_index_answers_as_the_plain_scan() {
     let dir = tempfile::tempdir().unwrap();
-    let given = given_seed();
-    let mut rng = Rng(given.unwrap_or(0x6b69_6675) | 1);
-    let files = corpus_spread(dir.path(), given);
+    let (mut rng, files) = seeded_spread(dir.path(), 0x6b69_6675);
     let db19 = common::build(dir.path(), &files, 19, false);
     // Duplicates from the index's signatures are those of reading every file.
     let (groups, _) = kifu_search::collection::duplicate_groups(&db19.files().unwrap());

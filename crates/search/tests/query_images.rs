@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::oracle::{corpus_spread, given_seed, random_queries, Rng};
+use common::oracle::{random_queries, seeded_spread, Rng};
 use kifu_go::{Color, Symmetry};
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
@@ -15,9 +15,7 @@ use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
 #[test]
 fn turns_of_the_board_and_exchanged_colours_leave_the_answers_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let given = given_seed();
-    let mut rng = Rng(given.unwrap_or(0x7475_726e) | 1);
-    let files = corpus_spread(dir.path(), given);
+    let (mut rng, files) = seeded_spread(dir.path(), 0x7475_726e);
     let db19 = common::build(dir.path(), &files, 19, false);
     let db9 = common::build(dir.path(), &files, 9, false);
     let turned19 = check_orientations(&db19, &mut rng, 150, "19x19");

@@ -36,6 +36,12 @@ pub const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 (;GM[1]SZ[19]HA[2]AB[pd][dp]PB[Handi]PW[Cap]RE[B+3.5]DT[1999-05]\
 ;W[qp];B[dd];W[oq];B[qn];W[jj];B[];W[dc];B[cc];W[ec];B[cd];W[db];B[cb];W[eb])";
 
+/// The seeded randomness (`default` unless a seed is given) and [`corpus_spread`]'s files.
+pub fn seeded_spread(dir: &Path, default: u64) -> (Rng, Vec<PathBuf>) {
+    let given = given_seed();
+    (Rng(given.unwrap_or(default) | 1), corpus_spread(dir, given))
+}
+
 /// A spread of the corpus's files (every k-th, about 700, so each folder is in; a seed given to
 /// the test also moves where the spread starts, so other seeds search other games) with the
 /// hand-made file written into `dir`.

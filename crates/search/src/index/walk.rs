@@ -566,7 +566,11 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
                 continue;
             }
         }
-        ws.standing_now(variants, query.to_play, node.to_play);
+        ws.standing_now(
+            variants,
+            (query.to_play, node.to_play),
+            query.sequence.is_empty(),
+        );
         if ws.found.is_empty() {
             continue;
         }

@@ -466,13 +466,13 @@ impl Workspace {
     }
 
     /// Every (variant, place) standing now that wants the side to move `to_play` (when the
-    /// query wants one, `wanted`), each rectangle once (the first variant), as the plain
-    /// search's `find` lists them.
+    /// query wants one, `wanted`), with `one_a_rectangle` each rectangle once (the first
+    /// variant), as the plain search's `find` lists them.
     pub(super) fn standing_now(
         &mut self,
         variants: &[Variant],
-        wanted: Option<Color>,
-        to_play: Color,
+        (wanted, to_play): (Option<Color>, Color),
+        one_a_rectangle: bool,
     ) {
         let out = &mut self.found;
         out.clear();
@@ -488,11 +488,13 @@ impl Workspace {
                 variants[vi as usize].pattern.width(),
                 variants[vi as usize].pattern.height(),
             );
-            if !out.iter().any(|&(_, oi, op)| {
-                op == place
-                    && variants[oi].pattern.width() == w
-                    && variants[oi].pattern.height() == h
-            }) {
+            if !(one_a_rectangle
+                && out.iter().any(|&(_, oi, op)| {
+                    op == place
+                        && variants[oi].pattern.width() == w
+                        && variants[oi].pattern.height() == h
+                }))
+            {
                 out.push((k, vi, place));
             }
         }

@@ -350,7 +350,14 @@ impl<'q> Scan<'q> {
                 }
             }
             let mut here = Vec::new();
-            for (vi, place) in find(variants, step.position, query.to_play, step.to_play) {
+            let one_a_rectangle = sequence.is_empty();
+            let found = find(
+                variants,
+                step.position,
+                (query.to_play, step.to_play),
+                one_a_rectangle,
+            );
+            for (vi, place) in found {
                 // Counting placements, a placement counts once per game, where it first
                 // appears (as Kombilo counts).
                 if placements && !seen.insert((vi, place)) {
@@ -403,6 +410,9 @@ impl<'q> Scan<'q> {
         // Along one line the walk makes its events in order already.
         if !events.is_sorted_by_key(|(key, _)| *key) {
             events.sort_by_key(|(key, _)| *key);
+        }
+        if !self.query.sequence.is_empty() {
+            one_a_rectangle(events, variants);
         }
         let hits_in_game = events.len() as u64;
         if hits_in_game == 0 {
@@ -722,17 +732,37 @@ pub(crate) struct Event {
     next: Option<(Color, Move)>,
 }
 
-/// Every (variant, place) where a variant stands on `position`, each rectangle of the board
-/// once (the first variant that matches it).
-/// The variants standing on `position` and their places, one a rectangle (a position is one
-/// hit however many variants stand there), among those that want its side to move (`to_play`)
-/// when the query wants one (`wanted`): a variant with the colours swapped may stand where an
-/// unswapped one of the same cells does, wanting the other side.
+/// Of the hits of a move sequence, each variant standing on a rectangle followed it in its own
+/// frame: keeps, of those of one rectangle at one node that played it out at one node, the
+/// first variant's, so a rectangle is one hit as without a sequence, and a game that plays
+/// the sequence under any image that stands there has it. (On one line two images play a
+/// sequence out together or not at all: a move inside the rectangle that is not the next
+/// one of an image's sequence ends it, so both take every move at the same nodes.)
+fn one_a_rectangle(events: &mut Vec<(EventKey, Event)>, variants: &[Variant]) {
+    let rectangle = |key: &EventKey, e: &Event| {
+        let p = &variants[e.variant].pattern;
+        (key.0, key.2, e.place, p.width(), p.height())
+    };
+    let mut first: HashMap<(usize, usize, (u32, u32), u32, u32), usize> = HashMap::new();
+    for (key, e) in events.iter() {
+        let v = first.entry(rectangle(key, e)).or_insert(e.variant);
+        *v = (*v).min(e.variant);
+    }
+    events.retain(|(key, e)| first[&rectangle(key, e)] == e.variant);
+}
+
+/// The variants standing on `position` and their places, among those that want its side to
+/// move (`to_play`) when the query wants one (`wanted`): a variant with the colours swapped may
+/// stand where an unswapped one of the same cells does, wanting the other side. With
+/// `one_a_rectangle`, each rectangle once, under the first variant that stands on it (a
+/// position is one hit however many variants stand there); else every variant that stands,
+/// for a move sequence, which each follows in its own frame ([`Scan::end_game`] keeps one a
+/// rectangle then).
 fn find(
     variants: &[Variant],
     position: &Position,
-    wanted: Option<Color>,
-    to_play: Color,
+    (wanted, to_play): (Option<Color>, Color),
+    one_a_rectangle: bool,
 ) -> Vec<(usize, (u32, u32))> {
     let n = position.size().get() as usize;
     // One copy of the board as rows (`#`, `O`, `.`) makes every test an array read.
@@ -756,11 +786,12 @@ fn find(
                 c.matches(stone)
             });
             if stands
-                && !out.iter().any(|&(oi, op)| {
-                    op == place
-                        && variants[oi].pattern.width() == w
-                        && variants[oi].pattern.height() == h
-                })
+                && !(one_a_rectangle
+                    && out.iter().any(|&(oi, op)| {
+                        op == place
+                            && variants[oi].pattern.width() == w
+                            && variants[oi].pattern.height() == h
+                    }))
             {
                 out.push((vi, place));
             }

@@ -27,6 +27,7 @@ proptest! {
         swap in any::<bool>(),
         wanted in 0u8..3,
         white_to_play in any::<bool>(),
+        one_a_rectangle in any::<bool>(),
     ) {
         let size = BoardSize::new(9).unwrap();
         let mut board = Board::new(size);
@@ -43,7 +44,7 @@ proptest! {
         let variants = q.variants(size);
         let to_play = if white_to_play { Color::White } else { Color::Black };
         let position = Position::from_board(&board, to_play, Rules::default());
-        let fast = find(&variants, &position, wanted, to_play);
+        let fast = find(&variants, &position, (wanted, to_play), one_a_rectangle);
         let mut plain: Vec<(usize, (u32, u32))> = Vec::new();
         for (vi, v) in variants.iter().enumerate() {
             if wanted.is_some_and(|tp| v.query_color(to_play) != tp) {
@@ -51,7 +52,7 @@ proptest! {
             }
             for &place in &v.places {
                 let (vw, vh) = (v.pattern.width(), v.pattern.height());
-                let taken = plain.iter().any(|&(oi, op)| op == place
+                let taken = one_a_rectangle && plain.iter().any(|&(oi, op)| op == place
                     && variants[oi].pattern.width() == vw
                     && variants[oi].pattern.height() == vh);
                 if v.pattern.matches_at(&board, place.0, place.1) && !taken {

@@ -466,6 +466,12 @@ impl Variant {
     pub fn wants_to_play(&self, wanted: Option<Color>, to_play: Color) -> bool {
         wanted.is_none_or(|tp| self.query_color(to_play) == tp)
     }
+
+    /// The rectangle of the board this variant covers with its top-left at `place`: top-left,
+    /// width and height. A position is one hit a rectangle, whichever variants stand on it.
+    pub(crate) fn rectangle(&self, place: (u32, u32)) -> ((u32, u32), u32, u32) {
+        (place, self.pattern.width(), self.pattern.height())
+    }
 }
 
 #[cfg(test)]

@@ -194,9 +194,9 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
 
 /// Whether a cell of `p` allows more than one state.
 fn has_wildcards(p: &Pattern) -> bool {
-    (0..p.height())
-        .flat_map(|y| (0..p.width()).map(move |x| (x, y)))
-        .any(|(x, y)| !matches!(p.cell(x, y), Cell::Black | Cell::White | Cell::Empty))
+    p.cells()
+        .iter()
+        .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty))
 }
 
 /// With colours swapped, a pattern and its colours exchanged find the same hits, each counted

@@ -483,17 +483,12 @@ impl Workspace {
             if !variants[vi as usize].wants_to_play(wanted, to_play) {
                 continue;
             }
-            let (vi, w, h) = (
-                vi as usize,
-                variants[vi as usize].pattern.width(),
-                variants[vi as usize].pattern.height(),
-            );
+            let vi = vi as usize;
+            let here = variants[vi].rectangle(place);
             if !(one_a_rectangle
-                && out.iter().any(|&(_, oi, op)| {
-                    op == place
-                        && variants[oi].pattern.width() == w
-                        && variants[oi].pattern.height() == h
-                }))
+                && out
+                    .iter()
+                    .any(|&(_, oi, op)| variants[oi].rectangle(op) == here))
             {
                 out.push((k, vi, place));
             }

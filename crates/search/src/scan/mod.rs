@@ -739,11 +739,9 @@ pub(crate) struct Event {
 /// sequence out together or not at all: a move inside the rectangle that is not the next
 /// one of an image's sequence ends it, so both take every move at the same nodes.)
 fn one_a_rectangle(events: &mut Vec<(EventKey, Event)>, variants: &[Variant]) {
-    let rectangle = |key: &EventKey, e: &Event| {
-        let p = &variants[e.variant].pattern;
-        (key.0, key.2, e.place, p.width(), p.height())
-    };
-    let mut first: HashMap<(usize, usize, (u32, u32), u32, u32), usize> = HashMap::new();
+    let rectangle =
+        |key: &EventKey, e: &Event| (key.0, key.2, variants[e.variant].rectangle(e.place));
+    let mut first = HashMap::new();
     for (key, e) in events.iter() {
         let v = first.entry(rectangle(key, e)).or_insert(e.variant);
         *v = (*v).min(e.variant);
@@ -774,7 +772,6 @@ fn find(
         if !v.wants_to_play(wanted, to_play) {
             continue;
         }
-        let (w, h) = (v.pattern.width(), v.pattern.height());
         for &place in &v.places {
             let base = place.1 as usize * n + place.0 as usize;
             let stands = v.checks.iter().all(|&(x, y, c)| {
@@ -787,11 +784,9 @@ fn find(
             });
             if stands
                 && !(one_a_rectangle
-                    && out.iter().any(|&(oi, op)| {
-                        op == place
-                            && variants[oi].pattern.width() == w
-                            && variants[oi].pattern.height() == h
-                    }))
+                    && out
+                        .iter()
+                        .any(|&(oi, op)| variants[oi].rectangle(op) == v.rectangle(place)))
             {
                 out.push((vi, place));
             }

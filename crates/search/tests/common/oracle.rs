@@ -236,6 +236,13 @@ pub fn root_9x9(black: (&str, usize), white: (&str, usize), year: usize, result:
     )
 }
 
+/// A random point of a board of `size` (its column drawn first).
+fn random_point(rng: &mut Rng, size: kifu_go::BoardSize) -> kifu_go::Point {
+    let n = u64::from(size.get());
+    let col = rng.below(n) as u32;
+    kifu_go::Point::new(col, rng.below(n) as u32, size).unwrap()
+}
+
 /// A random line of `moves` legal moves for `color` and its opponent in turn from `pos`, as
 /// SGF nodes, with a few passes, setup nodes (`AB`, `AW`, `AE`) and nodes without a move;
 /// random play fills its own eyes, so whole groups are taken again and again and points
@@ -246,19 +253,13 @@ pub fn random_line(
     mut color: Color,
     moves: u64,
 ) -> String {
-    let n = u32::from(pos.size().get());
     let mut out = String::new();
     let name =
         |p: kifu_go::Point| format!("{}{}", (b'a' + p.col()) as char, (b'a' + p.row()) as char);
     for _ in 0..moves {
         if rng.chance(2) {
             // Setup in the middle of the game, or a node without a move.
-            let p = kifu_go::Point::new(
-                rng.below(u64::from(n)) as u32,
-                rng.below(u64::from(n)) as u32,
-                pos.size(),
-            )
-            .unwrap();
+            let p = random_point(rng, pos.size());
             let (id, stone) = match rng.below(4) {
                 0 => ("AB", Some(Color::Black)),
                 1 => ("AW", Some(Color::White)),
@@ -274,12 +275,7 @@ pub fn random_line(
         let mut mv = Move::Pass;
         if !rng.chance(2) {
             for _ in 0..20 {
-                let p = kifu_go::Point::new(
-                    rng.below(u64::from(n)) as u32,
-                    rng.below(u64::from(n)) as u32,
-                    pos.size(),
-                )
-                .unwrap();
+                let p = random_point(rng, pos.size());
                 if pos.stone_at(p).is_none() && pos.play(color, Move::Play(p)).is_ok() {
                     mv = Move::Play(p);
                     break;

@@ -583,8 +583,9 @@ fn color_arg(s: &str) -> PyResult<Color> {
 #[pymethods]
 impl PyIndex {
     /// Opens the database at `path` (a `kifu pos index` output). `cache_mb`: the memory for
-    /// the games' moves read from the pattern index while searching, in MiB (1 to 1,048,576;
-    /// 256 by default; the rest stays on disk).
+    /// searching beyond each game's information and bitmaps, in MiB (1 to 1,048,576; 512 by
+    /// default): the games' moves read from the pattern index (the rest stays on disk) and
+    /// tables that rule games out faster (up to three quarters of it).
     #[new]
     #[pyo3(signature = (path, *, cache_mb = None))]
     fn new(py: Python<'_>, path: PathBuf, cache_mb: Option<u64>) -> PyResult<PyIndex> {

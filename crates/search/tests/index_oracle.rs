@@ -283,8 +283,24 @@ fn the_index_answers_as_the_plain_scan_across_blocks() {
     assert!(n > 30, "{n} queries");
     check_overlapping(&db, "4,500 games");
     check_corner_twins(&db, "4,500 games");
+    // Both blocks' levels, made within the default budget.
+    let block_levels = 2 * 6 * 81 * 64 * 8;
+    assert_eq!(db.patterns().levels_bytes(), 2 * block_levels);
     // Through a cache of a few groups of games: read from the sidecar again and again.
     db.patterns().set_cache_limit(64 << 10);
     let n = compare(&db, &mut rng, 60, "4,500 games, 64 KB of cache");
     assert!(n > 10, "{n} queries");
+    // Opened again with a budget that holds the first block's levels and not the second's:
+    // the second block's games are pruned without them, the answers the same.
+    let db = Database::open(&dir.path().join("db9-false-None.kpx")).unwrap();
+    db.patterns().set_cache_limit(1 << 20);
+    let n = compare(&db, &mut rng, 100, "4,500 games, levels for one block");
+    assert!(n > 20, "{n} queries");
+    assert_eq!(db.patterns().levels_bytes(), block_levels);
+    // With no budget at all, none.
+    let db = Database::open(&dir.path().join("db9-false-None.kpx")).unwrap();
+    db.patterns().set_cache_limit(0);
+    let n = compare(&db, &mut rng, 60, "4,500 games, no levels");
+    assert!(n > 10, "{n} queries");
+    assert_eq!(db.patterns().levels_bytes(), 0);
 }

@@ -8,7 +8,7 @@
 //! ([`super::levels`]), games where the place can stand at no node (which the prune would
 //! find one by one).
 
-use super::levels::{levels_read, FEW_LEVELS_FROM, LEVELS};
+use super::levels::{levels_read, FEW_LEVELS_FROM};
 use super::plan::Plan;
 use super::GameEntry;
 use rayon::prelude::*;
@@ -283,7 +283,14 @@ impl Columns {
                     .asked
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 if places >= MAKE_LEVEL_PLACES || asked >= 1 {
-                    let made = || super::levels::levels(index, n, &cols.games);
+                    let made = || {
+                        let unit = super::levels::block_words(n) * 8;
+                        let want = cols.games.len().div_ceil(BLOCK) * unit;
+                        let blocks = index.budget.take_levels(want, unit) / unit;
+                        let made = super::levels::levels(index, n, &cols.games, blocks);
+                        index.fit_cache();
+                        made
+                    };
                     Some(cols.levels.get_or_init(made).as_slice())
                 } else {
                     cols.levels.get().map(Vec::as_slice)
@@ -320,8 +327,11 @@ impl Columns {
                         .try_into()
                         .expect("a column of WORDS words")
                 };
+                // The block's levels, if the budget let them be made for it.
+                let lw = super::levels::block_words(n);
+                let levels = levels.and_then(|l| l.get(b * lw..(b + 1) * lw));
                 let level = |column: usize, x: usize, y: usize| -> Option<&[u64; WORDS]> {
-                    let at = (b * 2 * LEVELS.len() * points + column * points + y * n + x) * WORDS;
+                    let at = (column * points + y * n + x) * WORDS;
                     levels
                         .and_then(|l| l.get(at..at + WORDS))
                         .and_then(|c| c.try_into().ok())
@@ -563,7 +573,7 @@ const SPARSE_WORDS: u32 = 16;
 
 /// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
 /// stones at some node) the games where it cannot stand at any node by the levels'
-/// columns ([`super::levels`]), at the levels `used` (indices into [`LEVELS`], ascending).
+/// columns ([`super::levels`]), at the levels `used` (indices into [`super::levels::LEVELS`], ascending).
 /// `level(column, x, y)`: the column of point (x, y), `2 * i` `early` and `2 * i + 1`
 /// `settled` at the `i`th level; `run(j, length, x, y)`: the [`SettledRuns`] of the `j`th
 /// level used, when `runs_made`. `by_words`: the columns may be read word by word (only the

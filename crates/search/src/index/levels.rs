@@ -67,14 +67,20 @@ pub(crate) fn levels_read(places: usize, stones: usize) -> &'static [usize] {
     }
 }
 
+/// The words of one block's levels at board side `n`.
+pub(crate) fn block_words(n: usize) -> usize {
+    2 * LEVELS.len() * n * n * WORDS
+}
+
 /// The `early` and `settled` columns of the games `ids` (ascending, all of board side `n`),
 /// block after block: for each node of [`LEVELS`], `n * n` columns `early` by point, then
 /// `n * n` columns `settled`, of `WORDS` words each, in the layout of
-/// [`super::columns::Columns`].
-pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32]) -> Vec<u64> {
+/// [`super::columns::Columns`]. Only the first `blocks` blocks (the memory budget's share:
+/// [`super::store::Budget`]); the others have none.
+pub(crate) fn levels(index: &PatternIndex, n: usize, ids: &[u32], blocks: usize) -> Vec<u64> {
     let points = n * n;
-    let block_words = 2 * LEVELS.len() * points * WORDS;
-    let mut words = vec![0u64; ids.len().div_ceil(BLOCK) * block_words];
+    let block_words = block_words(n);
+    let mut words = vec![0u64; ids.len().div_ceil(BLOCK).min(blocks) * block_words];
     words
         .par_chunks_mut(block_words)
         .zip(ids.par_chunks(BLOCK))

@@ -166,6 +166,8 @@ pub struct PatternIndex {
     pub(crate) sidecar: Option<std::sync::Arc<store::Sidecar>>,
     /// How free patterns find their places ([`PatternIndex::set_dense_prune`]).
     pub(crate) dense_prune: dense::DenseSetting,
+    /// The memory for cold parts and levels ([`PatternIndex::set_cache_limit`]).
+    pub(crate) budget: store::Budget,
 }
 
 /// Equal indexes hold the same files, failures and games, wherever their cold parts are.
@@ -398,12 +400,28 @@ impl PatternIndex {
         all
     }
 
-    /// Keeps at most `bytes` of the games' cold parts (nodes, final boards) in memory
-    /// ([`DEFAULT_CACHE_BYTES`] unless set) for an index opened from its sidecar; an index
-    /// built in this process holds them all.
+    /// Keeps at most `bytes` ([`DEFAULT_CACHE_BYTES`] unless set) of what searches read or
+    /// make beyond the games' hot parts and stones' columns: the games' cold parts (nodes,
+    /// final boards) read from the sidecar, and the columns of when points were first held
+    /// and settled, which free patterns and repeated searches make and which may take three
+    /// quarters of it (past that, blocks of games are searched without them: the same answers, more
+    /// games pruned one by one). An index built in this process holds its cold parts all.
+    /// Levels already made stay: set the limit before searching.
     pub fn set_cache_limit(&self, bytes: usize) {
+        self.budget.set_limit(bytes);
+        self.fit_cache();
+    }
+
+    /// The bytes of the columns of when points were first held and settled made so far
+    /// (at most three quarters of [`PatternIndex::set_cache_limit`]'s limit).
+    pub fn levels_bytes(&self) -> usize {
+        self.budget.levels()
+    }
+
+    /// Gives the cold parts' cache what the budget leaves it.
+    pub(crate) fn fit_cache(&self) {
         if let Some(s) = &self.sidecar {
-            s.set_limit(bytes);
+            s.set_limit(self.budget.cache_room());
         }
     }
 

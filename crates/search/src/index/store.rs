@@ -11,9 +11,9 @@
 //! of at most [`DEFAULT_CACHE_BYTES`] (or what [`super::PatternIndex::set_cache_limit`] says),
 //! least recently used first out; when the cache cannot hold the whole file, a group of which
 //! a search walks few games is not read whole, only those games' cold parts ([`WHOLE_FROM`]).
-//! So memory is the hot parts (about 300 bytes a 19x19 game)
-//! plus the cache, whatever the index's size; an index that fits in the cache is read from
-//! disk once.
+//! So memory is the hot parts (about 540 bytes a 19x19 game) and the stones' columns made of
+//! them (90) plus a [`Budget`] shared by the cache and the levels' columns, whatever the
+//! index's size; an index that fits in the cache is read from disk once.
 //!
 //! The file is read, never mapped: a map of a file another process truncates is a signal, not
 //! an error. The sidecar is replaced by rename, never written in place, so the open file keeps
@@ -36,9 +36,10 @@ use std::time::SystemTime;
 /// Consecutive games whose cold parts are read and cached together (about 50 KB at 19x19).
 pub(crate) const GROUP: usize = 32;
 
-/// How many bytes of cold parts an opened index keeps by default: 256 MiB (100,000 19x19
-/// games' cold parts are about 140 MB).
-pub const DEFAULT_CACHE_BYTES: usize = 256 << 20;
+/// How many bytes of cold parts and levels an opened index keeps by default ([`Budget`]):
+/// 512 MiB (100,000 19x19 games' cold parts are about 140 MB, their levels 54 MB; a million
+/// games' levels 541 MB, of which this lets 384 be made).
+pub const DEFAULT_CACHE_BYTES: usize = 512 << 20;
 
 /// Games of a group from which a search reads the group whole (and keeps it in the cache)
 /// when the cache cannot hold every group and the group is not in it; a game of a group it
@@ -57,6 +58,77 @@ const WINDOW: usize = 8 << 20;
 
 /// The length of the header: magic, format, fingerprint, body length.
 const HEADER: usize = 28;
+
+/// The memory an open index keeps for searching beyond its hot parts and stones' columns:
+/// the cold parts' cache and the levels' columns ([`super::levels`]) share one limit
+/// ([`DEFAULT_CACHE_BYTES`] unless [`super::PatternIndex::set_cache_limit`] says otherwise).
+/// Levels may take up to three quarters of it, whole blocks of games at a time, and are kept while the
+/// index is open (the blocks past them are searched without: slower, the same answers); the
+/// cache holds what they leave.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    limit: AtomicUsize,
+    /// Bytes of levels' columns made.
+    levels: AtomicUsize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            limit: AtomicUsize::new(DEFAULT_CACHE_BYTES),
+            levels: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// A clone has the same limit and nothing made yet (derived data is not cloned).
+impl Clone for Budget {
+    fn clone(&self) -> Self {
+        Budget {
+            limit: AtomicUsize::new(self.limit()),
+            levels: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Budget {
+    /// The limit, in bytes.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Sets the limit (levels already made stay).
+    pub(crate) fn set_limit(&self, bytes: usize) {
+        self.limit.store(bytes, Ordering::Relaxed);
+    }
+
+    /// Takes room for levels: up to `want` bytes, in whole `unit`s, within three quarters of
+    /// the limit less the levels made before (at a million games, levels of 384 MB and a
+    /// cache of 128 MB searched the cut corners and sides faster than half of each). Returns
+    /// the bytes granted, counted as made.
+    pub(crate) fn take_levels(&self, want: usize, unit: usize) -> usize {
+        let unit = unit.max(1);
+        let mut granted = 0;
+        let _ = self
+            .levels
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                let room = (self.limit() / 4 * 3).saturating_sub(held);
+                granted = want.min(room / unit * unit);
+                Some(held + granted)
+            });
+        granted
+    }
+
+    /// The bytes of levels made.
+    pub(crate) fn levels(&self) -> usize {
+        self.levels.load(Ordering::Relaxed)
+    }
+
+    /// What the cold parts' cache may hold: the limit less the levels made.
+    pub(crate) fn cache_room(&self) -> usize {
+        self.limit().saturating_sub(self.levels())
+    }
+}
 
 /// A sidecar opened for searching.
 pub(crate) struct Sidecar {
@@ -569,6 +641,25 @@ fn prefetch(bytes: &[u8]) {
 mod tests {
     use super::*;
     use crate::{Pattern, Placement, Query};
+
+    /// Levels take whole units within three quarters of the limit, counted once made; the
+    /// cache gets the rest, and a clone starts with nothing made.
+    #[test]
+    fn the_budget_shares_its_limit_between_levels_and_the_cache() {
+        let budget = Budget::default();
+        assert_eq!(budget.cache_room(), DEFAULT_CACHE_BYTES);
+        budget.set_limit(1000);
+        assert_eq!(budget.take_levels(10_000, 100), 700);
+        assert_eq!((budget.levels(), budget.cache_room()), (700, 300));
+        assert_eq!(budget.take_levels(50, 25), 50);
+        assert_eq!(budget.take_levels(500, 1), 0);
+        assert_eq!(budget.cache_room(), 250);
+        budget.set_limit(400);
+        assert_eq!(budget.cache_room(), 0);
+        let copy = budget.clone();
+        assert_eq!((copy.limit(), copy.levels()), (400, 0));
+        assert_eq!(copy.take_levels(10_000, 7), 294);
+    }
 
     /// Games enough for several groups, with variations, setup and passes.
     fn games() -> String {

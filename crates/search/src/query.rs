@@ -154,7 +154,8 @@ pub enum Counting {
     Positions,
     /// Every place (board position and orientation) where it appears, once per game, where it
     /// first appears; its continuation is the next move inside the pattern, however late (moves
-    /// elsewhere are not tenuki then). Kombilo counts so.
+    /// elsewhere are not tenuki then). Kombilo counts so. With a move sequence, where it first
+    /// appears and the sequence follows.
     Placements,
 }
 

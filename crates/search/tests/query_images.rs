@@ -324,3 +324,134 @@ fn a_sequence_is_followed_under_every_image_that_stands() {
     let scanned = db.scan_many(&[q, t], Page::default(), false);
     assert_eq!(scanned.answers, found.answers);
 }
+
+/// Counting placements with a sequence, a placement counts where it first stands and the
+/// sequence follows: a Black stone on the 2-2 point stands from move 1 on, but White first
+/// plays on the corner's 3-3 point at move 4, so the one hit is the position after move 3.
+/// Before session 45 the placement was used up at move 1, where White played elsewhere, and
+/// the game was not found (its wildcard twin with `x` on the 2-2 point, standing from the
+/// start, was not found either, where its case `#` was).
+#[test]
+fn a_placement_counts_where_its_sequence_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.sgf");
+    std::fs::write(&file, "(;GM[1]FF[4]SZ[9];B[bb];W[hh];B[gg];W[cc];B[hg])").unwrap();
+    let db = common::build(dir.path(), &[file], 9, false);
+    let mut queries = Vec::new();
+    for rows in ["...\n.#.\n...", "...\n.x.\n..."] {
+        for counting in [Counting::Placements, Counting::Positions] {
+            let mut q = Query::new(
+                Pattern::parse(rows).unwrap(),
+                Placement::At { col: 0, row: 0 },
+            );
+            q.sequence = vec![(Color::White, (2, 2))];
+            q.counting = counting;
+            queries.push(q);
+        }
+    }
+    let found = db.search_many(&queries, Page::default(), false);
+    for a in &found.answers {
+        assert_eq!((a.games, a.occurrences), (1, 1));
+        let hits: Vec<(u32, (u32, u32))> =
+            a.matches.iter().map(|m| (m.move_number, m.place)).collect();
+        assert_eq!(hits, [(3, (0, 0))]);
+        // The move after the sequence, on the 3-3 point's neighbour outside the corner: none.
+        assert!(a.continuations.is_empty(), "{:?}", a.continuations);
+    }
+    let scanned = db.scan_many(&queries, Page::default(), false);
+    assert_eq!(scanned.answers, found.answers);
+}
+
+/// A wildcard stands for its cases: a query whose pattern has a wildcard cell finds, at each
+/// position, exactly the rectangles where the same query with that cell made one of the
+/// states it allows (`*`: empty, Black, White; `x`: empty, Black; `o`: empty, White) finds
+/// them, and so exactly the games of all of them. The cases have a wildcard fewer, so this
+/// holds the reading of wildcards (`Clean::read_wild`, the dense prune's, the levels') to
+/// the plain cells', which the index and the plain scan share.
+#[test]
+fn a_wildcard_finds_what_its_cases_find() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut rng, files) = seeded_spread(dir.path(), 0x7769_6c64);
+    let db19 = common::build(dir.path(), &files, 19, false);
+    let db9 = common::build(dir.path(), &files, 9, false);
+    let asked19 = check_cases(&db19, &mut rng, 400, "19x19");
+    let asked9 = check_cases(&db9, &mut rng, 300, "9x9");
+    assert!(asked19 > 40 && asked9 > 40, "{asked19} {asked9} queries");
+}
+
+fn check_cases(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usize {
+    use std::collections::BTreeSet;
+    const MOST: u64 = 50_000;
+    let page = Page {
+        offset: 0,
+        limit: MOST,
+    };
+    let mut asked = 0;
+    for q in random_queries(db, rng, count) {
+        let cells = q.pattern.cells();
+        let wild: Vec<usize> = (0..cells.len())
+            .filter(|&i| !matches!(cells[i], Cell::Black | Cell::White | Cell::Empty))
+            .collect();
+        if wild.is_empty() {
+            continue;
+        }
+        let at = wild[rng.below(wild.len() as u64) as usize];
+        let states: &[Cell] = match cells[at] {
+            Cell::EmptyOrBlack => &[Cell::Empty, Cell::Black],
+            Cell::EmptyOrWhite => &[Cell::Empty, Cell::White],
+            _ => &[Cell::Empty, Cell::Black, Cell::White],
+        };
+        let mut queries = vec![q.clone()];
+        for &state in states {
+            let mut c = cells.to_vec();
+            c[at] = state;
+            let mut case = q.clone();
+            case.pattern =
+                Pattern::new(q.pattern.width() as usize, q.pattern.height() as usize, c).unwrap();
+            queries.push(case);
+        }
+        let found = db.search_many(&queries, page, false);
+        if found.answers.iter().any(|a| a.occurrences > MOST) {
+            continue;
+        }
+        let what = format!("{label} cell {at}: {}", serde_json::to_string(&q).unwrap());
+        // A hit: the game, the position, and the rectangle (its top-left corner and whether
+        // the image standing there is turned across: the cases have the query's shape).
+        let hits = |a: &kifu_search::SearchAnswer| -> BTreeSet<(u64, u32, (u32, u32), bool)> {
+            a.matches
+                .iter()
+                .map(|m| {
+                    let sym = Symmetry::from_index(m.symmetry).unwrap();
+                    let across = q.pattern.transformed(sym).width() != q.pattern.width();
+                    (m.game, m.move_number, m.place, across)
+                })
+                .collect()
+        };
+        let whole = &found.answers[0];
+        let mut union = BTreeSet::new();
+        let mut games = BTreeSet::new();
+        for a in &found.answers[1..] {
+            assert_eq!(a.games_searched, whole.games_searched, "{what}");
+            union.extend(hits(a));
+            games.extend(a.matches.iter().map(|m| m.game));
+        }
+        assert_eq!(whole.games, games.len() as u64, "{what}");
+        // Counting placements, each is counted where it first stands, which for the wildcard
+        // is the first of its cases': only the games compare. So with variations, where a
+        // game's move number does not name one position.
+        if q.counting == Counting::Placements || q.variations {
+            asked += 1;
+            continue;
+        }
+        let mine = hits(whole);
+        let only_mine: Vec<_> = mine.difference(&union).take(5).collect();
+        let only_cases: Vec<_> = union.difference(&mine).take(5).collect();
+        assert!(
+            only_mine.is_empty() && only_cases.is_empty(),
+            "{what}: only the wildcard's {only_mine:?}, only its cases' {only_cases:?}"
+        );
+        assert_eq!(whole.occurrences, mine.len() as u64, "{what}");
+        asked += 1;
+    }
+    asked
+}

@@ -86,7 +86,7 @@ pub struct SearchArgs {
     /// What counts as one occurrence: `positions` (every position where the pattern stands,
     /// with the move right after it) or `placements` (each place and orientation once per game,
     /// where it first appears, with the next move inside the pattern however late: Kombilo's
-    /// counting).
+    /// counting; with --sequence, where it first appears and the sequence follows).
     #[arg(long, value_parser = parse_counting, default_value = "positions")]
     count: kifu_search::Counting,
     /// Search the variations too (needs an index built with --variations to mean more than

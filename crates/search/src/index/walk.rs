@@ -455,7 +455,10 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
     let n = usize::from(size.get());
     let sequence = &query.sequence;
     let placements = query.counting == Counting::Placements;
-    // Counting placements, each place counts once: when all have, only waiting hits matter.
+    // Counting placements, each place counts once, where it first stands: when all have, only
+    // waiting hits matter. With a sequence, where it first stands and the sequence follows,
+    // which only the game's end tells (`Scan::end_game` keeps the first): each stands anew.
+    let once = placements && sequence.is_empty();
     let mut unseen = ws.cands.len();
     let last_move = query.moves.map_or(u32::MAX, |m| m.1);
     let mut waiting = Waiting(std::mem::take(&mut ws.waiting));
@@ -476,7 +479,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
         if !query.variations
             && (node_index as u64 > u64::from(bound)
                 || node.move_number > last_move
-                || (placements && unseen == 0))
+                || (once && unseen == 0))
             && !waiting.is_waiting(node_index.wrapping_sub(1))
         {
             // Along the main line no place stands from here on and no hit waits for a move.
@@ -576,7 +579,7 @@ fn walk(ws: &mut Workspace, game: &GameWalk<'_>) -> Vec<(EventKey, Event)> {
         }
         let mut here = 0;
         for &(k, vi, place) in &ws.found {
-            if placements {
+            if once {
                 if ws.seen[k] {
                     continue;
                 }

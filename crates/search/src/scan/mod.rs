@@ -359,8 +359,9 @@ impl<'q> Scan<'q> {
             );
             for (vi, place) in found {
                 // Counting placements, a placement counts once per game, where it first
-                // appears (as Kombilo counts).
-                if placements && !seen.insert((vi, place)) {
+                // appears (as Kombilo counts); with a sequence, where it first appears and the
+                // sequence follows, which `end_game` tells.
+                if placements && sequence.is_empty() && !seen.insert((vi, place)) {
                     continue;
                 }
                 let k = here.len();
@@ -413,6 +414,9 @@ impl<'q> Scan<'q> {
         }
         if !self.query.sequence.is_empty() {
             one_a_rectangle(events, variants);
+            if self.query.counting == Counting::Placements {
+                first_placements(events);
+            }
         }
         let hits_in_game = events.len() as u64;
         if hits_in_game == 0 {
@@ -747,6 +751,16 @@ fn one_a_rectangle(events: &mut Vec<(EventKey, Event)>, variants: &[Variant]) {
         *v = (*v).min(e.variant);
     }
     events.retain(|(key, e)| first[&rectangle(key, e)] == e.variant);
+}
+
+/// Counting placements with a sequence, each placement (variant and place) is counted once, at
+/// the first node where it stood and the sequence followed: keeps the first of its hits (in
+/// the order of the events' keys, the node where it stood first). A placement that stood
+/// earlier without the sequence does not hide a later one with it: a wildcard finds every
+/// game its cases find, as without a sequence.
+fn first_placements(events: &mut Vec<(EventKey, Event)>) {
+    let mut counted = HashSet::new();
+    events.retain(|(_, e)| counted.insert((e.variant, e.place)));
 }
 
 /// The variants standing on `position` and their places, among those that want its side to

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::oracle::{random_queries, seeded_spread, Rng};
+use common::oracle::{random_queries, seeded_spread, turned, Rng};
 use kifu_go::{Color, Symmetry};
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
@@ -30,73 +30,6 @@ fn turns_of_the_board_and_exchanged_colours_leave_the_answers_alone() {
         swapped19 > 20 && swapped9 > 15,
         "{swapped19} {swapped9} queries swapped"
     );
-}
-
-/// `q` as it reads after `sym` is applied to the board: the pattern turned (its cells mapped
-/// point by point on the board, which must be what [`Pattern::transformed`] gives), a fixed
-/// place moved where its rectangle goes, a side to the side it goes to, the sequence's cells
-/// with the pattern's.
-fn turned(q: &Query, sym: Symmetry, n: u32) -> Query {
-    let size = kifu_go::BoardSize::new(n).unwrap();
-    let p = &q.pattern;
-    let (w, h) = (p.width(), p.height());
-    let (col, row) = match q.placement {
-        Placement::At { col, row } => (col, row),
-        _ => (0, 0),
-    };
-    let to = |x: u32, y: u32| {
-        let t = sym.apply(kifu_go::Point::new(col + x, row + y, size).unwrap(), size);
-        (u32::from(t.col()), u32::from(t.row()))
-    };
-    let corners = [to(0, 0), to(w - 1, 0), to(0, h - 1), to(w - 1, h - 1)];
-    let c0 = corners.iter().map(|c| c.0).min().unwrap();
-    let r0 = corners.iter().map(|c| c.1).min().unwrap();
-    let tw = corners.iter().map(|c| c.0).max().unwrap() - c0 + 1;
-    let th = corners.iter().map(|c| c.1).max().unwrap() - r0 + 1;
-    let mut cells = vec![Cell::Any; (tw * th) as usize];
-    for y in 0..h {
-        for x in 0..w {
-            let (tx, ty) = to(x, y);
-            cells[((ty - r0) * tw + tx - c0) as usize] = p.cell(x, y);
-        }
-    }
-    let pattern = Pattern::new(tw as usize, th as usize, cells).unwrap();
-    assert_eq!(pattern, p.transformed(sym), "{sym:?} of {p:?}");
-    let side_of = |s: Side| {
-        let (x, y) = match s {
-            Side::Top => (1, 0),
-            Side::Bottom => (1, n - 1),
-            Side::Left => (0, 1),
-            Side::Right => (n - 1, 1),
-        };
-        let t = sym.apply(kifu_go::Point::new(x, y, size).unwrap(), size);
-        match (u32::from(t.col()), u32::from(t.row())) {
-            (_, 0) => Side::Top,
-            (_, r) if r == n - 1 => Side::Bottom,
-            (0, _) => Side::Left,
-            _ => Side::Right,
-        }
-    };
-    let mut t = q.clone();
-    t.pattern = pattern;
-    t.placement = match q.placement {
-        Placement::At { .. } => Placement::At { col: c0, row: r0 },
-        Placement::Edge { side } => Placement::Edge {
-            side: side_of(side),
-        },
-        Placement::Anywhere => Placement::Anywhere,
-    };
-    // A sequence's cells are relative to the pattern's box wherever it stands.
-    let box_to = |x: u32, y: u32| {
-        let (tx, ty) = to(x, y);
-        (tx - c0, ty - r0)
-    };
-    t.sequence = q
-        .sequence
-        .iter()
-        .map(|&(c, (x, y))| (c, box_to(x, y)))
-        .collect();
-    t
 }
 
 /// Searching in all orientations, a query and its image under each symmetry of the board
@@ -360,98 +293,4 @@ fn a_placement_counts_where_its_sequence_follows() {
     }
     let scanned = db.scan_many(&queries, Page::default(), false);
     assert_eq!(scanned.answers, found.answers);
-}
-
-/// A wildcard stands for its cases: a query whose pattern has a wildcard cell finds, at each
-/// position, exactly the rectangles where the same query with that cell made one of the
-/// states it allows (`*`: empty, Black, White; `x`: empty, Black; `o`: empty, White) finds
-/// them, and so exactly the games of all of them. The cases have a wildcard fewer, so this
-/// holds the reading of wildcards (`Clean::read_wild`, the dense prune's, the levels') to
-/// the plain cells', which the index and the plain scan share.
-#[test]
-fn a_wildcard_finds_what_its_cases_find() {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut rng, files) = seeded_spread(dir.path(), 0x7769_6c64);
-    let db19 = common::build(dir.path(), &files, 19, false);
-    let db9 = common::build(dir.path(), &files, 9, false);
-    let asked19 = check_cases(&db19, &mut rng, 400, "19x19");
-    let asked9 = check_cases(&db9, &mut rng, 300, "9x9");
-    assert!(asked19 > 40 && asked9 > 40, "{asked19} {asked9} queries");
-}
-
-fn check_cases(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usize {
-    use std::collections::BTreeSet;
-    const MOST: u64 = 50_000;
-    let page = Page {
-        offset: 0,
-        limit: MOST,
-    };
-    let mut asked = 0;
-    for q in random_queries(db, rng, count) {
-        let cells = q.pattern.cells();
-        let wild: Vec<usize> = (0..cells.len())
-            .filter(|&i| !matches!(cells[i], Cell::Black | Cell::White | Cell::Empty))
-            .collect();
-        if wild.is_empty() {
-            continue;
-        }
-        let at = wild[rng.below(wild.len() as u64) as usize];
-        let states: &[Cell] = match cells[at] {
-            Cell::EmptyOrBlack => &[Cell::Empty, Cell::Black],
-            Cell::EmptyOrWhite => &[Cell::Empty, Cell::White],
-            _ => &[Cell::Empty, Cell::Black, Cell::White],
-        };
-        let mut queries = vec![q.clone()];
-        for &state in states {
-            let mut c = cells.to_vec();
-            c[at] = state;
-            let mut case = q.clone();
-            case.pattern =
-                Pattern::new(q.pattern.width() as usize, q.pattern.height() as usize, c).unwrap();
-            queries.push(case);
-        }
-        let found = db.search_many(&queries, page, false);
-        if found.answers.iter().any(|a| a.occurrences > MOST) {
-            continue;
-        }
-        let what = format!("{label} cell {at}: {}", serde_json::to_string(&q).unwrap());
-        // A hit: the game, the position, and the rectangle (its top-left corner and whether
-        // the image standing there is turned across: the cases have the query's shape).
-        let hits = |a: &kifu_search::SearchAnswer| -> BTreeSet<(u64, u32, (u32, u32), bool)> {
-            a.matches
-                .iter()
-                .map(|m| {
-                    let sym = Symmetry::from_index(m.symmetry).unwrap();
-                    let across = q.pattern.transformed(sym).width() != q.pattern.width();
-                    (m.game, m.move_number, m.place, across)
-                })
-                .collect()
-        };
-        let whole = &found.answers[0];
-        let mut union = BTreeSet::new();
-        let mut games = BTreeSet::new();
-        for a in &found.answers[1..] {
-            assert_eq!(a.games_searched, whole.games_searched, "{what}");
-            union.extend(hits(a));
-            games.extend(a.matches.iter().map(|m| m.game));
-        }
-        assert_eq!(whole.games, games.len() as u64, "{what}");
-        // Counting placements, each is counted where it first stands, which for the wildcard
-        // is the first of its cases': only the games compare. So with variations, where a
-        // game's move number does not name one position.
-        if q.counting == Counting::Placements || q.variations {
-            asked += 1;
-            continue;
-        }
-        let mine = hits(whole);
-        let only_mine: Vec<_> = mine.difference(&union).take(5).collect();
-        let only_cases: Vec<_> = union.difference(&mine).take(5).collect();
-        assert!(
-            only_mine.is_empty() && only_cases.is_empty(),
-            "{what}: only the wildcard's {only_mine:?}, only its cases' {only_cases:?}"
-        );
-        assert_eq!(whole.occurrences, mine.len() as u64, "{what}");
-        asked += 1;
-    }
-    asked
 }

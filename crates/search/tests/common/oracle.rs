@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
-use kifu_go::{Board, Color, Move};
+use kifu_go::{Board, Color, Move, Symmetry};
 use kifu_search::pattern::Cell;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
 use std::path::{Path, PathBuf};
@@ -293,4 +293,71 @@ pub fn random_line(
         color = color.opponent();
     }
     out
+}
+
+/// `q` as it reads after `sym` is applied to the board: the pattern turned (its cells mapped
+/// point by point on the board, which must be what [`Pattern::transformed`] gives), a fixed
+/// place moved where its rectangle goes, a side to the side it goes to, the sequence's cells
+/// with the pattern's.
+pub fn turned(q: &Query, sym: Symmetry, n: u32) -> Query {
+    let size = kifu_go::BoardSize::new(n).unwrap();
+    let p = &q.pattern;
+    let (w, h) = (p.width(), p.height());
+    let (col, row) = match q.placement {
+        Placement::At { col, row } => (col, row),
+        _ => (0, 0),
+    };
+    let to = |x: u32, y: u32| {
+        let t = sym.apply(kifu_go::Point::new(col + x, row + y, size).unwrap(), size);
+        (u32::from(t.col()), u32::from(t.row()))
+    };
+    let corners = [to(0, 0), to(w - 1, 0), to(0, h - 1), to(w - 1, h - 1)];
+    let c0 = corners.iter().map(|c| c.0).min().unwrap();
+    let r0 = corners.iter().map(|c| c.1).min().unwrap();
+    let tw = corners.iter().map(|c| c.0).max().unwrap() - c0 + 1;
+    let th = corners.iter().map(|c| c.1).max().unwrap() - r0 + 1;
+    let mut cells = vec![Cell::Any; (tw * th) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            let (tx, ty) = to(x, y);
+            cells[((ty - r0) * tw + tx - c0) as usize] = p.cell(x, y);
+        }
+    }
+    let pattern = Pattern::new(tw as usize, th as usize, cells).unwrap();
+    assert_eq!(pattern, p.transformed(sym), "{sym:?} of {p:?}");
+    let side_of = |s: Side| {
+        let (x, y) = match s {
+            Side::Top => (1, 0),
+            Side::Bottom => (1, n - 1),
+            Side::Left => (0, 1),
+            Side::Right => (n - 1, 1),
+        };
+        let t = sym.apply(kifu_go::Point::new(x, y, size).unwrap(), size);
+        match (u32::from(t.col()), u32::from(t.row())) {
+            (_, 0) => Side::Top,
+            (_, r) if r == n - 1 => Side::Bottom,
+            (0, _) => Side::Left,
+            _ => Side::Right,
+        }
+    };
+    let mut t = q.clone();
+    t.pattern = pattern;
+    t.placement = match q.placement {
+        Placement::At { .. } => Placement::At { col: c0, row: r0 },
+        Placement::Edge { side } => Placement::Edge {
+            side: side_of(side),
+        },
+        Placement::Anywhere => Placement::Anywhere,
+    };
+    // A sequence's cells are relative to the pattern's box wherever it stands.
+    let box_to = |x: u32, y: u32| {
+        let (tx, ty) = to(x, y);
+        (tx - c0, ty - r0)
+    };
+    t.sequence = q
+        .sequence
+        .iter()
+        .map(|&(c, (x, y))| (c, box_to(x, y)))
+        .collect();
+    t
 }

@@ -1,0 +1,407 @@
+//! The query model against itself, by parts: a query whose options widen it (a wildcard, all
+//! orientations, colours swapped, anywhere, no move window) finds exactly the hits of the
+//! narrower queries it is the union of, and a narrower one exactly its share. The index and
+//! the plain scan share the query model, so the oracle of `index_oracle.rs` cannot see its
+//! mistakes; these laws can, and they hold one machinery to another (wildcards to plain
+//! cells, a free pattern's dense prune and levels to a fixed place's columns). Random
+//! queries cut from real positions, as the oracle's (`KIFU_ORACLE_SEED`).
+//!
+//! A hit is a game, a position of its main line (its move number) and the rectangle the
+//! pattern stands on; compared as sets, so that which image a rectangle's hit is named by
+//! does not matter. Counting placements (each counted where it first stands) and with
+//! variations (a move number names several positions), only the games compare.
+
+mod common;
+
+use common::oracle::{random_queries, seeded_spread, turned, Rng};
+use kifu_go::{BoardSize, Color, Point, Symmetry};
+use kifu_search::pattern::Cell;
+use kifu_search::scan::Page;
+use kifu_search::{Counting, Database, Pattern, Placement, Query, SearchAnswer, Side};
+use std::collections::BTreeSet;
+
+/// Queries of more hits than this are left out (the page lists every hit).
+const MOST: u64 = 50_000;
+
+const PAGE: Page = Page {
+    offset: 0,
+    limit: MOST,
+};
+
+/// A hit: game, move number, the rectangle's top-left corner and its width on the board.
+type Hit = (u64, u32, (u32, u32), u32);
+
+/// The hits of `a`, the answer to `q`.
+fn hits(q: &Query, a: &SearchAnswer) -> BTreeSet<Hit> {
+    a.matches
+        .iter()
+        .map(|m| {
+            let sym = Symmetry::from_index(m.symmetry).unwrap();
+            (
+                m.game,
+                m.move_number,
+                m.place,
+                q.pattern.transformed(sym).width(),
+            )
+        })
+        .collect()
+}
+
+fn games(a: &SearchAnswer) -> BTreeSet<u64> {
+    a.matches.iter().map(|m| m.game).collect()
+}
+
+/// Whether hits compare (else only games).
+fn by_hits(q: &Query) -> bool {
+    q.counting == Counting::Positions && !q.variations
+}
+
+/// `whole`'s answer holds exactly the union of `parts`' answers (all to the queries of
+/// `whole` first, then `parts`, searched at once): the number of hits (or, where only games
+/// compare, games) compared, `None` when one has too many hits.
+fn check_union(db: &Database, whole: &Query, parts: &[Query], what: &str) -> Option<usize> {
+    let mut all = vec![whole.clone()];
+    all.extend(parts.iter().cloned());
+    let found = db.search_many(&all, PAGE, false);
+    if found.answers.iter().any(|a| a.occurrences > MOST) {
+        return None;
+    }
+    let a = &found.answers[0];
+    let (mut union, mut union_games) = (BTreeSet::new(), BTreeSet::new());
+    for (q, b) in parts.iter().zip(&found.answers[1..]) {
+        assert_eq!(a.games_searched, b.games_searched, "{what}");
+        union.extend(hits(q, b));
+        union_games.extend(games(b));
+    }
+    assert_eq!(games(a), union_games, "{what}: games");
+    assert_eq!(a.games, union_games.len() as u64, "{what}");
+    if by_hits(whole) {
+        let mine = hits(whole, a);
+        let only_whole: Vec<_> = mine.difference(&union).take(5).collect();
+        let only_parts: Vec<_> = union.difference(&mine).take(5).collect();
+        assert!(
+            only_whole.is_empty() && only_parts.is_empty(),
+            "{what}: only the whole's {only_whole:?}, only the parts' {only_parts:?}"
+        );
+        assert_eq!(a.occurrences, mine.len() as u64, "{what}");
+        return Some(mine.len());
+    }
+    Some(union_games.len())
+}
+
+fn databases(seed: u64) -> (tempfile::TempDir, Rng, Database, Database) {
+    let dir = tempfile::tempdir().unwrap();
+    let (rng, files) = seeded_spread(dir.path(), seed);
+    let db19 = common::build(dir.path(), &files, 19, false);
+    let db9 = common::build(dir.path(), &files, 9, false);
+    (dir, rng, db19, db9)
+}
+
+fn label(db: &Database, q: &Query, law: &str) -> String {
+    let n = db.size().get();
+    format!("{n}x{n} {law}: {}", serde_json::to_string(q).unwrap())
+}
+
+/// A wildcard stands for its cases: the same query with one wildcard cell made each state it
+/// allows (`*`: empty, Black, White; `x`: empty, Black; `o`: empty, White). The cases have a
+/// wildcard fewer, so this holds the reading of wildcards (`Clean::read_wild`, the dense
+/// prune's, the levels') to the plain cells'. It found, in session 45, a sequence counted by
+/// placements that an earlier appearance without it used up.
+#[test]
+fn a_wildcard_finds_what_its_cases_find() {
+    let (_dir, mut rng, db19, db9) = databases(0x7769_6c64);
+    let asked19 = check_cases(&db19, &mut rng, 400);
+    let asked9 = check_cases(&db9, &mut rng, 300);
+    assert!(asked19 > 30 && asked9 > 20, "{asked19} {asked9} queries");
+}
+
+fn check_cases(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for q in random_queries(db, rng, count) {
+        let cells = q.pattern.cells();
+        let wild: Vec<usize> = (0..cells.len())
+            .filter(|&i| !matches!(cells[i], Cell::Black | Cell::White | Cell::Empty))
+            .collect();
+        if wild.is_empty() {
+            continue;
+        }
+        let at = wild[rng.below(wild.len() as u64) as usize];
+        let states: &[Cell] = match cells[at] {
+            Cell::EmptyOrBlack => &[Cell::Empty, Cell::Black],
+            Cell::EmptyOrWhite => &[Cell::Empty, Cell::White],
+            _ => &[Cell::Empty, Cell::Black, Cell::White],
+        };
+        let cases: Vec<Query> = states
+            .iter()
+            .map(|&state| {
+                let mut c = cells.to_vec();
+                c[at] = state;
+                let mut case = q.clone();
+                case.pattern =
+                    Pattern::new(q.pattern.width() as usize, q.pattern.height() as usize, c)
+                        .unwrap();
+                case
+            })
+            .collect();
+        let what = label(db, &q, &format!("cell {at}"));
+        asked += usize::from(check_union(db, &q, &cases, &what).is_some_and(|h| h > 0));
+    }
+    asked
+}
+
+/// All orientations are the union of the eight images searched in one orientation each
+/// ([`turned`]: the pattern, its fixed place or side and its sequence turned together).
+#[test]
+fn all_orientations_are_the_union_of_each() {
+    let (_dir, mut rng, db19, db9) = databases(0x6f72_6965);
+    let asked19 = check_orientations(&db19, &mut rng, 150);
+    let asked9 = check_orientations(&db9, &mut rng, 120);
+    assert!(asked19 > 28 && asked9 > 27, "{asked19} {asked9} queries");
+}
+
+fn check_orientations(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let n = u32::from(db.size().get());
+    let mut asked = 0;
+    for q in random_queries(db, rng, count) {
+        if !q.symmetries {
+            continue;
+        }
+        let images: Vec<Query> = (0..8)
+            .map(|i| {
+                let mut t = turned(&q, Symmetry::from_index(i).unwrap(), n);
+                t.symmetries = false;
+                t
+            })
+            .collect();
+        let what = label(db, &q, "orientations");
+        asked += usize::from(check_union(db, &q, &images, &what).is_some_and(|h| h > 0));
+    }
+    asked
+}
+
+/// Colours swapped are the union of the pattern as it is and the pattern with its colours
+/// exchanged (its side to move and sequence too), neither swapped.
+#[test]
+fn swapped_colours_are_the_union_of_both() {
+    let (_dir, mut rng, db19, db9) = databases(0x7377_6170);
+    let asked19 = check_swapped(&db19, &mut rng, 150);
+    let asked9 = check_swapped(&db9, &mut rng, 120);
+    assert!(asked19 > 27 && asked9 > 20, "{asked19} {asked9} queries");
+}
+
+fn check_swapped(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let flip = |c: Color| c.opponent();
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        q.swap_colors = true;
+        let mut plain = q.clone();
+        plain.swap_colors = false;
+        let mut exchanged = plain.clone();
+        exchanged.pattern = q.pattern.swapped();
+        exchanged.to_play = q.to_play.map(flip);
+        exchanged.sequence = q.sequence.iter().map(|&(c, at)| (flip(c), at)).collect();
+        let what = label(db, &q, "colours");
+        asked +=
+            usize::from(check_union(db, &q, &[plain, exchanged], &what).is_some_and(|h| h > 0));
+    }
+    asked
+}
+
+/// The rectangles of a `w` x `h` pattern at `(col, row)` under each symmetry of a board of
+/// side `n` (in one orientation only, the identity's), with the symmetry: (top-left corner,
+/// width on the board, symmetry's index).
+fn images_of_place(
+    (col, row): (u32, u32),
+    (w, h): (u32, u32),
+    n: u32,
+    all: bool,
+) -> Vec<((u32, u32), u32, usize)> {
+    let size = BoardSize::new(n).unwrap();
+    (0..if all { 8 } else { 1 })
+        .map(|i| {
+            let sym = Symmetry::from_index(i).unwrap();
+            let to = |x: u32, y: u32| {
+                let p = sym.apply(Point::new(x, y, size).unwrap(), size);
+                (u32::from(p.col()), u32::from(p.row()))
+            };
+            let (a, b) = (to(col, row), to(col + w - 1, row + h - 1));
+            ((a.0.min(b.0), a.1.min(b.1)), a.0.abs_diff(b.0) + 1, i)
+        })
+        .collect()
+}
+
+/// A free pattern's hits on the rectangles of one place (and its images) are the hits of the
+/// same pattern fixed there: the free patterns' machinery (the dense prune, the levels, the
+/// settled runs) against the fixed places' (the columns of a few places). For patterns
+/// without wildcards whose eight images are all different, so that the image standing on a
+/// rectangle is one; the places tried are those of a hit of the free search and a random one.
+#[test]
+fn a_free_pattern_at_a_place_is_the_pattern_fixed_there() {
+    let (_dir, mut rng, db19, db9) = databases(0x6672_6565);
+    let asked19 = check_places(&db19, &mut rng, 300);
+    let asked9 = check_places(&db9, &mut rng, 400);
+    assert!(asked19 > 20 && asked9 > 30, "{asked19} {asked9} places");
+}
+
+fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let n = u32::from(db.size().get());
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        let p = q.pattern.clone();
+        let mut images: Vec<Pattern> = Vec::new();
+        for i in 0..8 {
+            let t = p.transformed(Symmetry::from_index(i).unwrap());
+            if !images.contains(&t) {
+                images.push(t);
+            }
+        }
+        let wild = p
+            .cells()
+            .iter()
+            .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty));
+        if wild || images.len() < 8 || q.swap_colors || !by_hits(&q) {
+            continue;
+        }
+        q.placement = Placement::Anywhere;
+        let free = db.search_many(std::slice::from_ref(&q), PAGE, false);
+        let a = &free.answers[0];
+        if a.occurrences > MOST {
+            continue;
+        }
+        let (w, h) = (p.width(), p.height());
+        let random = (
+            rng.below(u64::from(n - w + 1)) as u32,
+            rng.below(u64::from(n - h + 1)) as u32,
+        );
+        // A hit of the free search, as the identity's rectangle that it is an image of.
+        let hit = a.matches.first().and_then(|m| {
+            (0..n - w + 1)
+                .flat_map(|c| (0..n - h + 1).map(move |r| (c, r)))
+                .find(|&place| {
+                    images_of_place(place, (w, h), n, q.symmetries)
+                        .iter()
+                        .any(|&(at, _, i)| at == m.place && i == m.symmetry)
+                })
+        });
+        for place in hit.into_iter().chain([random]) {
+            let mut fixed = q.clone();
+            fixed.placement = Placement::At {
+                col: place.0,
+                row: place.1,
+            };
+            let images = images_of_place(place, (w, h), n, q.symmetries);
+            let want: BTreeSet<(u64, u32, (u32, u32), usize)> = a
+                .matches
+                .iter()
+                .filter(|m| {
+                    images
+                        .iter()
+                        .any(|&(at, _, i)| at == m.place && i == m.symmetry)
+                })
+                .map(|m| (m.game, m.move_number, m.place, m.symmetry))
+                .collect();
+            let found = db.search_many(std::slice::from_ref(&fixed), PAGE, false);
+            let b = &found.answers[0];
+            let got: BTreeSet<(u64, u32, (u32, u32), usize)> = b
+                .matches
+                .iter()
+                .map(|m| (m.game, m.move_number, m.place, m.symmetry))
+                .collect();
+            let what = label(db, &fixed, "place");
+            assert_eq!(got, want, "{what}");
+            assert_eq!(b.occurrences, got.len() as u64, "{what}");
+            asked += 1;
+        }
+    }
+    asked
+}
+
+/// A move window's hits are the hits without it whose position is in the window.
+#[test]
+fn a_move_window_is_a_share_of_the_hits() {
+    let (_dir, mut rng, db19, db9) = databases(0x7769_6e64);
+    let asked19 = check_windows(&db19, &mut rng, 200);
+    let asked9 = check_windows(&db9, &mut rng, 200);
+    assert!(asked19 > 12 && asked9 > 10, "{asked19} {asked9} queries");
+}
+
+fn check_windows(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        if !by_hits(&q) {
+            continue;
+        }
+        // Windows within the games' lengths: a third of the board's points at most.
+        let span = u64::from(db.size().get()).pow(2) / 3;
+        let from = rng.below(span) as u32;
+        q.moves = Some((from, from + rng.below(span) as u32));
+        let mut open = q.clone();
+        open.moves = None;
+        let found = db.search_many(&[q.clone(), open.clone()], PAGE, false);
+        let (a, b) = (&found.answers[0], &found.answers[1]);
+        if b.occurrences > MOST {
+            continue;
+        }
+        let (lo, hi) = q.moves.unwrap();
+        let want: BTreeSet<Hit> = hits(&open, b)
+            .into_iter()
+            .filter(|h| (lo..=hi).contains(&h.1))
+            .collect();
+        let what = label(db, &q, "window");
+        assert_eq!(hits(&q, a), want, "{what}");
+        assert_eq!(a.occurrences, want.len() as u64, "{what}");
+        asked += usize::from(!want.is_empty());
+    }
+    asked
+}
+
+/// A side pattern is the union of the pattern fixed at each place along that side (in one
+/// orientation), and the free pattern holds both.
+#[test]
+fn a_side_is_the_union_of_its_places() {
+    let (_dir, mut rng, db19, db9) = databases(0x7369_6465);
+    let asked19 = check_sides(&db19, &mut rng, 200);
+    let asked9 = check_sides(&db9, &mut rng, 150);
+    assert!(asked19 > 24 && asked9 > 15, "{asked19} {asked9} queries");
+}
+
+fn check_sides(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let n = u32::from(db.size().get());
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        let (w, h) = (q.pattern.width(), q.pattern.height());
+        if w > n || h > n {
+            continue;
+        }
+        q.symmetries = false;
+        let places: Vec<(u32, u32)> = match rng.below(4) {
+            0 => {
+                q.placement = Placement::Edge { side: Side::Top };
+                (0..=n - w).map(|c| (c, 0)).collect()
+            }
+            1 => {
+                q.placement = Placement::Edge { side: Side::Bottom };
+                (0..=n - w).map(|c| (c, n - h)).collect()
+            }
+            2 => {
+                q.placement = Placement::Edge { side: Side::Left };
+                (0..=n - h).map(|r| (0, r)).collect()
+            }
+            _ => {
+                q.placement = Placement::Edge { side: Side::Right };
+                (0..=n - h).map(|r| (n - w, r)).collect()
+            }
+        };
+        let fixed: Vec<Query> = places
+            .iter()
+            .map(|&(col, row)| {
+                let mut f = q.clone();
+                f.placement = Placement::At { col, row };
+                f
+            })
+            .collect();
+        let what = label(db, &q, "side");
+        asked += usize::from(check_union(db, &q, &fixed, &what).is_some_and(|h| h > 0));
+    }
+    asked
+}

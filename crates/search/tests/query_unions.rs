@@ -67,6 +67,9 @@ fn check_union(db: &Database, whole: &Query, parts: &[Query], what: &str) -> Opt
         return None;
     }
     let a = &found.answers[0];
+    for (q, b) in all.iter().zip(&found.answers) {
+        check_tallies(q, b, what);
+    }
     let (mut union, mut union_games) = (BTreeSet::new(), BTreeSet::new());
     for (q, b) in parts.iter().zip(&found.answers[1..]) {
         assert_eq!(a.games_searched, b.games_searched, "{what}");
@@ -87,6 +90,22 @@ fn check_union(db: &Database, whole: &Query, parts: &[Query], what: &str) -> Opt
         return Some(mine.len());
     }
     Some(union_games.len())
+}
+
+/// Every hit counted by positions is followed by a move inside (a continuation), a move
+/// outside (tenuki), a pass or the game's end, and each hit is listed once.
+fn check_tallies(q: &Query, a: &SearchAnswer, what: &str) {
+    if q.counting != Counting::Positions {
+        return;
+    }
+    let inside: u64 = a.continuations.iter().map(|c| c.tally.count).sum();
+    assert_eq!(
+        inside + a.tenuki.count + a.passes.count + a.game_ends,
+        a.occurrences,
+        "{what}: continuations, tenuki, passes and ends"
+    );
+    assert_eq!(a.matches.len() as u64, a.occurrences, "{what}: matches");
+    assert!(a.swapped <= a.occurrences, "{what}");
 }
 
 fn databases(seed: u64) -> (tempfile::TempDir, Rng, Database, Database) {
@@ -402,6 +421,84 @@ fn check_sides(db: &Database, rng: &mut Rng, count: usize) -> usize {
             .collect();
         let what = label(db, &q, "side");
         asked += usize::from(check_union(db, &q, &fixed, &what).is_some_and(|h| h > 0));
+    }
+    asked
+}
+
+/// Either side to move is the union of each: a query without a side to move finds exactly
+/// the hits of the same query for Black to move and for White to move.
+#[test]
+fn either_side_to_move_is_the_union_of_each() {
+    let (_dir, mut rng, db19, db9) = databases(0x706c_6179);
+    let asked19 = check_to_play(&db19, &mut rng, 150);
+    let asked9 = check_to_play(&db9, &mut rng, 120);
+    assert!(asked19 > 25 && asked9 > 20, "{asked19} {asked9} queries");
+}
+
+fn check_to_play(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        q.to_play = None;
+        let sides: Vec<Query> = [Color::Black, Color::White]
+            .iter()
+            .map(|&c| {
+                let mut s = q.clone();
+                s.to_play = Some(c);
+                s
+            })
+            .collect();
+        let what = label(db, &q, "to play");
+        asked += usize::from(check_union(db, &q, &sides, &what).is_some_and(|h| h > 0));
+    }
+    asked
+}
+
+/// A longer sequence is played less often: the hits of a query whose sequence is cut short
+/// hold those of the whole sequence, and those of tenuki allowed hold those without.
+#[test]
+fn more_of_a_sequence_finds_less() {
+    let (_dir, mut rng, db19, db9) = databases(0x7365_7175);
+    let asked19 = check_sequences(&db19, &mut rng, 1500);
+    let asked9 = check_sequences(&db9, &mut rng, 1500);
+    assert!(asked19 + asked9 > 12, "{asked19} {asked9} queries");
+}
+
+fn check_sequences(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        if q.sequence.is_empty() {
+            continue;
+        }
+        // Cut from a game that played it: by positions over every game's main line, it
+        // finds that game at least.
+        q.counting = Counting::Positions;
+        q.variations = false;
+        q.moves = None;
+        q.to_play = None;
+        q.filters = Default::default();
+        let mut shorter = q.clone();
+        shorter.sequence.pop();
+        let mut loose = q.clone();
+        loose.allow_tenuki = true;
+        let mut strict = q.clone();
+        strict.allow_tenuki = false;
+        let qs = [q.clone(), shorter.clone(), strict.clone(), loose.clone()];
+        let found = db.search_many(&qs, PAGE, false);
+        if found.answers.iter().any(|a| a.occurrences > MOST) {
+            continue;
+        }
+        let what = label(db, &q, "sequence");
+        for (x, a) in qs.iter().zip(&found.answers) {
+            check_tallies(x, a, &what);
+        }
+        let h: Vec<BTreeSet<Hit>> = qs
+            .iter()
+            .zip(&found.answers)
+            .map(|(x, a)| hits(x, a))
+            .collect();
+        assert!(h[0].is_subset(&h[1]), "{what}: the sequence cut short");
+        assert!(h[2].is_subset(&h[3]), "{what}: tenuki allowed");
+        asked += usize::from(!h[0].is_empty());
     }
     asked
 }

@@ -534,3 +534,88 @@ fn check_countings(db: &Database, rng: &mut Rng, count: usize) -> usize {
     }
     asked
 }
+
+/// Filters are a share of the games: a query with filters finds exactly the hits of the same
+/// query without them in the games the filters alone pass (`Database::filter_games`), with
+/// random filters of every kind (players, colours, dates, event, winner, result, handicap,
+/// komi, free text).
+#[test]
+fn filters_are_a_share_of_the_games() {
+    let (_dir, mut rng, db19, db9) = databases(0x6669_6c74);
+    let asked19 = check_filters(&db19, &mut rng, 600);
+    let asked9 = check_filters(&db9, &mut rng, 600);
+    assert!(asked19 + asked9 > 30, "{asked19} {asked9} queries");
+}
+
+fn random_filters(rng: &mut Rng) -> kifu_search::Filters {
+    use kifu_search::filter::Winner;
+    const NEEDLES: [&str; 10] = ["e", "A", "ko", "lee", "an", "cup", "19", "+r", "W+", "i"];
+    let mut f = kifu_search::Filters::default();
+    // One condition, sometimes two: more pass nearly no game.
+    for _ in 0..1 + usize::from(rng.chance(25)) {
+        let needle = Some(NEEDLES[rng.below(NEEDLES.len() as u64) as usize].to_string());
+        match rng.below(12) {
+            0 => f.player = needle,
+            1 => f.black = needle,
+            2 => f.white = needle,
+            3 => f.event = needle,
+            4 => f.result = needle,
+            5 => f.text = needle,
+            6 => f.date_from = Some(format!("{}", 1950 + rng.below(75))),
+            7 => f.date_to = Some(format!("{}", 1950 + rng.below(75))),
+            8 => {
+                f.winner = Some(if rng.chance(50) {
+                    Winner::Black
+                } else {
+                    Winner::White
+                })
+            }
+            9 => f.handicap_min = Some(rng.below(3) as u32),
+            10 => f.handicap_max = Some(rng.below(2) as u32),
+            _ => {
+                f.komi_min = Some(rng.below(7) as f64);
+                f.komi_max = Some(7.0 + rng.below(3) as f64);
+            }
+        }
+    }
+    f
+}
+
+fn check_filters(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        q.filters = Default::default();
+        if !by_hits(&q) {
+            continue;
+        }
+        let mut filtered = q.clone();
+        filtered.filters = random_filters(rng);
+        let passing = db.filter_games(
+            &filtered.filters,
+            Page {
+                offset: 0,
+                limit: u64::MAX,
+            },
+            false,
+        );
+        let passing: BTreeSet<u64> = passing.matches.iter().map(|g| g.game).collect();
+        let found = db.search_many(&[q.clone(), filtered.clone()], PAGE, false);
+        let (a, b) = (&found.answers[0], &found.answers[1]);
+        if a.occurrences > MOST {
+            continue;
+        }
+        let what = format!(
+            "{} with {}",
+            label(db, &q, "filters"),
+            serde_json::to_string(&filtered.filters).unwrap()
+        );
+        let want: BTreeSet<Hit> = hits(&q, a)
+            .into_iter()
+            .filter(|h| passing.contains(&h.0))
+            .collect();
+        assert_eq!(hits(&filtered, b), want, "{what}");
+        check_tallies(&filtered, b, &what);
+        asked += usize::from(!want.is_empty() && want.len() < a.matches.len());
+    }
+    asked
+}

@@ -110,12 +110,22 @@ fn check_tallies(q: &Query, a: &SearchAnswer, what: &str) {
     assert!(a.swapped <= a.occurrences, "{what}");
 }
 
-fn databases(seed: u64) -> (tempfile::TempDir, Rng, Database, Database) {
+/// Checks a law (`check` of a database, the randomness and a number of random queries to cut,
+/// returning how many it compared) over a 19x19 and a 9x9 database of the corpus's games,
+/// spread by `seed`, with `counts` queries each.
+fn law(
+    seed: u64,
+    check: fn(&Database, &mut Rng, usize) -> usize,
+    counts: [usize; 2],
+) -> [usize; 2] {
     let dir = tempfile::tempdir().unwrap();
-    let (rng, files) = seeded_spread(dir.path(), seed);
+    let (mut rng, files) = seeded_spread(dir.path(), seed);
     let db19 = common::build(dir.path(), &files, 19, false);
     let db9 = common::build(dir.path(), &files, 9, false);
-    (dir, rng, db19, db9)
+    [
+        check(&db19, &mut rng, counts[0]),
+        check(&db9, &mut rng, counts[1]),
+    ]
 }
 
 fn label(db: &Database, q: &Query, law: &str) -> String {
@@ -130,21 +140,18 @@ fn label(db: &Database, q: &Query, law: &str) -> String {
 /// placements that an earlier appearance without it used up.
 #[test]
 fn a_wildcard_finds_what_its_cases_find() {
-    let (_dir, mut rng, db19, db9) = databases(0x7769_6c64);
-    let asked19 = check_cases(&db19, &mut rng, 400);
-    let asked9 = check_cases(&db9, &mut rng, 300);
-    assert!(asked19 > 30 && asked9 > 20, "{asked19} {asked9} queries");
+    let [a, b] = law(0x7769_6c64, check_cases, [400, 300]);
+    assert!(a > 30 && b > 20, "{a} {b} queries");
 }
 
 fn check_cases(db: &Database, rng: &mut Rng, count: usize) -> usize {
-    let mut asked = 0;
-    for q in random_queries(db, rng, count) {
+    union_law(db, rng, count, "cell", |q, rng| {
         let cells = q.pattern.cells();
         let wild: Vec<usize> = (0..cells.len())
             .filter(|&i| !matches!(cells[i], Cell::Black | Cell::White | Cell::Empty))
             .collect();
         if wild.is_empty() {
-            continue;
+            return None;
         }
         let at = wild[rng.below(wild.len() as u64) as usize];
         let states: &[Cell] = match cells[at] {
@@ -152,20 +159,38 @@ fn check_cases(db: &Database, rng: &mut Rng, count: usize) -> usize {
             Cell::EmptyOrWhite => &[Cell::Empty, Cell::White],
             _ => &[Cell::Empty, Cell::Black, Cell::White],
         };
-        let cases: Vec<Query> = states
+        let (w, h) = (q.pattern.width() as usize, q.pattern.height() as usize);
+        let cases = states
             .iter()
             .map(|&state| {
                 let mut c = cells.to_vec();
                 c[at] = state;
                 let mut case = q.clone();
-                case.pattern =
-                    Pattern::new(q.pattern.width() as usize, q.pattern.height() as usize, c)
-                        .unwrap();
+                case.pattern = Pattern::new(w, h, c).unwrap();
                 case
             })
             .collect();
-        let what = label(db, &q, &format!("cell {at}"));
-        asked += usize::from(check_union(db, &q, &cases, &what).is_some_and(|h| h > 0));
+        Some((q, cases))
+    })
+}
+
+/// Checks `whole` against the union of `parts` ([`check_union`]) for `count` random queries,
+/// each made by `parts` into the query to check and its parts (`None`: not for this law).
+/// Returns how many compared hits or games.
+fn union_law(
+    db: &Database,
+    rng: &mut Rng,
+    count: usize,
+    name: &str,
+    parts: impl Fn(Query, &mut Rng) -> Option<(Query, Vec<Query>)>,
+) -> usize {
+    let mut asked = 0;
+    for q in random_queries(db, rng, count) {
+        let Some((whole, parts)) = parts(q, rng) else {
+            continue;
+        };
+        let what = label(db, &whole, name);
+        asked += usize::from(check_union(db, &whole, &parts, &what).is_some_and(|h| h > 0));
     }
     asked
 }
@@ -174,46 +199,35 @@ fn check_cases(db: &Database, rng: &mut Rng, count: usize) -> usize {
 /// ([`turned`]: the pattern, its fixed place or side and its sequence turned together).
 #[test]
 fn all_orientations_are_the_union_of_each() {
-    let (_dir, mut rng, db19, db9) = databases(0x6f72_6965);
-    let asked19 = check_orientations(&db19, &mut rng, 150);
-    let asked9 = check_orientations(&db9, &mut rng, 120);
-    assert!(asked19 > 28 && asked9 > 27, "{asked19} {asked9} queries");
+    let [a, b] = law(0x6f72_6965, check_orientations, [150, 120]);
+    assert!(a > 28 && b > 27, "{a} {b} queries");
 }
 
 fn check_orientations(db: &Database, rng: &mut Rng, count: usize) -> usize {
     let n = u32::from(db.size().get());
-    let mut asked = 0;
-    for q in random_queries(db, rng, count) {
-        if !q.symmetries {
-            continue;
-        }
-        let images: Vec<Query> = (0..8)
+    union_law(db, rng, count, "orientations", |q, _| {
+        let images = (0..8)
             .map(|i| {
                 let mut t = turned(&q, Symmetry::from_index(i).unwrap(), n);
                 t.symmetries = false;
                 t
             })
             .collect();
-        let what = label(db, &q, "orientations");
-        asked += usize::from(check_union(db, &q, &images, &what).is_some_and(|h| h > 0));
-    }
-    asked
+        q.symmetries.then_some((q, images))
+    })
 }
 
 /// Colours swapped are the union of the pattern as it is and the pattern with its colours
 /// exchanged (its side to move and sequence too), neither swapped.
 #[test]
 fn swapped_colours_are_the_union_of_both() {
-    let (_dir, mut rng, db19, db9) = databases(0x7377_6170);
-    let asked19 = check_swapped(&db19, &mut rng, 150);
-    let asked9 = check_swapped(&db9, &mut rng, 120);
-    assert!(asked19 > 27 && asked9 > 20, "{asked19} {asked9} queries");
+    let [a, b] = law(0x7377_6170, check_swapped, [150, 120]);
+    assert!(a > 27 && b > 20, "{a} {b} queries");
 }
 
 fn check_swapped(db: &Database, rng: &mut Rng, count: usize) -> usize {
     let flip = |c: Color| c.opponent();
-    let mut asked = 0;
-    for mut q in random_queries(db, rng, count) {
+    union_law(db, rng, count, "colours", |mut q, _| {
         q.swap_colors = true;
         let mut plain = q.clone();
         plain.swap_colors = false;
@@ -221,11 +235,8 @@ fn check_swapped(db: &Database, rng: &mut Rng, count: usize) -> usize {
         exchanged.pattern = q.pattern.swapped();
         exchanged.to_play = q.to_play.map(flip);
         exchanged.sequence = q.sequence.iter().map(|&(c, at)| (flip(c), at)).collect();
-        let what = label(db, &q, "colours");
-        asked +=
-            usize::from(check_union(db, &q, &[plain, exchanged], &what).is_some_and(|h| h > 0));
-    }
-    asked
+        Some((q, vec![plain, exchanged]))
+    })
 }
 
 /// The rectangles of a `w` x `h` pattern at `(col, row)` under each symmetry of a board of
@@ -258,10 +269,8 @@ fn images_of_place(
 /// rectangle is one; the places tried are those of a hit of the free search and a random one.
 #[test]
 fn a_free_pattern_at_a_place_is_the_pattern_fixed_there() {
-    let (_dir, mut rng, db19, db9) = databases(0x6672_6565);
-    let asked19 = check_places(&db19, &mut rng, 300);
-    let asked9 = check_places(&db9, &mut rng, 400);
-    assert!(asked19 > 20 && asked9 > 30, "{asked19} {asked9} places");
+    let [a, b] = law(0x6672_6565, check_places, [300, 400]);
+    assert!(a > 20 && b > 30, "{a} {b} places");
 }
 
 fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
@@ -340,10 +349,8 @@ fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
 /// A move window's hits are the hits without it whose position is in the window.
 #[test]
 fn a_move_window_is_a_share_of_the_hits() {
-    let (_dir, mut rng, db19, db9) = databases(0x7769_6e64);
-    let asked19 = check_windows(&db19, &mut rng, 200);
-    let asked9 = check_windows(&db9, &mut rng, 200);
-    assert!(asked19 > 12 && asked9 > 10, "{asked19} {asked9} queries");
+    let [a, b] = law(0x7769_6e64, check_windows, [200, 200]);
+    assert!(a > 12 && b > 10, "{a} {b} queries");
 }
 
 fn check_windows(db: &Database, rng: &mut Rng, count: usize) -> usize {
@@ -380,40 +387,26 @@ fn check_windows(db: &Database, rng: &mut Rng, count: usize) -> usize {
 /// orientation), and the free pattern holds both.
 #[test]
 fn a_side_is_the_union_of_its_places() {
-    let (_dir, mut rng, db19, db9) = databases(0x7369_6465);
-    let asked19 = check_sides(&db19, &mut rng, 200);
-    let asked9 = check_sides(&db9, &mut rng, 150);
-    assert!(asked19 > 24 && asked9 > 15, "{asked19} {asked9} queries");
+    let [a, b] = law(0x7369_6465, check_sides, [200, 150]);
+    assert!(a > 24 && b > 15, "{a} {b} queries");
 }
 
 fn check_sides(db: &Database, rng: &mut Rng, count: usize) -> usize {
     let n = u32::from(db.size().get());
-    let mut asked = 0;
-    for mut q in random_queries(db, rng, count) {
+    union_law(db, rng, count, "side", |mut q, rng| {
         let (w, h) = (q.pattern.width(), q.pattern.height());
         if w > n || h > n {
-            continue;
+            return None;
         }
         q.symmetries = false;
-        let places: Vec<(u32, u32)> = match rng.below(4) {
-            0 => {
-                q.placement = Placement::Edge { side: Side::Top };
-                (0..=n - w).map(|c| (c, 0)).collect()
-            }
-            1 => {
-                q.placement = Placement::Edge { side: Side::Bottom };
-                (0..=n - w).map(|c| (c, n - h)).collect()
-            }
-            2 => {
-                q.placement = Placement::Edge { side: Side::Left };
-                (0..=n - h).map(|r| (0, r)).collect()
-            }
-            _ => {
-                q.placement = Placement::Edge { side: Side::Right };
-                (0..=n - h).map(|r| (n - w, r)).collect()
-            }
+        let (side, places): (Side, Vec<(u32, u32)>) = match rng.below(4) {
+            0 => (Side::Top, (0..=n - w).map(|c| (c, 0)).collect()),
+            1 => (Side::Bottom, (0..=n - w).map(|c| (c, n - h)).collect()),
+            2 => (Side::Left, (0..=n - h).map(|r| (0, r)).collect()),
+            _ => (Side::Right, (0..=n - h).map(|r| (n - w, r)).collect()),
         };
-        let fixed: Vec<Query> = places
+        q.placement = Placement::Edge { side };
+        let fixed = places
             .iter()
             .map(|&(col, row)| {
                 let mut f = q.clone();
@@ -421,27 +414,22 @@ fn check_sides(db: &Database, rng: &mut Rng, count: usize) -> usize {
                 f
             })
             .collect();
-        let what = label(db, &q, "side");
-        asked += usize::from(check_union(db, &q, &fixed, &what).is_some_and(|h| h > 0));
-    }
-    asked
+        Some((q, fixed))
+    })
 }
 
 /// Either side to move is the union of each: a query without a side to move finds exactly
 /// the hits of the same query for Black to move and for White to move.
 #[test]
 fn either_side_to_move_is_the_union_of_each() {
-    let (_dir, mut rng, db19, db9) = databases(0x706c_6179);
-    let asked19 = check_to_play(&db19, &mut rng, 150);
-    let asked9 = check_to_play(&db9, &mut rng, 120);
-    assert!(asked19 > 25 && asked9 > 20, "{asked19} {asked9} queries");
+    let [a, b] = law(0x706c_6179, check_to_play, [150, 120]);
+    assert!(a > 25 && b > 20, "{a} {b} queries");
 }
 
 fn check_to_play(db: &Database, rng: &mut Rng, count: usize) -> usize {
-    let mut asked = 0;
-    for mut q in random_queries(db, rng, count) {
+    union_law(db, rng, count, "to play", |mut q, _| {
         q.to_play = None;
-        let sides: Vec<Query> = [Color::Black, Color::White]
+        let sides = [Color::Black, Color::White]
             .iter()
             .map(|&c| {
                 let mut s = q.clone();
@@ -449,20 +437,16 @@ fn check_to_play(db: &Database, rng: &mut Rng, count: usize) -> usize {
                 s
             })
             .collect();
-        let what = label(db, &q, "to play");
-        asked += usize::from(check_union(db, &q, &sides, &what).is_some_and(|h| h > 0));
-    }
-    asked
+        Some((q, sides))
+    })
 }
 
 /// A longer sequence is played less often: the hits of a query whose sequence is cut short
 /// hold those of the whole sequence, and those of tenuki allowed hold those without.
 #[test]
 fn more_of_a_sequence_finds_less() {
-    let (_dir, mut rng, db19, db9) = databases(0x7365_7175);
-    let asked19 = check_sequences(&db19, &mut rng, 1500);
-    let asked9 = check_sequences(&db9, &mut rng, 1500);
-    assert!(asked19 + asked9 > 12, "{asked19} {asked9} queries");
+    let [a, b] = law(0x7365_7175, check_sequences, [1500, 1500]);
+    assert!(a + b > 12, "{a} {b} queries");
 }
 
 fn check_sequences(db: &Database, rng: &mut Rng, count: usize) -> usize {
@@ -510,10 +494,8 @@ fn check_sequences(db: &Database, rng: &mut Rng, count: usize) -> usize {
 /// that counting positions found).
 #[test]
 fn placements_and_positions_find_the_same_games() {
-    let (_dir, mut rng, db19, db9) = databases(0x706c_6163);
-    let asked19 = check_countings(&db19, &mut rng, 200);
-    let asked9 = check_countings(&db9, &mut rng, 200);
-    assert!(asked19 > 30 && asked9 > 30, "{asked19} {asked9} queries");
+    let [a, b] = law(0x706c_6163, check_countings, [200, 200]);
+    assert!(a > 30 && b > 30, "{a} {b} queries");
 }
 
 fn check_countings(db: &Database, rng: &mut Rng, count: usize) -> usize {
@@ -543,10 +525,8 @@ fn check_countings(db: &Database, rng: &mut Rng, count: usize) -> usize {
 /// komi, free text).
 #[test]
 fn filters_are_a_share_of_the_games() {
-    let (_dir, mut rng, db19, db9) = databases(0x6669_6c74);
-    let asked19 = check_filters(&db19, &mut rng, 600);
-    let asked9 = check_filters(&db9, &mut rng, 600);
-    assert!(asked19 + asked9 > 30, "{asked19} {asked9} queries");
+    let [a, b] = law(0x6669_6c74, check_filters, [600, 600]);
+    assert!(a + b > 30, "{a} {b} queries");
 }
 
 fn random_filters(rng: &mut Rng) -> kifu_search::Filters {

@@ -573,7 +573,8 @@ const SPARSE_WORDS: u32 = 16;
 
 /// Leaves out of `acc` (the games where place `k` of `plan`, at `(col, row)`, holds all its
 /// stones at some node) the games where it cannot stand at any node by the levels'
-/// columns ([`super::levels`]), at the levels `used` (indices into [`super::levels::LEVELS`], ascending).
+/// columns ([`super::levels`]), at the levels `used` (indices into
+/// [`super::levels::LEVELS`], ascending).
 /// `level(column, x, y)`: the column of point (x, y), `2 * i` `early` and `2 * i + 1`
 /// `settled` at the `i`th level; `run(j, length, x, y)`: the [`SettledRuns`] of the `j`th
 /// level used, when `runs_made`. `by_words`: the columns may be read word by word (only the

@@ -404,8 +404,9 @@ impl PatternIndex {
     /// make beyond the games' hot parts and stones' columns: the games' cold parts (nodes,
     /// final boards) read from the sidecar, and the columns of when points were first held
     /// and settled, which free patterns and repeated searches make and which may take three
-    /// quarters of it (past that, blocks of games are searched without them: the same answers, more
-    /// games pruned one by one). An index built in this process holds its cold parts all.
+    /// quarters of it (past that, blocks of games are searched without them: the same
+    /// answers, more games pruned one by one). An index built in this process holds its cold
+    /// parts all.
     /// Levels already made stay: set the limit before searching.
     pub fn set_cache_limit(&self, bytes: usize) {
         self.budget.set_limit(bytes);

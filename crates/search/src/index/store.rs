@@ -62,9 +62,9 @@ const HEADER: usize = 28;
 /// The memory an open index keeps for searching beyond its hot parts and stones' columns:
 /// the cold parts' cache and the levels' columns ([`super::levels`]) share one limit
 /// ([`DEFAULT_CACHE_BYTES`] unless [`super::PatternIndex::set_cache_limit`] says otherwise).
-/// Levels may take up to three quarters of it, whole blocks of games at a time, and are kept while the
-/// index is open (the blocks past them are searched without: slower, the same answers); the
-/// cache holds what they leave.
+/// Levels may take up to three quarters of it, whole blocks of games at a time, and are kept
+/// while the index is open (the blocks past them are searched without: slower, the same
+/// answers); the cache holds what they leave.
 #[derive(Debug)]
 pub(crate) struct Budget {
     limit: AtomicUsize,

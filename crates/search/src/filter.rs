@@ -77,20 +77,33 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
-    /// What the root of `game` says (`PB PW DT EV RE HA KM`, and the board size).
+    /// What the root of `game` says (`PB PW DT EV RE HA KM`, and the board size). A text
+    /// property given twice in the root counts as its last occurrence says, as the replay
+    /// reads a game's information for the full-board index (`kifu_go::replay::RootInfo`): one
+    /// reading of a game's result, so that a lookup answered by the entries and one answered
+    /// by the pattern search count the same wins.
     pub fn from_game(game: &kifu_sgf::GameTree<'_>) -> GameInfo {
         let root = game.root();
-        let text = |id: &str| Arc::from(root.simple_text(id).unwrap_or_default().trim());
-        let komi = root
-            .get("KM")
-            .and_then(|p| p.value())
-            .and_then(|v| v.real());
+        let coll = root.collection();
+        let value = |id: &str| {
+            let pid = coll.prop_id(id)?;
+            root.properties()
+                .filter(|p| p.prop_id() == pid)
+                .last()?
+                .value()
+        };
+        let text = |id: &str| {
+            let t = value(id).map(|v| v.simple_text()).unwrap_or_default();
+            Arc::from(t.trim())
+        };
+        let komi = value("KM").and_then(|v| v.real());
         GameInfo {
             black: text("PB"),
             white: text("PW"),
             date: text("DT"),
             event: text("EV"),
             result: text("RE"),
+            // (`HA`, as `SZ`, counts its first copy in the replay too.)
             handicap: root
                 .number("HA")
                 .and_then(|h| u32::try_from(h).ok())
@@ -248,6 +261,46 @@ impl Filters {
 
 #[cfg(test)]
 mod tests {
+
+    /// A root that gives a text property twice (a `kifu sgf check` error, S028) reads as its
+    /// last copy, as the replay's `RootInfo` (the full-board index's reading) takes it; `HA`
+    /// as its first. Before session 45 the pattern index took the first `RE` here (a control
+    /// character and spaces before `B+2.5`: unknown) where the `.kpx` took the last (Black),
+    /// so a lookup answered by the pattern search counted no Black win where the entries
+    /// counted one (found by the fuzz target `posdb_index_build`).
+    #[test]
+    fn a_repeated_root_property_reads_as_the_replay_reads_it() {
+        use kifu_go::replay::{
+            replay_text, InfoProperty, ReplayOptions, ReplaySink, RootInfo, Step,
+        };
+        #[derive(Default)]
+        struct Roots(Vec<RootInfo>);
+        impl ReplaySink for Roots {
+            const GAME_INFO: bool = true;
+            fn position(&mut self, _: &Step<'_>) {}
+            fn game_info(&mut self, _: usize, info: &RootInfo) {
+                self.0.push(info.clone());
+            }
+        }
+        let text = "(;GM[1]SZ[9]PB[a]PW[c]RE[\u{1}  B+2.5]TM[9]PB[b]RE[B+2.5]KM[5]KM[6.5]\
+                    HA[2]HA[3]DT[1999]DT[2001-02-03]EV[x]EV[y];B[ee];W[dd])";
+        let tree = kifu_sgf::Collection::parse(text.as_bytes()).collection;
+        let info = super::GameInfo::from_game(&tree.games().next().unwrap());
+        let roots = replay_text(text.as_bytes(), &ReplayOptions::default(), Roots::default());
+        let root = &roots.0[0];
+        assert_eq!(&*info.black, root.text(InfoProperty::Black));
+        assert_eq!(&*info.white, root.text(InfoProperty::White));
+        assert_eq!(&*info.result, root.text(InfoProperty::Result));
+        assert_eq!(&*info.date, root.text(InfoProperty::Date));
+        assert_eq!(&*info.event, root.text(InfoProperty::Event));
+        assert_eq!(i64::from(info.handicap), root.handicap());
+        assert_eq!(
+            (&*info.black, &*info.result, &*info.date, &*info.event),
+            ("b", "B+2.5", "2001-02-03", "y")
+        );
+        assert_eq!((info.handicap, info.komi), (2, Some(6.5)));
+        assert_eq!(info.winner(), super::Winner::Black);
+    }
 
     #[test]
     fn contains_ignores_case_in_place_and_in_unicode() {

@@ -118,10 +118,21 @@ fn law(
     check: fn(&Database, &mut Rng, usize) -> usize,
     counts: [usize; 2],
 ) -> [usize; 2] {
+    law_over(false, seed, check, counts)
+}
+
+/// [`law`] over databases of every variation (`kifu pos index --variations`) or of the main
+/// lines.
+fn law_over(
+    variations: bool,
+    seed: u64,
+    check: fn(&Database, &mut Rng, usize) -> usize,
+    counts: [usize; 2],
+) -> [usize; 2] {
     let dir = tempfile::tempdir().unwrap();
     let (mut rng, files) = seeded_spread(dir.path(), seed);
-    let db19 = common::build(dir.path(), &files, 19, false);
-    let db9 = common::build(dir.path(), &files, 9, false);
+    let db19 = common::build(dir.path(), &files, 19, variations);
+    let db9 = common::build(dir.path(), &files, 9, variations);
     [
         check(&db19, &mut rng, counts[0]),
         check(&db9, &mut rng, counts[1]),
@@ -598,6 +609,54 @@ fn check_filters(db: &Database, rng: &mut Rng, count: usize) -> usize {
         assert_eq!(hits(&filtered, b), want, "{what}");
         check_tallies(&filtered, b, &what);
         asked += usize::from(!want.is_empty() && want.len() < a.matches.len());
+    }
+    asked
+}
+
+/// The main line is a share of every variation: searched in every variation, a query's hits
+/// on the main line (`in_variation` false) are the hits of the same query on the main line
+/// alone, and its games hold those games (the walk into variations against the main line's
+/// walk, its time tables and its placements' counted walk). The 9x9 corpus has games with
+/// variations.
+#[test]
+fn the_main_line_is_a_share_of_every_variation() {
+    let [a, b] = law_over(true, 0x7661_7269, check_variations, [200, 300]);
+    assert!(a + b > 40, "{a} {b} queries");
+}
+
+fn check_variations(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let (mut asked, mut off_line) = (0, 0);
+    for mut q in random_queries(db, rng, count) {
+        q.counting = Counting::Positions;
+        q.variations = false;
+        let mut all = q.clone();
+        all.variations = true;
+        let found = db.search_many(&[q.clone(), all.clone()], PAGE, false);
+        let (a, b) = (&found.answers[0], &found.answers[1]);
+        if b.occurrences > MOST {
+            continue;
+        }
+        let what = label(db, &q, "variations");
+        check_tallies(&q, a, &what);
+        check_tallies(&all, b, &what);
+        let main: BTreeSet<Hit> = b
+            .matches
+            .iter()
+            .filter(|m| !m.in_variation)
+            .map(|m| {
+                let sym = Symmetry::from_index(m.symmetry).unwrap();
+                let width = q.pattern.transformed(sym).width();
+                (m.game, m.move_number, m.place, width)
+            })
+            .collect();
+        assert_eq!(main, hits(&q, a), "{what}");
+        assert!(games(a).is_subset(&games(b)), "{what}: games");
+        asked += usize::from(!main.is_empty());
+        off_line += b.matches.iter().filter(|m| m.in_variation).count();
+    }
+    // The games' variations were searched too (the 9x9 corpus has some).
+    if db.size().get() == 9 {
+        assert!(off_line > 100, "{off_line} hits off the main line");
     }
     asked
 }

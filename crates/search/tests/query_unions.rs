@@ -615,17 +615,24 @@ fn check_filters(db: &Database, rng: &mut Rng, count: usize) -> usize {
 
 /// The main line is a share of every variation: searched in every variation, a query's hits
 /// on the main line (`in_variation` false) are the hits of the same query on the main line
-/// alone, and its games hold those games (the walk into variations against the main line's
-/// walk, its time tables and its placements' counted walk). The 9x9 corpus has games with
-/// variations.
+/// alone (those of a sequence hold them: the sequence may be played in a variation), and its
+/// games hold those games (the walk into variations against the main line's walk, its time
+/// tables and its placements' counted walk).
 #[test]
 fn the_main_line_is_a_share_of_every_variation() {
     let [a, b] = law_over(true, 0x7661_7269, check_variations, [200, 300]);
     assert!(a + b > 40, "{a} {b} queries");
+    // The corpus's spread of games by default has variations, and they were searched.
+    if common::oracle::given_seed().is_none() {
+        assert!(OFF_LINE.load(std::sync::atomic::Ordering::Relaxed) > 100);
+    }
 }
 
+/// Hits off the main line that [`check_variations`] met.
+static OFF_LINE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 fn check_variations(db: &Database, rng: &mut Rng, count: usize) -> usize {
-    let (mut asked, mut off_line) = (0, 0);
+    let mut asked = 0;
     for mut q in random_queries(db, rng, count) {
         q.counting = Counting::Positions;
         q.variations = false;
@@ -649,14 +656,20 @@ fn check_variations(db: &Database, rng: &mut Rng, count: usize) -> usize {
                 (m.game, m.move_number, m.place, width)
             })
             .collect();
-        assert_eq!(main, hits(&q, a), "{what}");
+        let alone = hits(&q, a);
+        let only_alone: Vec<_> = alone.difference(&main).take(5).collect();
+        // (A sequence may be played in a variation from a position of the main line: a hit
+        // there in every variation only.)
+        let only_all: Vec<_> = main.difference(&alone).take(5).collect();
+        assert!(
+            only_alone.is_empty() && (only_all.is_empty() || !q.sequence.is_empty()),
+            "{what}: only on the main line alone {only_alone:?}, only in every variation \
+             {only_all:?}"
+        );
         assert!(games(a).is_subset(&games(b)), "{what}: games");
         asked += usize::from(!main.is_empty());
-        off_line += b.matches.iter().filter(|m| m.in_variation).count();
-    }
-    // The games' variations were searched too (the 9x9 corpus has some).
-    if db.size().get() == 9 {
-        assert!(off_line > 100, "{off_line} hits off the main line");
+        let off_line = b.matches.iter().filter(|m| m.in_variation).count();
+        OFF_LINE.fetch_add(off_line, std::sync::atomic::Ordering::Relaxed);
     }
     asked
 }

@@ -108,6 +108,15 @@ fn check_tallies(q: &Query, a: &SearchAnswer, what: &str) {
     );
     assert_eq!(a.matches.len() as u64, a.occurrences, "{what}: matches");
     assert!(a.swapped <= a.occurrences, "{what}");
+    // Hits and games by year, and those without one.
+    let by_year: u64 = a.by_year.iter().map(|y| y.hits).sum();
+    assert_eq!(by_year + a.no_year, a.occurrences, "{what}: hits by year");
+    let games_by_year: u64 = a.by_year.iter().map(|y| y.games).sum();
+    assert!(games_by_year <= a.games, "{what}: games by year");
+    assert!(
+        a.by_year.windows(2).all(|w| w[0].year < w[1].year),
+        "{what}: years"
+    );
 }
 
 /// Checks a law (`check` of a database, the randomness and a number of random queries to cut,
@@ -670,6 +679,63 @@ fn check_variations(db: &Database, rng: &mut Rng, count: usize) -> usize {
         asked += usize::from(!main.is_empty());
         let off_line = b.matches.iter().filter(|m| m.in_variation).count();
         OFF_LINE.fetch_add(off_line, std::sync::atomic::Ordering::Relaxed);
+    }
+    asked
+}
+
+/// Leaving duplicates out is a share of the games: the hits of a query with duplicates left
+/// out are its hits in the games that are not a later copy of another
+/// (`Database::duplicates`, the Dyer signatures taken at build).
+#[test]
+fn duplicates_left_out_are_a_share_of_the_hits() {
+    let [a, b] = law(0x6475_7073, check_duplicates, [200, 200]);
+    assert!(a + b > 40, "{a} {b} queries");
+    if common::oracle::given_seed().is_none() {
+        assert!(DROPPED.load(std::sync::atomic::Ordering::Relaxed) > 0);
+    }
+}
+
+/// Hits in later copies of a game that [`check_duplicates`] met.
+static DROPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn check_duplicates(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let copies: BTreeSet<u64> = db
+        .duplicates()
+        .groups
+        .iter()
+        .flat_map(|g| g.iter().skip(1).copied())
+        .collect();
+    let mut asked = 0;
+    for q in random_queries(db, rng, count) {
+        if !by_hits(&q) {
+            continue;
+        }
+        let all = db.search_many(std::slice::from_ref(&q), PAGE, false);
+        let kept = db.search_many(std::slice::from_ref(&q), PAGE, true);
+        let (a, b) = (&all.answers[0], &kept.answers[0]);
+        if a.occurrences > MOST {
+            continue;
+        }
+        let what = label(db, &q, "duplicates");
+        check_tallies(&q, b, &what);
+        let want: BTreeSet<Hit> = hits(&q, a)
+            .into_iter()
+            .filter(|h| !copies.contains(&h.0))
+            .collect();
+        assert_eq!(hits(&q, b), want, "{what}");
+        // (Games searched are those the filters pass.)
+        if q.filters == Default::default() {
+            assert_eq!(
+                b.games_searched + copies.len() as u64,
+                a.games_searched,
+                "{what}: games searched"
+            );
+        }
+        DROPPED.fetch_add(
+            a.occurrences as usize - want.len(),
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        asked += usize::from(!want.is_empty());
     }
     asked
 }

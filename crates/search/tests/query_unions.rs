@@ -1,8 +1,9 @@
 //! The query model against itself, by parts: a query whose options widen it (a wildcard, all
 //! orientations, colours swapped, either side to move, a side rather than a place, anywhere)
 //! finds exactly the hits of the narrower queries it is the union of, and a narrower one (a
-//! move window, filters, a longer sequence, no tenuki) a share of them; counting placements
-//! or positions finds the same games; an answer's tallies add up to its hits. The index and
+//! move window, filters, duplicates left out, a longer sequence, no tenuki, the main line) a
+//! share of them; counting placements or positions finds the same games; an answer's
+//! tallies add up to its hits. The index and
 //! the plain scan share the query model, so the oracle of `index_oracle.rs` cannot see its
 //! mistakes; these laws can, and they hold one machinery to another (wildcards to plain
 //! cells, a free pattern's dense prune and levels to a fixed place's columns). Random

@@ -53,9 +53,9 @@ impl Threads {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct Cache {
     /// Memory for searching beyond each game's information and bitmaps, in MiB (1 to
-    /// 1,048,576): the games' moves read from the pattern index (the rest stays on disk and
-    /// is read when a search needs it) and, up to three quarters of it, tables of when each
-    /// point was first held that rule games out faster.
+    /// 1,048,576; for each database): the games' moves read from the pattern index (the rest
+    /// stays on disk and is read when a search needs it) and, up to three quarters of it,
+    /// tables of when each point was first held that rule games out faster.
     #[arg(long = "cache-mb", value_name = "MB",
           default_value_t = (kifu_search::index::DEFAULT_CACHE_BYTES >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(1..=1_048_576))]

@@ -18,6 +18,7 @@ mod common;
 
 use common::oracle::{random_queries, seeded_spread, turned, Rng};
 use kifu_go::{BoardSize, Color, Point, Symmetry};
+use kifu_search::answer::Match;
 use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, SearchAnswer, Side};
@@ -34,20 +35,16 @@ const PAGE: Page = Page {
 /// A hit: game, move number, the rectangle's top-left corner and its width on the board.
 type Hit = (u64, u32, (u32, u32), u32);
 
+/// The hit of match `m` of an answer to `q`.
+fn hit(q: &Query, m: &Match) -> Hit {
+    let sym = Symmetry::from_index(m.symmetry).unwrap();
+    let width = q.pattern.transformed(sym).width();
+    (m.game, m.move_number, m.place, width)
+}
+
 /// The hits of `a`, the answer to `q`.
 fn hits(q: &Query, a: &SearchAnswer) -> BTreeSet<Hit> {
-    a.matches
-        .iter()
-        .map(|m| {
-            let sym = Symmetry::from_index(m.symmetry).unwrap();
-            (
-                m.game,
-                m.move_number,
-                m.place,
-                q.pattern.transformed(sym).width(),
-            )
-        })
-        .collect()
+    a.matches.iter().map(|m| hit(q, m)).collect()
 }
 
 fn games(a: &SearchAnswer) -> BTreeSet<u64> {
@@ -341,7 +338,9 @@ fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
                 row: place.1,
             };
             let images = images_of_place(place, (w, h), n, q.symmetries);
-            let want: BTreeSet<(u64, u32, (u32, u32), usize)> = a
+            // A hit with the image it stands in (one a rectangle, for these patterns).
+            let placed = |m: &Match| (m.game, m.move_number, m.place, m.symmetry);
+            let want: BTreeSet<_> = a
                 .matches
                 .iter()
                 .filter(|m| {
@@ -349,15 +348,11 @@ fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
                         .iter()
                         .any(|&(at, _, i)| at == m.place && i == m.symmetry)
                 })
-                .map(|m| (m.game, m.move_number, m.place, m.symmetry))
+                .map(placed)
                 .collect();
             let found = db.search_many(std::slice::from_ref(&fixed), PAGE, false);
             let b = &found.answers[0];
-            let got: BTreeSet<(u64, u32, (u32, u32), usize)> = b
-                .matches
-                .iter()
-                .map(|m| (m.game, m.move_number, m.place, m.symmetry))
-                .collect();
+            let got: BTreeSet<_> = b.matches.iter().map(placed).collect();
             let what = label(db, &fixed, "place");
             assert_eq!(got, want, "{what}");
             assert_eq!(b.occurrences, got.len() as u64, "{what}");
@@ -660,11 +655,7 @@ fn check_variations(db: &Database, rng: &mut Rng, count: usize) -> usize {
             .matches
             .iter()
             .filter(|m| !m.in_variation)
-            .map(|m| {
-                let sym = Symmetry::from_index(m.symmetry).unwrap();
-                let width = q.pattern.transformed(sym).width();
-                (m.game, m.move_number, m.place, width)
-            })
+            .map(|m| hit(&q, m))
             .collect();
         let alone = hits(&q, a);
         let only_alone: Vec<_> = alone.difference(&main).take(5).collect();

@@ -10,7 +10,7 @@
 
 use crate::answer::SearchAnswer;
 use crate::collection::{index_files, search_files_many, CollectionFile, Failure, ManyAnswers};
-use crate::index::{fingerprint, sidecar_path, PatternIndex, PatternIndexError};
+use crate::index::{index_fingerprint, sidecar_path, PatternIndex, PatternIndexError};
 use crate::lookup::LookupAnswer;
 use crate::query::Query;
 use crate::scan::Page;
@@ -75,8 +75,8 @@ impl Database {
     /// damaged one is an error).
     pub fn open(path: &Path) -> Result<Database, IndexError> {
         let reader = IndexReader::open(path)?;
-        // The list is let go before the pattern index is read, which then reuses its memory.
-        let fingerprint = fingerprint(&index_files(&reader)?);
+        // The list of files is not made to be hashed (it is 250 MB at a million files).
+        let fingerprint = index_fingerprint(&reader)?;
         let sidecar = sidecar_path(path);
         let patterns = match PatternIndex::load(&sidecar, fingerprint)
             .map_err(|e| IndexError::Companion(e.to_string()))?

@@ -322,6 +322,13 @@ fn regular_or_new(path: &std::path::Path) -> bool {
     path.as_os_str() != "-" && kifu_fs::existing_regular_file(path).is_ok()
 }
 
+/// The fingerprint a pattern index of the index at `output` carries
+/// ([`kifu_search::index::index_fingerprint`]: its files not held).
+fn games_fingerprint(output: &std::path::Path) -> Result<u64> {
+    let reader = IndexReader::open(output).with_context(|| output.display().to_string())?;
+    Ok(kifu_search::index::index_fingerprint(&reader)?)
+}
+
 /// The files and game numbers of the index at `output`, and the fingerprint a pattern index
 /// of them carries.
 fn games_files(
@@ -346,24 +353,27 @@ fn pattern_index(
     if !std::fs::metadata(output).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
-    let (files, fingerprint) = games_files(output)?;
     let sidecar = kifu_search::index::sidecar_path(output);
+    // The index's list of files is made only when the sidecar is built from it.
     let from_reads = match built {
-        Some(b) => b.finish(&files, fingerprint)?,
+        Some(b) => b.finish(games_fingerprint(output)?)?,
         None => None,
     };
     // Else built straight into the sidecar; with a file that cannot be read, in memory (its
     // failures are reported with every search) and saved as it is.
     let groups = match from_reads {
         Some(written) => written.duplicate_groups,
-        None => match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
-            Some(p) => p.duplicate_groups().len(),
-            None => {
-                let p = PatternIndex::build(&files);
-                p.save(&sidecar, fingerprint)?;
-                p.duplicate_groups().len()
+        None => {
+            let (files, fingerprint) = games_files(output)?;
+            match PatternIndex::build_to(&files, &sidecar, fingerprint)? {
+                Some(p) => p.duplicate_groups().len(),
+                None => {
+                    let p = PatternIndex::build(&files);
+                    p.save(&sidecar, fingerprint)?;
+                    p.duplicate_groups().len()
+                }
             }
-        },
+        }
     };
     let bytes = std::fs::metadata(&sidecar).map_or(0, |m| m.len());
     Ok(Some((sidecar, bytes, groups)))
@@ -378,8 +388,7 @@ fn part_pattern_index(
     let sidecar = kifu_search::index::sidecar_path(output);
     let written = match built {
         Some(b) if std::fs::metadata(output).is_ok_and(|m| m.is_file()) => {
-            let (files, fingerprint) = games_files(output)?;
-            b.finish(&files, fingerprint)?
+            b.finish(games_fingerprint(output)?)?
         }
         _ => None,
     };
@@ -410,7 +419,7 @@ fn merged_pattern_index(
     }
     let mut opened = Vec::with_capacity(parts.len());
     for part in parts {
-        let (_, fingerprint) = games_files(part)?;
+        let fingerprint = games_fingerprint(part)?;
         // A part without a usable pattern index (none, an older kifu's, another index's,
         // a damaged one, which is said): all are read from the files.
         match PatternIndex::load(&sidecar_path(part), fingerprint) {
@@ -487,10 +496,9 @@ fn add(a: IndexArgs) -> Result<Outcome> {
     }
     // The pattern index of the old games, if it is up to date: only the new games are added.
     let old_patterns = {
-        let files = kifu_search::collection::index_files(&existing)?;
         kifu_search::index::PatternIndex::load(
             &kifu_search::index::sidecar_path(&a.output),
-            kifu_search::index::fingerprint(&files),
+            kifu_search::index::index_fingerprint(&existing)?,
         )
         .ok()
         .flatten()
@@ -540,10 +548,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
             Ok(())
         })?;
         let written = match builder.take() {
-            Some(b) => {
-                let (files, fingerprint) = games_files(&a.output)?;
-                b.finish(&files, fingerprint)?
-            }
+            Some(b) => b.finish(games_fingerprint(&a.output)?)?,
             None => None,
         };
         let patterns = match written {

@@ -245,8 +245,33 @@ impl IndexReader {
         block: u64,
         window_bytes: u64,
     ) -> Result<Vec<String>, IndexError> {
+        let mut paths = Vec::with_capacity(usize::try_from(self.header.files).unwrap_or(0));
+        self.each_file_path_by(block, window_bytes, |_, path| {
+            paths.push(path.to_owned());
+            Ok(())
+        })?;
+        Ok(paths)
+    }
+
+    /// Calls `visit` with each file's number and path (its bytes read as UTF-8, lossily), in
+    /// file order, as [`IndexReader::file_paths`] reads them, without holding them all: a
+    /// million paths are about 130 MB as `String`s.
+    pub fn each_file_path(
+        &self,
+        visit: impl FnMut(u32, &str) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
+        self.each_file_path_by(1 << 16, 1 << 20, visit)
+    }
+
+    /// [`IndexReader::each_file_path`], reading `block` records and `window` bytes of strings
+    /// at a time.
+    fn each_file_path_by(
+        &self,
+        block: u64,
+        window_bytes: u64,
+        mut visit: impl FnMut(u32, &str) -> Result<(), IndexError>,
+    ) -> Result<(), IndexError> {
         let files = self.header.files;
-        let mut paths = Vec::with_capacity(usize::try_from(files).unwrap_or(0));
         let (mut table, mut window) = (Vec::new(), Vec::new());
         let mut window_off = 0u64;
         let strings_end = self.header.summaries_off();
@@ -258,7 +283,7 @@ impl IndexReader {
                 self.header.files_off + first * FILE_BYTES as u64,
                 &mut table,
             )?;
-            for b in table.as_chunks::<FILE_BYTES>().0 {
+            for (k, b) in table.as_chunks::<FILE_BYTES>().0.iter().enumerate() {
                 let r = FileRecord::decode(b).path;
                 let at = self
                     .header
@@ -277,11 +302,14 @@ impl IndexReader {
                 }
                 let from = (at - window_off) as usize;
                 let bytes = &window[from..from + r.len as usize];
-                paths.push(String::from_utf8_lossy(bytes).into_owned());
+                // File numbers are u32 in the game records: the header's count was checked.
+                let number = u32::try_from(first + k as u64)
+                    .map_err(|_| IndexError::Format("too many files"))?;
+                visit(number, &String::from_utf8_lossy(bytes))?;
             }
             first += n;
         }
-        Ok(paths)
+        Ok(())
     }
 
     /// The number of files the index was built from (with or without games kept).

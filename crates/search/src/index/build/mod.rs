@@ -214,7 +214,7 @@ fn write_body(
 /// ([`PatternIndexBuilder::seal`]), with the files it is written for.
 struct Sealing {
     path: PathBuf,
-    files: std::sync::Arc<Vec<CollectionFile>>,
+    files: std::sync::Arc<Appended>,
     thread: Option<std::thread::JoinHandle<Sealed>>,
 }
 
@@ -234,7 +234,7 @@ impl Sealing {
     }
 
     /// The files, once the thread is done with them (or never started).
-    fn files(&mut self) -> Vec<CollectionFile> {
+    fn files(&mut self) -> Appended {
         // The thread's share is dropped when it ends, which `wait` or `drop` waits for.
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -365,8 +365,8 @@ impl FileRecords {
 /// [`PatternIndex::build_to`] of that index's files.
 pub struct PatternIndexBuilder {
     writer: SidecarWriter,
-    /// The files so far: their paths and the numbers of their games.
-    files: Vec<CollectionFile>,
+    /// The files so far (with games), and their fingerprint.
+    files: Appended,
     /// Whether the spool failed: the caller then builds the index from the finished
     /// full-board index, which reports why.
     broken: bool,
@@ -395,7 +395,7 @@ impl PatternIndexBuilder {
     pub fn new(path: &Path) -> Result<PatternIndexBuilder, PatternIndexError> {
         Ok(PatternIndexBuilder {
             writer: SidecarWriter::new(path)?,
-            files: Vec::new(),
+            files: Appended::default(),
             broken: false,
             first_id: 0,
             signatures: SignatureCounts::default(),
@@ -416,25 +416,23 @@ impl PatternIndexBuilder {
         for (gi, g) in old.games.iter().enumerate() {
             b.copy_record(g, &mut cold, gi)?;
         }
-        b.files = old
-            .files
-            .iter()
-            .map(|name| CollectionFile {
-                source: Source::new(name),
-                ids: Vec::new(),
-            })
-            .collect();
+        // Each old file's games' numbers, by their place in it.
+        let mut ids: Vec<Vec<Option<u64>>> = vec![Vec::new(); old.files.len()];
         for g in &old.games {
-            let Some(f) = b.files.get_mut(g.file as usize) else {
+            let Some(f) = ids.get_mut(g.file as usize) else {
                 // Not an index of its files: the caller's comparison refuses it.
                 b.broken = true;
                 break;
             };
             let at = g.game_in_file as usize;
-            if f.ids.len() <= at {
-                f.ids.resize(at + 1, None);
+            if f.len() <= at {
+                f.resize(at + 1, None);
             }
-            f.ids[at] = Some(g.id);
+            f[at] = Some(g.id);
+        }
+        // (A file without games is in no index's list: the fingerprints then differ.)
+        for (name, ids) in old.files.iter().zip(&ids) {
+            b.files.push(name, ids);
         }
         b.first_id = old.games.len() as u64;
         Ok(b)
@@ -496,9 +494,9 @@ impl PatternIndexBuilder {
                 g.file = fi as u32;
                 b.copy_record(&g, &mut colds[pi], gi)?;
             }
-            b.files.push(f.clone());
+            b.files.push(&f.source.path.to_string_lossy(), &f.ids);
         }
-        b.finish(files, fingerprint)
+        b.finish(fingerprint)
     }
 
     /// Writes `g` (its numbers as they are) with the cold part of game `gi` of the sidecar
@@ -547,25 +545,32 @@ impl PatternIndexBuilder {
                 self.signatures.count(&records.tails[d.clone()]);
             }
         }
-        self.files.push(CollectionFile {
-            source: source.clone(),
-            ids,
-        });
+        // A file without games is in no index's list of files ([`crate::collection::index_files`]).
+        if !ids.is_empty() {
+            self.files.push(&source.path.to_string_lossy(), &ids);
+        }
     }
 
-    /// Writes the sidecar if the files appended are `files` (the games' files and numbers of
-    /// the full-board index just written, [`crate::collection::index_files`]); `Ok(None)`,
-    /// with nothing written, when they are not (a path given twice is one file there, two
-    /// here). The sidecar is not opened: reading back the whole file only to count its
-    /// duplicates cost about 8% of `kifu pos index`'s time; [`PatternIndex::load`] checks
-    /// it at its first search.
-    pub fn finish(
-        mut self,
-        files: &[CollectionFile],
-        fingerprint: u64,
-    ) -> Result<Option<BuiltSidecar>, PatternIndexError> {
+    /// The fingerprint of the files appended ([`super::fingerprint`]): the index's own
+    /// ([`super::index_fingerprint`]) when they are its files.
+    pub fn fingerprint(&self) -> u64 {
+        match &self.sealing {
+            Some(s) => s.files.fingerprint.value(),
+            None => self.files.fingerprint.value(),
+        }
+    }
+
+    /// Writes the sidecar if the files appended are those of the index just written, whose
+    /// fingerprint is `fingerprint` ([`super::index_fingerprint`], the games' files and
+    /// numbers of [`crate::collection::index_files`]); `Ok(None)`, with nothing written, when they are not (a
+    /// path given twice is one file there, two here). The files are told by their
+    /// fingerprints, as a sidecar is told to be of its index: the lists themselves, held
+    /// for the comparison, were about 450 MB at a million files. The sidecar is not
+    /// opened: reading back the whole file only to count its duplicates cost about 8% of
+    /// `kifu pos index`'s time; [`PatternIndex::load`] checks it at its first search.
+    pub fn finish(mut self, fingerprint: u64) -> Result<Option<BuiltSidecar>, PatternIndexError> {
         let sealed = self.unseal();
-        if self.broken || !same_files(&self.files, files) {
+        if self.broken || self.files.fingerprint.value() != fingerprint {
             return Ok(None);
         }
         let games = self.writer.games;
@@ -576,8 +581,7 @@ impl PatternIndexBuilder {
             other => {
                 // Its file removed first: it holds the sidecar's lock.
                 drop(other);
-                let names = files.iter().map(|f| f.source.path.to_string_lossy());
-                self.writer.write(names, fingerprint)?;
+                self.writer.write(self.files.names(), fingerprint)?;
             }
         }
         Ok(Some(BuiltSidecar {
@@ -604,8 +608,7 @@ impl PatternIndexBuilder {
         let Ok(spool) = self.writer.spool.as_file().try_clone() else {
             return;
         };
-        // The files go with the thread, which makes their names and fingerprint itself: for
-        // 100,000 files that was 40 ms of the building thread, while the index waited.
+        // The files go with the thread, which writes their names.
         let files = std::sync::Arc::new(std::mem::take(&mut self.files));
         let theirs = std::sync::Arc::clone(&files);
         let games = self.writer.games;
@@ -613,9 +616,8 @@ impl PatternIndexBuilder {
         let thread = std::thread::Builder::new()
             .name("kifu-sidecar".into())
             .spawn(move || {
-                let fingerprint = super::fingerprint(&theirs);
-                let names = theirs.iter().map(|f| f.source.path.to_string_lossy());
-                let mut out = write_body(&spool, &at, names, games, fingerprint)?;
+                let fingerprint = theirs.fingerprint.value();
+                let mut out = write_body(&spool, &at, theirs.names(), games, fingerprint)?;
                 out.sync()?;
                 Ok((out, fingerprint))
             });
@@ -685,12 +687,36 @@ impl SignatureCounts {
     }
 }
 
-/// Whether two lists of files have the same paths and game numbers.
-fn same_files(a: &[CollectionFile], b: &[CollectionFile]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x.source.path == y.source.path && x.ids == y.ids)
+/// The files a builder has appended, as its sidecar names them, and their fingerprint
+/// ([`super::fingerprint`], made as they come): the names in one buffer, about 100 bytes a
+/// file where a [`CollectionFile`] a file, with its path and numbers, was about 200.
+#[derive(Default, Clone)]
+struct Appended {
+    names: String,
+    ends: Vec<usize>,
+    fingerprint: super::Fingerprint,
+}
+
+impl Appended {
+    /// Adds a file named `name` whose games have the numbers `ids` (by their place in it).
+    fn push(&mut self, name: &str, ids: &[Option<u64>]) {
+        self.names.push_str(name);
+        self.ends.push(self.names.len());
+        self.fingerprint.file(name, ids);
+    }
+
+    /// The number of files.
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The files' names, in order.
+    fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        (0..self.ends.len()).map(|i| {
+            let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+            &self.names[start..self.ends[i]]
+        })
+    }
 }
 
 #[cfg(test)]

@@ -111,23 +111,21 @@ fn built_from_the_full_board_reads_as_from_the_finished_index() {
     let files = files_of(&kpx);
     assert_eq!(files.len(), BATCH + 4);
     let sidecar = super::super::sidecar_path(&kpx);
-    let from_reads = b.finish(&files, 11).unwrap().unwrap();
-    let bytes = std::fs::read(&sidecar).unwrap();
-    // Sealed: the same bytes, whether the fingerprint is the one the seal wrote (the
-    // index's own) or another one (written again).
     let own = super::super::fingerprint(&files);
+    // The index's fingerprint, read without its list, is its list's.
+    let reader = IndexReader::open(&kpx).unwrap();
+    assert_eq!(super::super::index_fingerprint(&reader).unwrap(), own);
+    assert_eq!(b.fingerprint(), own);
+    let from_reads = b.finish(own).unwrap().unwrap();
+    let bytes = std::fs::read(&sidecar).unwrap();
+    // Sealed: the same bytes, written while the index was.
     let b = build(&sources, &kpx, true);
-    assert_eq!(b.finish(&files, own).unwrap().unwrap(), from_reads);
-    let sealed = std::fs::read(&sidecar).unwrap();
-    assert!(PatternIndex::load(&sidecar, own).unwrap().is_some());
-    assert_eq!(sealed[..12], bytes[..12]);
-    assert_eq!(sealed[20..], bytes[20..]);
-    assert_ne!(sealed, bytes);
-    let b = build(&sources, &kpx, true);
-    assert_eq!(b.finish(&files, 11).unwrap().unwrap(), from_reads);
+    assert_eq!(b.fingerprint(), own);
+    assert_eq!(b.finish(own).unwrap().unwrap(), from_reads);
     assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
-    let opened = PatternIndex::load(&sidecar, 11).unwrap().unwrap();
-    let from_index = PatternIndex::build_to(&files, &sidecar, 11)
+    assert!(PatternIndex::load(&sidecar, own).unwrap().is_some());
+    let opened = PatternIndex::load(&sidecar, own).unwrap().unwrap();
+    let from_index = PatternIndex::build_to(&files, &sidecar, own)
         .unwrap()
         .unwrap();
     assert!(opened == from_index);
@@ -145,22 +143,45 @@ fn built_from_the_full_board_reads_as_from_the_finished_index() {
     // Not the index's files: nothing written, sealed or not.
     for seal in [false, true] {
         let b = build(&sources, &kpx, seal);
-        assert!(b.finish(&files[1..], 11).unwrap().is_none());
+        let fewer = super::super::fingerprint(&files[1..]);
+        assert!(b.finish(fewer).unwrap().is_none());
         assert_eq!(std::fs::read(&sidecar).unwrap(), bytes);
     }
-    // A file given twice: left to the build from the finished index.
+    // A file given twice: left to the build from the finished index, whose fingerprint
+    // (one file there, two here) is its list's too.
     let mut twice = sources.clone();
     twice.push(sources[3].clone());
     let kpx2 = dir.path().join("twice.kpx");
     for seal in [false, true] {
         let b = build(&twice, &kpx2, seal);
         let files = files_of(&kpx2);
-        assert!(b
-            .finish(&files, super::super::fingerprint(&files))
-            .unwrap()
-            .is_none());
+        let theirs = super::super::fingerprint(&files);
+        let reader = IndexReader::open(&kpx2).unwrap();
+        assert_eq!(super::super::index_fingerprint(&reader).unwrap(), theirs);
+        assert_ne!(b.fingerprint(), theirs);
+        assert!(b.finish(theirs).unwrap().is_none());
         assert!(!super::super::sidecar_path(&kpx2).exists());
     }
+    // A file without a game of the index's size is in neither list: the reads serve, with
+    // the bytes of the build from the finished index.
+    let nine = dir.path().join("nine.sgf");
+    std::fs::write(&nine, "(;SZ[9];B[ee])(;SZ[9];B[dd])").unwrap();
+    let mut other = sources.clone();
+    other.insert(5, Source::new(&nine));
+    let kpx3 = dir.path().join("other.kpx");
+    let b = build(&other, &kpx3, true);
+    let files = files_of(&kpx3);
+    assert_eq!(files.len(), BATCH + 4);
+    let theirs = super::super::fingerprint(&files);
+    assert_eq!(b.fingerprint(), theirs);
+    assert!(b.finish(theirs).unwrap().is_some());
+    let sidecar3 = super::super::sidecar_path(&kpx3);
+    let read = std::fs::read(&sidecar3).unwrap();
+    std::fs::remove_file(&sidecar3).unwrap();
+    PatternIndex::build_to(&files, &sidecar3, theirs)
+        .unwrap()
+        .unwrap();
+    assert_eq!(std::fs::read(&sidecar3).unwrap(), read);
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -170,7 +191,14 @@ fn built_from_the_full_board_reads_as_from_the_finished_index() {
     left.sort();
     assert_eq!(
         left,
-        ["db.kpp", "db.kpx", "twice.kpx"],
+        [
+            "db.kpp",
+            "db.kpx",
+            "nine.sgf",
+            "other.kpp",
+            "other.kpx",
+            "twice.kpx"
+        ],
         "temporary files left behind"
     );
 }

@@ -29,7 +29,7 @@ impl Names {
     }
 
     /// The strings in order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
         (0..self.len()).map(|i| self.get(i).unwrap_or_default())
     }
 }

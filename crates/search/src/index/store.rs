@@ -560,7 +560,6 @@ pub(crate) fn write(
     fingerprint: u64,
     out: &mut dyn Write,
 ) -> Result<(), String> {
-    let head = body_head(index.files.iter(), index.games.len() as u64);
     let mut record = Vec::new();
     let mut len = 0u64;
     for g in &index.games {
@@ -573,7 +572,8 @@ pub(crate) fn write(
             };
     }
     let e = |e: std::io::Error| e.to_string();
-    let mut hash = write_header(out, fingerprint, &head, len).map_err(e)?;
+    let head = (index.files.iter(), index.games.len() as u64);
+    let mut hash = write_head(out, fingerprint, head, len).map_err(e)?;
     let mut cold = ColdReader::new(index, false);
     for (gi, g) in index.games.iter().enumerate() {
         record.clear();
@@ -585,37 +585,62 @@ pub(crate) fn write(
     Ok(())
 }
 
-/// The body's first bytes: the file names and the game count.
-pub(crate) fn body_head(
-    files: impl ExactSizeIterator<Item = impl AsRef<str>>,
-    games: u64,
-) -> Vec<u8> {
-    let mut head = Vec::new();
-    put_varint(&mut head, files.len() as u64);
-    for f in files {
-        let f = f.as_ref();
-        put_varint(&mut head, f.len() as u64);
-        head.extend_from_slice(f.as_bytes());
-    }
-    put_varint(&mut head, games);
-    head
+/// The bytes of `v` as [`put_varint`] writes it.
+fn varint_len(v: u64) -> u64 {
+    u64::from((64 - v.leading_zeros()).max(1).div_ceil(7))
 }
 
-/// Writes the header of a body of `head` and `records` bytes of game records, then `head`;
-/// returns the body's checksum so far.
-pub(crate) fn write_header(
+/// Writes the header of a body whose first bytes (its head) are the file names `files` and
+/// the game count `games`, followed by `records` bytes of game records; then the head;
+/// returns the body's checksum so far. The head is streamed: its length is counted from
+/// the names first, so they are not gathered (about 100 MB at a million files, at the end
+/// of `kifu pos index`).
+pub(crate) fn write_head<S: AsRef<str>>(
     out: &mut dyn Write,
     fingerprint: u64,
-    head: &[u8],
+    (files, games): (impl ExactSizeIterator<Item = S> + Clone, u64),
     records: u64,
 ) -> std::io::Result<Checksum> {
+    let names: u64 = files
+        .clone()
+        .map(|f| {
+            let len = f.as_ref().len() as u64;
+            varint_len(len) + len
+        })
+        .sum();
+    let head = varint_len(files.len() as u64) + names + varint_len(games);
     out.write_all(MAGIC)?;
     out.write_all(&VERSION.to_le_bytes())?;
     out.write_all(&fingerprint.to_le_bytes())?;
-    out.write_all(&(head.len() as u64 + records).to_le_bytes())?;
-    out.write_all(head)?;
+    out.write_all(&(head + records).to_le_bytes())?;
     let mut sum = Checksum::default();
-    sum.add(head);
+    let mut buf = Vec::with_capacity(1 << 16);
+    let mut written = 0u64;
+    let mut emit = |buf: &mut Vec<u8>, out: &mut dyn Write| {
+        sum.add(buf);
+        written += buf.len() as u64;
+        let r = out.write_all(buf);
+        buf.clear();
+        r
+    };
+    put_varint(&mut buf, files.len() as u64);
+    for f in files {
+        let f = f.as_ref();
+        put_varint(&mut buf, f.len() as u64);
+        buf.extend_from_slice(f.as_bytes());
+        if buf.len() >= 1 << 16 {
+            emit(&mut buf, out)?;
+        }
+    }
+    put_varint(&mut buf, games);
+    emit(&mut buf, out)?;
+    // The names are read twice: an iterator that gave other names the second time would
+    // make a body whose length is wrong, which no reader must be handed.
+    if written != head {
+        return Err(std::io::Error::other(
+            "the files' names changed while the head was written",
+        ));
+    }
     Ok(sum)
 }
 
@@ -659,6 +684,33 @@ mod tests {
         let copy = budget.clone();
         assert_eq!((copy.limit(), copy.levels()), (400, 0));
         assert_eq!(copy.take_levels(10_000, 7), 294);
+    }
+
+    /// The head streamed is the bytes the names and count make (its length counted before),
+    /// and the checksum fed in pieces is that of those bytes at once; a varint's length is
+    /// what `put_varint` writes, at each byte boundary.
+    #[test]
+    fn the_head_is_streamed_as_its_bytes_and_length_say() {
+        for v in [0, 1, 127, 128, 16_383, 16_384, 1 << 35, u64::MAX] {
+            let mut b = Vec::new();
+            put_varint(&mut b, v);
+            assert_eq!(varint_len(v), b.len() as u64, "{v}");
+        }
+        let names: Vec<String> = (0..3000).map(|i| "x".repeat(i % 200)).collect();
+        let mut out = Vec::new();
+        let sum = write_head(&mut out, 9, (names.iter(), 300), 1234).unwrap();
+        let mut head = Vec::new();
+        put_varint(&mut head, names.len() as u64);
+        for n in &names {
+            put_varint(&mut head, n.len() as u64);
+            head.extend_from_slice(n.as_bytes());
+        }
+        put_varint(&mut head, 300);
+        let fixed = MAGIC.len() + 4 + 8 + 8;
+        assert_eq!(out[fixed..], head[..]);
+        let body = u64::from_le_bytes(out[fixed - 8..fixed].try_into().unwrap());
+        assert_eq!(body, head.len() as u64 + 1234);
+        assert_eq!(sum.value(), Checksum::of(&head));
     }
 
     /// Games enough for several groups, with variations, setup and passes.

@@ -149,7 +149,7 @@ impl SidecarWriter {
     /// Writes the sidecar, whose files are `names`, and opens it.
     fn finish(
         self,
-        names: impl ExactSizeIterator<Item = impl AsRef<str>>,
+        names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
         fingerprint: u64,
     ) -> Result<Option<PatternIndex>, PatternIndexError> {
         let path = self.path.clone();
@@ -160,7 +160,7 @@ impl SidecarWriter {
     /// Writes the sidecar, whose files are `names`.
     fn write(
         mut self,
-        names: impl ExactSizeIterator<Item = impl AsRef<str>>,
+        names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
         fingerprint: u64,
     ) -> Result<(), PatternIndexError> {
         self.flush()?;
@@ -186,17 +186,17 @@ impl SidecarWriter {
 fn write_body(
     spool: &std::fs::File,
     path: &Path,
-    names: impl ExactSizeIterator<Item = impl AsRef<str>>,
+    names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
     games: u64,
     fingerprint: u64,
 ) -> Result<kifu_fs::atomic::AtomicFile, PatternIndexError> {
     let io = io_at(path);
-    let head = store::body_head(names, games);
+
     let mut spooled = spool;
     let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
     spooled.rewind().map_err(io)?;
     let mut out = kifu_fs::atomic::AtomicFile::create(path)?;
-    let mut hash = store::write_header(&mut out, fingerprint, &head, len).map_err(io)?;
+    let mut hash = store::write_head(&mut out, fingerprint, (names, games), len).map_err(io)?;
     let mut buf = vec![0u8; 1 << 20];
     loop {
         let n = spooled.read(&mut buf).map_err(io)?;
@@ -692,30 +692,25 @@ impl SignatureCounts {
 /// file where a [`CollectionFile`] a file, with its path and numbers, was about 200.
 #[derive(Default, Clone)]
 struct Appended {
-    names: String,
-    ends: Vec<usize>,
+    names: super::names::Names,
     fingerprint: super::Fingerprint,
 }
 
 impl Appended {
     /// Adds a file named `name` whose games have the numbers `ids` (by their place in it).
     fn push(&mut self, name: &str, ids: &[Option<u64>]) {
-        self.names.push_str(name);
-        self.ends.push(self.names.len());
+        self.names.push(name);
         self.fingerprint.file(name, ids);
     }
 
     /// The number of files.
     fn len(&self) -> usize {
-        self.ends.len()
+        self.names.len()
     }
 
     /// The files' names, in order.
-    fn names(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        (0..self.ends.len()).map(|i| {
-            let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
-            &self.names[start..self.ends[i]]
-        })
+    fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.names.iter()
     }
 }
 

@@ -505,6 +505,67 @@ fn check_sequences(db: &Database, rng: &mut Rng, count: usize) -> usize {
     asked
 }
 
+/// A continuation's count is the number of hits followed by that move: the pattern with the
+/// one-move sequence of the continuation's cell and colour (played right after the hit, in any
+/// image that leaves the pattern as it is, as the table of continuations merges them) finds
+/// that many hits, all of them the pattern's: the continuations (counted from the time
+/// tables' stretches, or the walk's events) against the sequence search (each hit's line
+/// followed, `Scan::end_game`). For patterns without wildcards, by positions on the main line:
+/// two images of a wildcard pattern standing on one rectangle name its next move through the
+/// first of them, while a sequence may follow either.
+#[test]
+fn a_continuation_is_what_its_one_move_sequence_finds() {
+    let [a, b] = law(0x636f_6e74, check_continuations, [200, 150]);
+    assert!(a > 20 && b > 15, "{a} {b} continuations");
+}
+
+fn check_continuations(db: &Database, rng: &mut Rng, count: usize) -> usize {
+    let mut asked = 0;
+    for mut q in random_queries(db, rng, count) {
+        let wild = q
+            .pattern
+            .cells()
+            .iter()
+            .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty));
+        if wild || !by_hits(&q) {
+            continue;
+        }
+        q.sequence.clear();
+        let found = db.search_many(std::slice::from_ref(&q), PAGE, false);
+        let a = &found.answers[0];
+        if a.occurrences > MOST || a.continuations.is_empty() {
+            continue;
+        }
+        let all = hits(&q, a);
+        // The first continuation of the table and a random one.
+        let picks = [0, rng.below(a.continuations.len() as u64) as usize];
+        let follows: Vec<Query> = picks
+            .iter()
+            .map(|&i| {
+                let c = &a.continuations[i];
+                let colour = if c.color == 'B' {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let mut f = q.clone();
+                f.sequence = vec![(colour, c.cell)];
+                f.allow_tenuki = false;
+                f
+            })
+            .collect();
+        let found = db.search_many(&follows, PAGE, false);
+        for ((f, b), &i) in follows.iter().zip(&found.answers).zip(&picks) {
+            let what = label(db, f, "continuation");
+            check_tallies(f, b, &what);
+            assert_eq!(b.occurrences, a.continuations[i].tally.count, "{what}");
+            assert!(hits(f, b).is_subset(&all), "{what}");
+            asked += 1;
+        }
+    }
+    asked
+}
+
 /// Counting placements or positions, a query finds the same games (with a sequence too:
 /// before session 45, a placement used up where it stood without the sequence lost games
 /// that counting positions found).

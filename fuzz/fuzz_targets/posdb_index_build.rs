@@ -81,12 +81,20 @@ fuzz_target!(|data: &[u8]| {
             std::fs::read(&kpx).ok() == Some(streamed),
             "the index built with the pattern records is not the one built alone"
         );
-        let files = kifu_search::collection::index_files(&IndexReader::open(&kpx).expect("opens"))
-            .expect("files");
+        let reader = IndexReader::open(&kpx).expect("opens");
+        let files = kifu_search::collection::index_files(&reader).expect("files");
         let fingerprint = kifu_search::index::fingerprint(&files);
+        // Read without the list, the same fingerprint.
+        assert_eq!(
+            kifu_search::index::index_fingerprint(&reader).expect("fingerprint"),
+            fingerprint
+        );
         let builder = builder.into_inner().unwrap();
-        let from_read = builder.finish(&files, fingerprint).expect("written");
-        assert_eq!(from_read.is_some(), !files.is_empty());
+        assert_eq!(builder.fingerprint(), fingerprint);
+        // One file, given once: the reads always serve (a file without games is in neither
+        // list).
+        let from_read = builder.finish(fingerprint).expect("written");
+        assert!(from_read.is_some());
         let sidecar = kifu_search::index::sidecar_path(&kpx);
         let bytes = std::fs::read(&sidecar).ok();
         let again = PatternIndex::build_to(&files, &sidecar, fingerprint).expect("built");

@@ -41,6 +41,7 @@ use common::{corpus, kifu_in, ok};
 use kifu_go::{BoardSize, Color};
 use kifu_search::pattern::Cell;
 use kifu_search::{Pattern, Placement, Query};
+use kifu_testdata::Rng;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -385,18 +386,6 @@ fn alike_files(from: &Path, to: &Path) -> Vec<PathBuf> {
         kept.push(out);
     }
     kept
-}
-
-/// xorshift64*, seeded: the cuts are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1)
-    }
 }
 
 /// `count` queries cut from the main-line positions (at a random move from 10) of random 19x19

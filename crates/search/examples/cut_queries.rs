@@ -15,18 +15,7 @@ use kifu_go::Board;
 use kifu_posdb::extract::Source;
 use kifu_search::pattern::Cell;
 use kifu_search::{Pattern, Placement, Query};
-
-/// xorshift64*, seeded.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) % n.max(1)
-    }
-}
+use kifu_testdata::Rng;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();

@@ -1,5 +1,6 @@
 //! Test-only helpers shared by the kifu crates' tests and benchmarks: where the shared corpus is
-//! (`../shared/corpus` beside the repository) and its SGF files, in one sorted order.
+//! (`../shared/corpus` beside the repository) and its SGF files, in one sorted order, and a
+//! seeded random generator ([`Rng`]).
 //!
 //! ```
 //! let games = kifu_testdata::corpus().join("sgf/games");
@@ -52,4 +53,29 @@ pub fn halving_pgn(dir: &Path) -> PathBuf {
     let path = dir.join("halving.pgn");
     std::fs::write(&path, text).expect("the test folder is writable");
     path
+}
+
+/// xorshift64*: seeded randomness for tests and the tools that cut queries, the same numbers
+/// on every run and machine (a seed of 0 stays 0: give another).
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
 }

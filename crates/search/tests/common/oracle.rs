@@ -10,23 +10,8 @@ use kifu_search::pattern::Cell;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
 use std::path::{Path, PathBuf};
 
-/// xorshift64*: the test's only randomness, seeded.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+/// The tests' only randomness, seeded.
+pub use kifu_testdata::Rng;
 
 pub const HAND_MADE: &str = "(;GM[1]SZ[19]PB[Hand]PW[Made]DT[2020-01-02]RE[W+R]\
 ;B[pd];W[dp];B[pq](;W[dd];B[fq];W[dn];B[qk]\

@@ -191,7 +191,6 @@ fn write_body(
     fingerprint: u64,
 ) -> Result<kifu_fs::atomic::AtomicFile, PatternIndexError> {
     let io = io_at(path);
-
     let mut spooled = spool;
     let len = spooled.seek(std::io::SeekFrom::End(0)).map_err(io)?;
     spooled.rewind().map_err(io)?;
@@ -545,7 +544,7 @@ impl PatternIndexBuilder {
                 self.signatures.count(&records.tails[d.clone()]);
             }
         }
-        // A file without games is in no index's list of files ([`crate::collection::index_files`]).
+        // A file without games is in no index's list of files (`index_files`).
         if !ids.is_empty() {
             self.files.push(&source.path.to_string_lossy(), &ids);
         }
@@ -561,11 +560,11 @@ impl PatternIndexBuilder {
     }
 
     /// Writes the sidecar if the files appended are those of the index just written, whose
-    /// fingerprint is `fingerprint` ([`super::index_fingerprint`], the games' files and
-    /// numbers of [`crate::collection::index_files`]); `Ok(None)`, with nothing written, when they are not (a
-    /// path given twice is one file there, two here). The files are told by their
-    /// fingerprints, as a sidecar is told to be of its index: the lists themselves, held
-    /// for the comparison, were about 450 MB at a million files. The sidecar is not
+    /// fingerprint is `fingerprint` ([`super::index_fingerprint`]: of the games' files and
+    /// numbers, [`crate::collection::index_files`]); `Ok(None)`, with nothing written, when
+    /// they are not (a path given twice is one file there, two here). The files are told by
+    /// their fingerprints, as a sidecar is told to be its index's: the lists themselves,
+    /// held for the comparison, were about 450 MB at a million files. The sidecar is not
     /// opened: reading back the whole file only to count its duplicates cost about 8% of
     /// `kifu pos index`'s time; [`PatternIndex::load`] checks it at its first search.
     pub fn finish(mut self, fingerprint: u64) -> Result<Option<BuiltSidecar>, PatternIndexError> {

@@ -161,8 +161,8 @@ fn kifu_counts_as_kombilo_does() {
 }
 
 /// Random patterns cut from real positions of the corpus's games (corners, sides, and small
-/// windows searched anywhere, some with colours swapped, some with empty cells made wildcards)
-/// give kifu's answers on the games that
+/// windows searched anywhere, some with colours swapped, some with empty cells made wildcards,
+/// some up to a move) give kifu's answers on the games that
 /// both programs replay alike. Left out, each for a deliberate difference (see the top of this
 /// file): files whose main line has setup after the root, a node with setup and a move, or a
 /// move onto a stone (kifu's `S058`: Kombilo's line stops there, kifu's goes on), and the files
@@ -391,7 +391,8 @@ fn alike_files(from: &Path, to: &Path) -> Vec<PathBuf> {
 /// `count` queries cut from the main-line positions (at a random move from 10) of random 19x19
 /// games of `files`, in turn a corner (5x5 to 8x8, fixed there), a side (7 to 11 wide, 4 or 5
 /// deep, sliding along its edge) and a window of 3x3 to 5x4 anywhere with two stones or more,
-/// every third with colours swapped; each with its line for `tools/kombilo_search.py`.
+/// every third with colours swapped, every fourth up to a move; each with its line for
+/// `tools/kombilo_search.py`.
 fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> {
     use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
     let mut rng = Rng(seed);
@@ -412,7 +413,8 @@ fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> 
         if boards.len() < 30 || u32::from(boards[0].size().get()) != n {
             continue;
         }
-        let board = &boards[10 + rng.below(boards.len() as u64 - 10) as usize];
+        let at = 10 + rng.below(boards.len() as u64 - 10) as u32;
+        let board = &boards[at as usize];
         let kind = ["corner", "side", "center"][cases.len() % 3];
         let (w, h) = match kind {
             "corner" => {
@@ -462,12 +464,18 @@ fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> 
         } else {
             p
         };
-        let line = serde_json::json!({
+        // Every fourth case searched up to a move past the cut's (Kombilo's `moveLimit`:
+        // placements that first stand by then, continued however late).
+        let limit = (cases.len() % 4 == 3).then(|| at + 5 + rng.below(40) as u32);
+        let mut line = serde_json::json!({
             "pattern": p.to_rows().trim_end().replace('#', "X"),
             "kind": kind,
             "anchor": if kind == "center" { [0, 0] } else { [col, row] },
             "swap_colors": swap,
         });
+        if let Some(limit) = limit {
+            line["move_limit"] = limit.into();
+        }
         let placement = if kind == "center" {
             Placement::Anywhere
         } else {
@@ -476,6 +484,7 @@ fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> 
         let mut q = Query::new(p, placement);
         q.swap_colors = swap;
         q.counting = kifu_search::Counting::Placements;
+        q.moves = limit.map(|l| (0, l));
         cases.push((q, line));
     }
     cases

@@ -162,12 +162,12 @@ fn kifu_counts_as_kombilo_does() {
 
 /// Random patterns cut from real positions of the corpus's games (corners, sides, and small
 /// windows searched anywhere, some with colours swapped, some with empty cells made wildcards,
-/// some up to a move) give kifu's answers on the games that
-/// both programs replay alike. Left out, each for a deliberate difference (see the top of this
-/// file): files whose main line has setup after the root, a node with setup and a move, or a
-/// move onto a stone (kifu's `S058`: Kombilo's line stops there, kifu's goes on), and the files
-/// Kombilo's reader refuses. What is left is most of the corpus, so a bug of either program on
-/// real games shows as a count that differs.
+/// some up to a move) give kifu's answers on the games that both programs replay alike. Left
+/// out, each for a deliberate difference (see the top of this file): files whose main line
+/// has setup after the root, a node with setup and a move, or a move onto a stone (kifu's
+/// `S058`: Kombilo's line stops there, kifu's goes on), and the files Kombilo's reader
+/// refuses. What is left is most of the corpus, so a bug of either program on real games
+/// shows as a count that differs.
 #[test]
 fn kifu_counts_as_kombilo_does_on_cut_patterns() {
     let Some(python) = kombilo_python() else {

@@ -436,10 +436,7 @@ fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> 
         let Some(p) = Pattern::from_board(board, col, row, w, h) else {
             continue;
         };
-        let stones = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| matches!(p.cell(x, y), Cell::Black | Cell::White))
-            .count();
+        let stones = p.stones();
         if stones < if kind == "center" { 2 } else { 1 } {
             continue;
         }

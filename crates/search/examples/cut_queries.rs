@@ -13,7 +13,6 @@
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::Board;
 use kifu_posdb::extract::Source;
-use kifu_search::pattern::Cell;
 use kifu_search::{Pattern, Placement, Query};
 use kifu_testdata::Rng;
 
@@ -92,10 +91,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let Some(p) = Pattern::from_board(board, col, row, w, h) else {
             continue;
         };
-        let stones = (0..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|&(x, y)| matches!(p.cell(x, y), Cell::Black | Cell::White))
-            .count();
+        let stones = p.stones();
         // An empty area is not a query anyone asks.
         if stones == 0 {
             continue;

@@ -265,6 +265,14 @@ impl Pattern {
         &self.cells
     }
 
+    /// How many cells want a stone (of either colour; wildcards are not counted).
+    pub fn stones(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Black | Cell::White))
+            .count()
+    }
+
     /// The rows as text, one line per row.
     pub fn to_rows(&self) -> String {
         let mut s = String::with_capacity(self.cells.len() + usize::from(self.height));

@@ -117,10 +117,7 @@ pub fn query(rng: &mut Rng, board: &Board, next: &[(Color, Move)]) -> Option<Que
     let mut p = Pattern::from_board(board, col, row, w, h)?;
     // Patterns that stand nearly everywhere make the oracle's answer huge and slow, and test
     // nothing more: sides and free patterns hold two stones at least, corners one.
-    let stones = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .filter(|&(x, y)| matches!(p.cell(x, y), Cell::Black | Cell::White))
-        .count();
+    let stones = p.stones();
     if stones < if kind <= 3 { 1 } else { 2 } {
         return None;
     }

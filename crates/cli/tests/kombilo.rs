@@ -184,12 +184,7 @@ fn kifu_counts_as_kombilo_does_on_cut_patterns() {
     assert_eq!(cases.len(), 44);
     let wild = cases
         .iter()
-        .filter(|(q, _)| {
-            q.pattern
-                .cells()
-                .iter()
-                .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty))
-        })
+        .filter(|(q, _)| q.pattern.has_wildcards())
         .count();
     assert!(wild >= 11, "{wild} cases with wildcards");
     let (theirs, refused) = kombilo_answers(&python, d, &games, &cases);
@@ -491,14 +486,7 @@ fn cut_cases(files: &[PathBuf], count: usize, seed: u64) -> Vec<(Query, Value)> 
 /// could stand on one rectangle at once: of one shape, and every cell allowing a state both
 /// allow.
 fn twins(p: &Pattern, swap: bool) -> bool {
-    let allows = |c: Cell| match c {
-        Cell::Empty => 0b001,
-        Cell::Black => 0b010,
-        Cell::White => 0b100,
-        Cell::EmptyOrBlack => 0b011,
-        Cell::EmptyOrWhite => 0b101,
-        Cell::Any => 0b111,
-    };
+    let states = [None, Some(Color::Black), Some(Color::White)];
     let mut images: Vec<Pattern> = Vec::new();
     for i in 0..8 {
         let t = p.transformed(kifu_go::Symmetry::from_index(i).unwrap());
@@ -517,7 +505,7 @@ fn twins(p: &Pattern, swap: bool) -> bool {
                 && a.cells()
                     .iter()
                     .zip(b.cells())
-                    .all(|(&x, &y)| allows(x) & allows(y) != 0)
+                    .all(|(&x, &y)| states.iter().any(|&s| x.matches(s) && y.matches(s)))
         })
     })
 }

@@ -89,6 +89,11 @@ impl Cell {
     pub fn constrains(self) -> bool {
         self != Cell::Any
     }
+
+    /// Whether the cell allows more than one state (`*`, `x`, `o`).
+    pub fn is_wildcard(self) -> bool {
+        matches!(self, Cell::Any | Cell::EmptyOrBlack | Cell::EmptyOrWhite)
+    }
 }
 
 /// Why a pattern could not be read. Rows and columns count from 1, columns in characters.
@@ -263,6 +268,11 @@ impl Pattern {
     /// The cells, row by row from the top-left.
     pub fn cells(&self) -> &[Cell] {
         &self.cells
+    }
+
+    /// Whether a cell allows more than one state ([`Cell::is_wildcard`]).
+    pub fn has_wildcards(&self) -> bool {
+        self.cells.iter().any(|c| c.is_wildcard())
     }
 
     /// How many cells want a stone (of either colour; wildcards are not counted).

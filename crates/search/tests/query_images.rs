@@ -8,7 +8,6 @@ mod common;
 
 use common::oracle::{random_queries, seeded_spread, turned, Rng};
 use kifu_go::{Color, Symmetry};
-use kifu_search::pattern::Cell;
 use kifu_search::scan::Page;
 use kifu_search::{Counting, Database, Pattern, Placement, Query, Side};
 
@@ -62,7 +61,7 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
         // once is one placement, the first image's in the query's order; a turned query may
         // meet the other first and count it again later where it stands alone (Kombilo counts
         // every image: not the same, see bench/RESULTS.md, session 44). Only the games agree.
-        if q.counting == Counting::Placements && has_wildcards(&q.pattern) {
+        if q.counting == Counting::Placements && q.pattern.has_wildcards() {
             asked += 1;
             continue;
         }
@@ -103,7 +102,7 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
             && [Symmetry::Transpose, Symmetry::AntiTranspose]
                 .iter()
                 .any(|&d| q.pattern.transformed(d) == q.pattern);
-        if has_wildcards(&q.pattern) || diagonal {
+        if q.pattern.has_wildcards() || diagonal {
             let totals = |x: &kifu_search::SearchAnswer| {
                 let mut by_colour = [(0u64, 0u64, 0u64); 2];
                 for (c, n, bw, ww) in tallies(x) {
@@ -125,13 +124,6 @@ fn check_orientations(db: &Database, rng: &mut Rng, count: usize, label: &str) -
     asked
 }
 
-/// Whether a cell of `p` allows more than one state.
-fn has_wildcards(p: &Pattern) -> bool {
-    p.cells()
-        .iter()
-        .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty))
-}
-
 /// With colours swapped, a pattern and its colours exchanged find the same hits, each counted
 /// swapped by one query exactly when the other counts it as it is, with the continuations,
 /// tenuki and passes in exchanged colours (and wins). For patterns without wildcards, whose
@@ -150,7 +142,7 @@ fn check_colours(db: &Database, rng: &mut Rng, count: usize, label: &str) -> usi
         q.swap_colors = true;
         let plain = images(&q.pattern, q.symmetries);
         let other = images(&q.pattern.swapped(), q.symmetries);
-        if has_wildcards(&q.pattern) || plain.iter().any(|i| other.contains(i)) {
+        if q.pattern.has_wildcards() || plain.iter().any(|i| other.contains(i)) {
             continue;
         }
         let mut s = q.clone();

@@ -166,7 +166,7 @@ fn check_cases(db: &Database, rng: &mut Rng, count: usize) -> usize {
     union_law(db, rng, count, "cell", |q, rng| {
         let cells = q.pattern.cells();
         let wild: Vec<usize> = (0..cells.len())
-            .filter(|&i| !matches!(cells[i], Cell::Black | Cell::White | Cell::Empty))
+            .filter(|&i| cells[i].is_wildcard())
             .collect();
         if wild.is_empty() {
             return None;
@@ -303,10 +303,7 @@ fn check_places(db: &Database, rng: &mut Rng, count: usize) -> usize {
                 images.push(t);
             }
         }
-        let wild = p
-            .cells()
-            .iter()
-            .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty));
+        let wild = p.has_wildcards();
         if wild || images.len() < 8 || q.swap_colors || !by_hits(&q) {
             continue;
         }
@@ -522,11 +519,7 @@ fn a_continuation_is_what_its_one_move_sequence_finds() {
 fn check_continuations(db: &Database, rng: &mut Rng, count: usize) -> usize {
     let mut asked = 0;
     for mut q in random_queries(db, rng, count) {
-        let wild = q
-            .pattern
-            .cells()
-            .iter()
-            .any(|c| !matches!(c, Cell::Black | Cell::White | Cell::Empty));
+        let wild = q.pattern.has_wildcards();
         if wild || !by_hits(&q) {
             continue;
         }

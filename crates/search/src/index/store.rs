@@ -572,7 +572,7 @@ pub(crate) fn write(
             };
     }
     let e = |e: std::io::Error| e.to_string();
-    let head = (index.files.iter(), index.games.len() as u64);
+    let head = (index.files.iter().map(Ok), index.games.len() as u64);
     let mut hash = write_head(out, fingerprint, head, len).map_err(e)?;
     let mut cold = ColdReader::new(index, false);
     for (gi, g) in index.games.iter().enumerate() {
@@ -594,20 +594,24 @@ fn varint_len(v: u64) -> u64 {
 /// the game count `games`, followed by `records` bytes of game records; then the head;
 /// returns the body's checksum so far. The head is streamed: its length is counted from
 /// the names first, so they are not gathered (about 100 MB at a million files, at the end
-/// of `kifu pos index`).
+/// of `kifu pos index`); a name that cannot be read (from a [`super::names::NameSpool`])
+/// fails it.
 pub(crate) fn write_head<S: AsRef<str>>(
     out: &mut dyn Write,
     fingerprint: u64,
-    (files, games): (impl ExactSizeIterator<Item = S> + Clone, u64),
+    (files, games): (
+        impl ExactSizeIterator<Item = std::io::Result<S>> + Clone,
+        u64,
+    ),
     records: u64,
 ) -> std::io::Result<Checksum> {
     let names: u64 = files
         .clone()
         .map(|f| {
-            let len = f.as_ref().len() as u64;
-            varint_len(len) + len
+            let len = f?.as_ref().len() as u64;
+            Ok(varint_len(len) + len)
         })
-        .sum();
+        .sum::<std::io::Result<u64>>()?;
     let head = varint_len(files.len() as u64) + names + varint_len(games);
     out.write_all(MAGIC)?;
     out.write_all(&VERSION.to_le_bytes())?;
@@ -625,6 +629,7 @@ pub(crate) fn write_head<S: AsRef<str>>(
     };
     put_varint(&mut buf, files.len() as u64);
     for f in files {
+        let f = f?;
         let f = f.as_ref();
         put_varint(&mut buf, f.len() as u64);
         buf.extend_from_slice(f.as_bytes());

@@ -4,6 +4,7 @@
 //! opened as any other. Memory is a batch's games, not the collection's.
 
 use super::entry::{Cold, GameBuilder, GameEntry};
+use super::names::{NameSpool, SpoolIter};
 use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
 use kifu_posdb::extract::Source;
@@ -83,7 +84,7 @@ fn write_sidecar(
         }
     }
     w.finish(
-        files.iter().map(|f| f.source.path.to_string_lossy()),
+        files.iter().map(|f| Ok(f.source.path.to_string_lossy())),
         fingerprint,
     )
 }
@@ -149,7 +150,7 @@ impl SidecarWriter {
     /// Writes the sidecar, whose files are `names`, and opens it.
     fn finish(
         self,
-        names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
+        names: impl ExactSizeIterator<Item = std::io::Result<impl AsRef<str>>> + Clone,
         fingerprint: u64,
     ) -> Result<Option<PatternIndex>, PatternIndexError> {
         let path = self.path.clone();
@@ -160,7 +161,7 @@ impl SidecarWriter {
     /// Writes the sidecar, whose files are `names`.
     fn write(
         mut self,
-        names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
+        names: impl ExactSizeIterator<Item = std::io::Result<impl AsRef<str>>> + Clone,
         fingerprint: u64,
     ) -> Result<(), PatternIndexError> {
         self.flush()?;
@@ -186,7 +187,7 @@ impl SidecarWriter {
 fn write_body(
     spool: &std::fs::File,
     path: &Path,
-    names: impl ExactSizeIterator<Item = impl AsRef<str>> + Clone,
+    names: impl ExactSizeIterator<Item = std::io::Result<impl AsRef<str>>> + Clone,
     games: u64,
     fingerprint: u64,
 ) -> Result<kifu_fs::atomic::AtomicFile, PatternIndexError> {
@@ -232,14 +233,15 @@ impl Sealing {
         }
     }
 
-    /// The files, once the thread is done with them (or never started).
-    fn files(&mut self) -> Appended {
+    /// The files, once the thread is done with them (or never started); None if they are
+    /// still shared, which the thread's end rules out.
+    fn files(&mut self) -> Option<Appended> {
         // The thread's share is dropped when it ends, which `wait` or `drop` waits for.
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
         let files = std::mem::take(&mut self.files);
-        std::sync::Arc::try_unwrap(files).unwrap_or_else(|shared| (*shared).clone())
+        std::sync::Arc::try_unwrap(files).ok()
     }
 }
 
@@ -392,9 +394,10 @@ pub struct BuiltSidecar {
 impl PatternIndexBuilder {
     /// A builder of the sidecar at `path`.
     pub fn new(path: &Path) -> Result<PatternIndexBuilder, PatternIndexError> {
+        let files = Appended::new_in(kifu_fs::atomic::folder_of(path)).map_err(io_at(path))?;
         Ok(PatternIndexBuilder {
             writer: SidecarWriter::new(path)?,
-            files: Appended::default(),
+            files,
             broken: false,
             first_id: 0,
             signatures: SignatureCounts::default(),
@@ -431,7 +434,7 @@ impl PatternIndexBuilder {
         }
         // (A file without games is in no index's list: the fingerprints then differ.)
         for (name, ids) in old.files.iter().zip(&ids) {
-            b.files.push(name, ids);
+            b.files.push(name, ids).map_err(io_at(path))?;
         }
         b.first_id = old.games.len() as u64;
         Ok(b)
@@ -493,7 +496,9 @@ impl PatternIndexBuilder {
                 g.file = fi as u32;
                 b.copy_record(&g, &mut colds[pi], gi)?;
             }
-            b.files.push(&f.source.path.to_string_lossy(), &f.ids);
+            b.files
+                .push(&f.source.path.to_string_lossy(), &f.ids)
+                .map_err(io_at(path))?;
         }
         b.finish(fingerprint)
     }
@@ -545,8 +550,13 @@ impl PatternIndexBuilder {
             }
         }
         // A file without games is in no index's list of files (`index_files`).
-        if !ids.is_empty() {
-            self.files.push(&source.path.to_string_lossy(), &ids);
+        if !ids.is_empty()
+            && self
+                .files
+                .push(&source.path.to_string_lossy(), &ids)
+                .is_err()
+        {
+            self.broken = true;
         }
     }
 
@@ -580,6 +590,7 @@ impl PatternIndexBuilder {
             other => {
                 // Its file removed first: it holds the sidecar's lock.
                 drop(other);
+                self.files.flush().map_err(io_at(&self.writer.path))?;
                 self.writer.write(self.files.names(), fingerprint)?;
             }
         }
@@ -601,7 +612,10 @@ impl PatternIndexBuilder {
         // A sidecar that is not a regular file (a FIFO) is written by `finish` as before: a
         // thread must not wait on a reader that may never come.
         let path = self.writer.path.clone();
-        if kifu_fs::existing_regular_file(&path).is_err() || self.writer.flush().is_err() {
+        if kifu_fs::existing_regular_file(&path).is_err()
+            || self.writer.flush().is_err()
+            || self.files.flush().is_err()
+        {
             return;
         }
         let Ok(spool) = self.writer.spool.as_file().try_clone() else {
@@ -632,7 +646,7 @@ impl PatternIndexBuilder {
             }
             // A thread that cannot be started (a process limit) leaves the writing to
             // `finish`.
-            Err(_) => self.files = sealing.files(),
+            Err(_) => self.take_back(sealing.files()),
         }
     }
 
@@ -641,8 +655,16 @@ impl PatternIndexBuilder {
     fn unseal(&mut self) -> Option<Sealed> {
         let mut s = self.sealing.take()?;
         let written = s.wait();
-        self.files = s.files();
+        self.take_back(s.files());
         Some(written)
+    }
+
+    /// Takes back the files a sealing thread had: the builder is broken without them.
+    fn take_back(&mut self, files: Option<Appended>) {
+        match files {
+            Some(files) => self.files = files,
+            None => self.broken = true,
+        }
     }
 }
 
@@ -687,29 +709,56 @@ impl SignatureCounts {
 }
 
 /// The files a builder has appended, as its sidecar names them, and their fingerprint
-/// ([`super::fingerprint`], made as they come): the names in one buffer, about 100 bytes a
-/// file where a [`CollectionFile`] a file, with its path and numbers, was about 200.
-#[derive(Default, Clone)]
+/// ([`super::fingerprint`], made as they come): the names spooled to a temporary file beside
+/// the sidecar ([`NameSpool`]), so that a build of millions of files holds none of them (in
+/// one buffer they were about 70 bytes a file; a [`CollectionFile`] a file, with its path
+/// and numbers, about 200).
+#[derive(Default)]
 struct Appended {
-    names: super::names::Names,
+    /// None only in the builder's place while a sealing thread has them.
+    names: Option<NameSpool>,
+    len: usize,
     fingerprint: super::Fingerprint,
 }
 
 impl Appended {
+    /// No files yet, their names to be spooled in folder `dir`.
+    fn new_in(dir: &Path) -> std::io::Result<Appended> {
+        Ok(Appended {
+            names: Some(NameSpool::new_in(dir)?),
+            ..Appended::default()
+        })
+    }
+
     /// Adds a file named `name` whose games have the numbers `ids` (by their place in it).
-    fn push(&mut self, name: &str, ids: &[Option<u64>]) {
-        self.names.push(name);
+    fn push(&mut self, name: &str, ids: &[Option<u64>]) -> std::io::Result<()> {
+        let spool = self
+            .names
+            .as_mut()
+            .ok_or_else(|| std::io::Error::other("the names are with the sidecar's writer"))?;
+        spool.push(name)?;
+        self.len += 1;
         self.fingerprint.file(name, ids);
+        Ok(())
     }
 
     /// The number of files.
     fn len(&self) -> usize {
-        self.names.len()
+        self.len
     }
 
-    /// The files' names, in order.
-    fn names(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
-        self.names.iter()
+    /// Writes out the names appended, for [`Appended::names`].
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.names.as_mut().map_or(Ok(()), NameSpool::flush)
+    }
+
+    /// The files' names, in order (as far as [`Appended::flush`] wrote them), each a read of
+    /// the spool.
+    fn names(&self) -> impl ExactSizeIterator<Item = std::io::Result<String>> + Clone + '_ {
+        match &self.names {
+            Some(spool) => spool.iter(),
+            None => SpoolIter::empty(),
+        }
     }
 }
 

@@ -32,7 +32,7 @@ fn the_head_is_streamed_as_its_bytes_and_length_say() {
     }
     let names: Vec<String> = (0..3000).map(|i| "x".repeat(i % 200)).collect();
     let mut out = Vec::new();
-    let sum = write_head(&mut out, 9, (names.iter(), 300), 1234).unwrap();
+    let sum = write_head(&mut out, 9, (names.iter().map(Ok), 300), 1234).unwrap();
     let mut head = Vec::new();
     put_varint(&mut head, names.len() as u64);
     for n in &names {

@@ -350,7 +350,29 @@ fn a_batch_answers_as_single_runs_do() {
         ),
         2,
     );
-    assert!(err.contains("bad.jsonl: query 2:"), "{err}");
+    assert!(err.contains("bad.jsonl: line 2:"), "{err}");
+    // Named by the file's line (blank lines count), a syntax error by its column too; a
+    // query that parses but cannot be searched (a move window backwards) as well.
+    for (text, want) in [
+        (
+            "{\"pattern\": \"#\"}\n\n\n{\"pattern\" \"#\"}\n",
+            "bad.jsonl: line 4, column 12: expected `:`\n",
+        ),
+        (
+            "\n{\"pattern\": \"#\", \"moves\": [9, 3]}\n",
+            "bad.jsonl: line 2: ",
+        ),
+    ] {
+        std::fs::write(db().join("bad.jsonl"), text).unwrap();
+        let err = fails(
+            &kifu_in(
+                &["pos", "search", "corpus.kpx", "--batch", "bad.jsonl"],
+                db(),
+            ),
+            2,
+        );
+        assert!(err.contains(want), "{text}: {err}");
+    }
     // A line without a pattern holds filters alone, and nothing else.
     for (line, want) in [
         (
@@ -373,7 +395,7 @@ fn a_batch_answers_as_single_runs_do() {
             2,
         );
         assert!(
-            err.contains("bad2.jsonl: query 1:") && err.contains(want),
+            err.contains("bad2.jsonl: line 1:") && err.contains(want),
             "{line}: {err}"
         );
     }

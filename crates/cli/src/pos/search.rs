@@ -437,7 +437,8 @@ struct FiltersLine {
 }
 
 /// The lines of a `--batch` file, one JSON query a line (blank lines skipped): a pattern
-/// query, or filters alone.
+/// query, or filters alone. A bad line is a usage error naming the file's line (and the
+/// column of a JSON syntax error).
 fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
     let input = if path.as_os_str() == "-" {
         crate::inputs::Input::Stdin
@@ -459,14 +460,20 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
         }
         let value: serde_json::Value = match serde_json::from_str(line) {
             Ok(v) => v,
-            Err(e) => crate::usage!("{name}: query {}: {e}", i + 1),
+            Err(e) => {
+                // serde_json places the error in the line alone: its line is always 1.
+                let text = e.to_string();
+                let suffix = format!(" at line {} column {}", e.line(), e.column());
+                let why = text.strip_suffix(&suffix).unwrap_or(&text);
+                crate::usage!("{name}: line {}, column {}: {why}", i + 1, e.column())
+            }
         };
         if value.get("pattern").is_none() {
             match serde_json::from_value::<FiltersLine>(value) {
                 Ok(f) if !f.filters.is_empty() => out.push(BatchLine::Filters(Box::new(f.filters))),
-                Ok(_) => crate::usage!("{name}: query {}: the filters are empty", i + 1),
+                Ok(_) => crate::usage!("{name}: line {}: the filters are empty", i + 1),
                 Err(e) => crate::usage!(
-                    "{name}: query {}: {e} (a line holds a query with a pattern, or filters alone: {{\"filters\": {{...}}}})",
+                    "{name}: line {}: {e} (a line holds a query with a pattern, or filters alone: {{\"filters\": {{...}}}})",
                     i + 1
                 ),
             }
@@ -474,10 +481,10 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
         }
         let q: Query = match serde_json::from_value(value) {
             Ok(q) => q,
-            Err(e) => crate::usage!("{name}: query {}: {e}", i + 1),
+            Err(e) => crate::usage!("{name}: line {}: {e}", i + 1),
         };
         if let Err(e) = q.validate() {
-            crate::usage!("{name}:{}: {e}", i + 1);
+            crate::usage!("{name}: line {}: {e}", i + 1);
         }
         out.push(BatchLine::Query(Box::new(q)));
     }

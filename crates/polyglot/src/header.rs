@@ -264,8 +264,9 @@ pub(crate) fn pgheader_tokens(joined: &[u8]) -> Vec<&[u8]> {
     tokens
 }
 
-/// The number of variants pgheader 1.0.5 writes for a `\n`-joined list (see
-/// [`pgheader_tokens`]): 3 for `normal\ncrazyhouse`.
+/// The number of variants pgheader 1.0.5 writes for a `\n`-joined list: the first name, then
+/// the pieces of the rest split on the characters `0`, `x` and `a` (its `strtok` delimiter
+/// string is `"0x0a"` instead of `"\x0a"`): 3 for `normal\ncrazyhouse`.
 pub fn pgheader_variant_count(joined: &[u8]) -> usize {
     pgheader_tokens(joined).len()
 }

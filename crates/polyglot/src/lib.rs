@@ -9,7 +9,7 @@
 //! - [`Book`] reads a book zero-copy from any bytes and finds a position's entries by
 //!   binary search; it refuses books that are not sorted or whose size is not a multiple
 //!   of 16, so a lookup never silently misreads.
-//! - [`key`], [`position_from_fen`] and [`position_from_moves`] give Polyglot keys (chess
+//! - [`key()`], [`position_from_fen`] and [`position_from_moves`] give Polyglot keys (chess
 //!   rules and hashing are shakmaty's); [`RawMove`] encodes and decodes moves, mapping
 //!   Polyglot's king-takes-rook castling.
 //! - [`Header`] parses and writes headers; [`pgheader`] is pgheader 1.0.5 command for

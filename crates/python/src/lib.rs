@@ -10,6 +10,12 @@
 //! - long calls release the GIL (`Python::detach`) and take `threads=` (a rayon pool);
 //! - no input from Python can panic: problems come back as exceptions ([`errors`]).
 
+// A native module has no public Rust API: its documentation is its private items'
+// (`cargo doc --document-private-items`), which the guide above links to. The functions' doc
+// comments are also their Python docstrings, printed as written: `uint8[n]` there is not a
+// link, and escaping it for rustdoc would print the backslashes in `help()`.
+#![allow(rustdoc::private_intra_doc_links, rustdoc::broken_intra_doc_links)]
+
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 use std::borrow::Cow;

@@ -16,7 +16,7 @@
 //! - **Charsets.** `CA[]`, byte-order marks and UTF-16 are honoured, and text
 //!   that declares nothing and is not UTF-8 is detected ([`charset`]).
 //! - **FF\[4\] out.** [`convert::to_ff4`] repairs what SGFC repairs and turns
-//!   FF\[1\]/FF\[3\] into FF\[4\]; [`write`] writes UTF-8 with `CA[UTF-8]`.
+//!   FF\[1\]/FF\[3\] into FF\[4\]; [`write()`] writes UTF-8 with `CA[UTF-8]`.
 //!
 //! kifu-sgf knows nothing of Go rules: kifu-go replays game trees.
 //!

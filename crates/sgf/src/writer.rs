@@ -31,7 +31,7 @@ pub fn write_to<W: Write>(coll: &Collection, out: &mut W) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes one game of a collection as SGF text (a collection of that one game), as [`write`]
+/// Writes one game of a collection as SGF text (a collection of that one game), as [`write()`]
 /// writes it; for handing out a single game of a file of many.
 pub fn write_game(game: GameTree<'_>) -> String {
     let mut out = Vec::new();

@@ -36,9 +36,9 @@ use std::time::SystemTime;
 /// Consecutive games whose cold parts are read and cached together (about 50 KB at 19x19).
 pub(crate) const GROUP: usize = 32;
 
-/// How many bytes of cold parts and levels an opened index keeps by default ([`Budget`]):
-/// 512 MiB (100,000 19x19 games' cold parts are about 140 MB, their levels 54 MB; a million
-/// games' levels 541 MB, of which this lets 384 be made).
+/// How many bytes of cold parts and levels an opened index keeps by default (the budget its
+/// caches share): 512 MiB (100,000 19x19 games' cold parts are about 140 MB, their levels 54
+/// MB; a million games' levels 541 MB, of which this lets 384 be made).
 pub const DEFAULT_CACHE_BYTES: usize = 512 << 20;
 
 /// Games of a group from which a search reads the group whole (and keeps it in the cache)

@@ -365,7 +365,7 @@ fn convert_node<'c>(
     split(items, node.offset(), diags)
 }
 
-/// Labels for FF[1]/FF[3] `L`: a..z, then aa, ab, … (SGFC writes lower case).
+/// Labels for FF\[1\]/FF\[3\] `L`: a..z, then aa, ab, … (SGFC writes lower case).
 fn label(i: usize) -> String {
     if i < 26 {
         ((b'a' + i as u8) as char).to_string()

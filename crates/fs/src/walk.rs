@@ -136,20 +136,43 @@ fn list(d: &Path, exts: &[&str]) -> Result<Listing, FsError> {
     Ok(out)
 }
 
-/// Sorts the paths of one walk as `Path` orders them (component by component), with a byte key
-/// each instead of a component parse at every comparison (the sort of a large tree's paths was
-/// a few percent of an index build): they share the root as given and differ only in names
-/// joined by `/` (a directory entry is never `.` or `..`), so their bytes with each `/` made
-/// the lowest byte compare as their components do.
+/// Sorts the paths of one walk as `Path` orders them (component by component), by their bytes
+/// instead of a component parse at every comparison (the sort of a large tree's paths was a
+/// few percent of an index build): they share the root as given and differ only in names
+/// joined by `/` (a directory entry is never `.` or `..`), so their bytes with each `/` taken
+/// as the lowest byte compare as their components do. The bytes are compared in place: a
+/// sorted copy of each path as a key (`sort_by_cached_key`) was about 130 MB more at the end
+/// of the walk of a million files.
 fn sort_paths(files: &mut [PathBuf]) {
+    use rayon::slice::ParallelSliceMut;
     use std::os::unix::ffi::OsStrExt;
-    files.sort_by_cached_key(|p| {
-        p.as_os_str()
-            .as_bytes()
-            .iter()
-            .map(|&b| if b == b'/' { 0 } else { b })
-            .collect::<Vec<u8>>()
+    // Two paths of one walk are never equal (each folder is listed once), so an unstable
+    // sort gives the one order.
+    files.par_sort_unstable_by(|a, b| {
+        path_order(a.as_os_str().as_bytes(), b.as_os_str().as_bytes())
     });
+}
+
+/// The order of two paths' bytes with `/` below every other byte (a path holds no NUL).
+fn path_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    // The common prefix eight bytes at a time: paths of one folder share dozens.
+    let mut i = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if x != y {
+            break;
+        }
+        i += 8;
+    }
+    i += a[i..]
+        .iter()
+        .zip(&b[i..])
+        .take_while(|(x, y)| x == y)
+        .count();
+    let low = |c: u8| if c == b'/' { 0 } else { c };
+    match (a.get(i), b.get(i)) {
+        (Some(&x), Some(&y)) => low(x).cmp(&low(y)),
+        _ => a.len().cmp(&b.len()),
+    }
 }
 
 /// Whether `path` ends in one of `exts` (case-insensitive); an empty list takes any name.
@@ -185,6 +208,35 @@ mod tests {
             paths.reverse();
             sort_paths(&mut paths);
             assert_eq!(paths, want, "root {root:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any names (of the bytes that sort around `/`, and long enough for the common
+        /// prefix to be read eight bytes at a time) under one root sort as `Path` sorts them.
+        #[test]
+        fn any_names_sort_as_path_orders_them(
+            names in proptest::collection::vec("[ab!. /-]{1,24}", 1..40),
+            root in "(/tmp/games|\\./g/|r)",
+        ) {
+            let mut paths: Vec<PathBuf> = names
+                .iter()
+                // A walk's names: no empty component, `.` or `..`.
+                .map(|n| {
+                    let parts: Vec<&str> = n
+                        .split('/')
+                        .filter(|c| !c.is_empty() && *c != "." && *c != "..")
+                        .collect();
+                    Path::new(&root).join(if parts.is_empty() { "x".into() } else { parts.join("/") })
+                })
+                .collect();
+            paths.sort();
+            paths.dedup();
+            let mut want = paths.clone();
+            want.sort();
+            paths.reverse();
+            sort_paths(&mut paths);
+            proptest::prop_assert_eq!(paths, want);
         }
     }
 

@@ -56,6 +56,8 @@ pub(crate) struct NameSpool {
     w: std::io::BufWriter<std::fs::File>,
     /// The strings appended.
     len: usize,
+    /// The bytes appended.
+    bytes: u64,
 }
 
 impl NameSpool {
@@ -63,7 +65,12 @@ impl NameSpool {
     pub fn new_in(dir: &std::path::Path) -> std::io::Result<NameSpool> {
         let file = tempfile::tempfile_in(dir)?;
         let w = std::io::BufWriter::with_capacity(1 << 16, file.try_clone()?);
-        Ok(NameSpool { file, w, len: 0 })
+        Ok(NameSpool {
+            file,
+            w,
+            len: 0,
+            bytes: 0,
+        })
     }
 
     /// Appends `s`.
@@ -73,6 +80,7 @@ impl NameSpool {
         self.w.write_all(&len.to_le_bytes())?;
         self.w.write_all(s.as_bytes())?;
         self.len += 1;
+        self.bytes += 4 + u64::from(len);
         Ok(())
     }
 
@@ -90,6 +98,7 @@ impl NameSpool {
             buf: Vec::new(),
             at: 0,
             left: self.len,
+            end: self.bytes,
         }
     }
 }
@@ -106,6 +115,8 @@ pub(crate) struct SpoolIter<'a> {
     /// Where the next string's length is in `buf`.
     at: usize,
     left: usize,
+    /// The bytes appended: a length past them is not read (nor its buffer made).
+    end: u64,
 }
 
 impl SpoolIter<'_> {
@@ -117,6 +128,7 @@ impl SpoolIter<'_> {
             buf: Vec::new(),
             at: 0,
             left: 0,
+            end: 0,
         }
     }
 
@@ -162,6 +174,12 @@ impl SpoolIter<'_> {
                 .unwrap_or_default(),
         );
         self.at += 4;
+        let start = self.offset - (self.buf.len() - self.at) as u64;
+        if start + u64::from(len) > self.end {
+            return Err(std::io::Error::other(
+                "a spooled name runs past the spool's end",
+            ));
+        }
         let len = len as usize;
         self.fill(len)?;
         let s = std::str::from_utf8(&self.buf[self.at..self.at + len])

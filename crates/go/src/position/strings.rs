@@ -89,13 +89,7 @@ impl Position {
     }
 
     /// The plain hash after `color` plays at `pad` (slow path, for superko only).
-    pub(super) fn hash_after(
-        &self,
-        color: Color,
-        pad: usize,
-        heads: &[usize; 4],
-        suicide: bool,
-    ) -> u64 {
+    fn hash_after(&self, color: Color, pad: usize, heads: &[usize; 4], suicide: bool) -> u64 {
         let own = cell_of(color);
         let nb = self.neighbours(pad);
         let mut h = self.hashes[0];
@@ -123,7 +117,7 @@ impl Position {
         h
     }
 
-    pub(super) fn string_hash(&self, head: usize) -> u64 {
+    fn string_hash(&self, head: usize) -> u64 {
         let color = color_of(self.cell[head]);
         let mut h = 0;
         let mut s = head;
@@ -137,7 +131,7 @@ impl Position {
     }
 
     #[inline(always)]
-    pub(super) fn xor_keys(&mut self, pad: usize, color: Color) {
+    fn xor_keys(&mut self, pad: usize, color: Color) {
         // On copies, so that the compiler sees no aliasing and uses vector XORs.
         let k = *self.keys.at(pad, color);
         let mut h = self.hashes;
@@ -183,7 +177,7 @@ impl Position {
     }
 
     #[inline]
-    pub(super) fn merge(&mut self, a: usize, b: usize) {
+    fn merge(&mut self, a: usize, b: usize) {
         let (big, small) = if self.count[a] >= self.count[b] {
             (a, b)
         } else {
@@ -209,7 +203,7 @@ impl Position {
     }
 
     /// Removes the whole string whose head is `head`; returns the number of stones.
-    pub(super) fn remove_string(&mut self, head: usize) -> u32 {
+    fn remove_string(&mut self, head: usize) -> u32 {
         let color = color_of(self.cell[head]);
         let mut s = head;
         let mut n = 0;

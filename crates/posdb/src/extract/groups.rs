@@ -36,16 +36,16 @@ pub(super) struct Group {
     /// A lone occurrence so far: a hash seen once needs no board read.
     pub(super) first: Option<(u8, u64)>,
     /// The distinct boards (forms) and the first occurrence of each.
-    pub(super) classes: Vec<(Vec<u8>, u64)>,
+    classes: Vec<(Vec<u8>, u64)>,
     /// (class, side) pairs seen: the distinct positions.
     pub(super) seen: Vec<(usize, u8)>,
     /// Occurrences written: (occurrence, class).
     pub(super) kept: Vec<(u64, usize)>,
     /// Boards as played (packed) already classified, and their class: most repeats of a
     /// position are the same board in the same orientation, so they need no canonical rows.
-    pub(super) seen_boards: Vec<(Vec<u8>, usize)>,
+    seen_boards: Vec<(Vec<u8>, usize)>,
     pub(super) board: Vec<u8>,
-    pub(super) form: Vec<u8>,
+    form: Vec<u8>,
 }
 
 /// Where a group's boards come from.
@@ -57,7 +57,7 @@ pub(super) trait BoardSource {
 }
 
 /// At most this many boards as played are remembered per hash.
-pub(super) const SEEN_BOARDS: usize = 64;
+const SEEN_BOARDS: usize = 64;
 
 pub(super) type ReadForm<'a> = dyn BoardSource + 'a;
 
@@ -79,7 +79,7 @@ impl Group {
         self.classify(side, occ, all, boards)
     }
 
-    pub(super) fn classify(
+    fn classify(
         &mut self,
         side: u8,
         occ: u64,
@@ -169,13 +169,13 @@ impl Group {
 /// The occurrence records in input order: in memory up to a budget, then appended to an unnamed
 /// temporary file; read back one by one (boards of repeated hashes) or in order (the output).
 pub(super) struct PayloadStore {
-    pub(super) record_len: usize,
-    pub(super) budget: usize,
+    record_len: usize,
+    budget: usize,
     pub(super) mem: Vec<u8>,
     pub(super) file: Option<std::fs::File>,
-    pub(super) on_disk: u64,
-    pub(super) spills: u64,
-    pub(super) dir: Option<PathBuf>,
+    on_disk: u64,
+    spills: u64,
+    dir: Option<PathBuf>,
 }
 
 impl PayloadStore {

@@ -176,7 +176,7 @@ pub(super) fn replay_in_place(
 
 /// `buf` cut into consecutive parts of the given lengths (for the workers to fill in
 /// parallel, each its own part).
-pub(super) fn split(buf: &mut [u8], lens: impl Iterator<Item = usize>) -> Vec<&mut [u8]> {
+fn split(buf: &mut [u8], lens: impl Iterator<Item = usize>) -> Vec<&mut [u8]> {
     let mut parts = Vec::new();
     let mut rest = buf;
     for len in lens {
@@ -189,7 +189,7 @@ pub(super) fn split(buf: &mut [u8], lens: impl Iterator<Item = usize>) -> Vec<&m
 
 /// The chunks' columns one after the other (games numbered across chunks). Runs written in
 /// place come here with no boards of their own (`replay_in_place`), so nothing large is copied.
-pub(super) fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
+fn concat(chunks: &[ChunkOut], k: usize) -> Cols {
     fn cat<T: Copy>(chunks: &[ChunkOut], col: impl Fn(&Cols) -> &Vec<T>) -> Vec<T> {
         let mut out = Vec::with_capacity(chunks.iter().map(|c| col(&c.cols).len()).sum());
         for c in chunks {

@@ -35,7 +35,7 @@ impl Cols {
     }
 
     /// Room for `rows` more rows in the scalar columns (the boards grow on their own).
-    pub(super) fn reserve(&mut self, rows: usize, k: usize) {
+    fn reserve(&mut self, rows: usize, k: usize) {
         self.size.reserve(rows);
         self.to_play.reserve(rows);
         self.moves.reserve(2 * rows);
@@ -92,7 +92,7 @@ pub(super) enum BoardOut<'b> {
     Fill { out: &'b mut [u8], at: usize },
 }
 
-pub(super) struct Sink<'o, 'b> {
+struct Sink<'o, 'b> {
     pub(super) opts: &'o Options,
     pub(super) out: ChunkOut,
     /// The size asked for (the replay plays no game of another size; they are only noted).
@@ -101,19 +101,19 @@ pub(super) struct Sink<'o, 'b> {
     pub(super) file: u32,
     pub(super) game_base: usize,
     /// Per node of the current game: the first row made for it (rows of the transforms follow).
-    pub(super) node_row: Vec<u32>,
+    node_row: Vec<u32>,
     /// Per node: the parent node and the point played (-1 pass, -2 none), for the last moves.
-    pub(super) node_parent: Vec<u32>,
-    pub(super) node_move: Vec<i32>,
+    node_parent: Vec<u32>,
+    node_move: Vec<i32>,
     pub(super) game: usize,
     pub(super) result: i8,
-    pub(super) resign: bool,
-    pub(super) cells: Vec<u8>,
+    resign: bool,
+    cells: Vec<u8>,
     /// Symmetry tables for the current size: `maps[t][i]` is where point `i` goes.
-    pub(super) maps: Vec<Vec<u16>>,
-    pub(super) map_size: u8,
+    maps: Vec<Vec<u16>>,
+    map_size: u8,
     pub(super) errors: Vec<ReplayError>,
-    pub(super) prefault: Prefault,
+    prefault: Prefault,
     pub(super) boards: BoardOut<'b>,
 }
 
@@ -121,11 +121,11 @@ pub(super) struct Sink<'o, 'b> {
 /// instead of a page fault every 4 KiB. Page faults were a third of a `positions` call (board
 /// arrays are hundreds of megabytes, each byte written once); this saves about a quarter of them.
 #[derive(Debug, Default)]
-pub(super) struct Prefault {
+struct Prefault {
     /// The buffer's address when last seen (a moved buffer starts over at its end).
     pub(super) base: usize,
     /// Bytes of the buffer faulted in.
-    pub(super) done: usize,
+    done: usize,
 }
 
 impl Prefault {
@@ -136,7 +136,7 @@ impl Prefault {
     const FIRST: usize = 64 << 20;
 
     /// Makes room for `add` more bytes in `buf`, faulted in.
-    pub(super) fn reserve(&mut self, buf: &mut Vec<u8>, add: usize) {
+    fn reserve(&mut self, buf: &mut Vec<u8>, add: usize) {
         if buf.capacity() - buf.len() < add {
             buf.reserve(add.max(buf.len()).max(Self::FIRST));
         }
@@ -185,7 +185,7 @@ pub(super) fn populate(from: usize, to: usize) {
     let _ = (from, to);
 }
 
-pub(super) const NONE: u32 = u32::MAX;
+const NONE: u32 = u32::MAX;
 
 impl<'o, 'b> Sink<'o, 'b> {
     pub(super) fn new(opts: &'o Options, want_size: Option<u8>, boards: BoardOut<'b>) -> Self {
@@ -210,7 +210,7 @@ impl<'o, 'b> Sink<'o, 'b> {
         }
     }
 
-    pub(super) fn ensure_maps(&mut self, size: BoardSize) {
+    fn ensure_maps(&mut self, size: BoardSize) {
         let n = size.get();
         if self.map_size == n && !self.maps.is_empty() {
             return;
@@ -228,11 +228,11 @@ impl<'o, 'b> Sink<'o, 'b> {
             .collect();
     }
 
-    pub(super) fn count_game(&mut self, game: usize) {
+    fn count_game(&mut self, game: usize) {
         self.out.games = self.out.games.max(self.game_base + game + 1);
     }
 
-    pub(super) fn start_game(&mut self, game: usize) {
+    fn start_game(&mut self, game: usize) {
         self.game = game;
         self.node_row.clear();
         self.node_parent.clear();
@@ -243,7 +243,7 @@ impl<'o, 'b> Sink<'o, 'b> {
 
 /// A node's move for the last-moves planes: `(row << 8) | col` of a play, -1 a pass, -2 none
 /// (the size is applied when the planes are made, by [`unpack`]).
-pub(super) fn point_code(m: Option<Move>) -> i32 {
+fn point_code(m: Option<Move>) -> i32 {
     match m {
         Some(Move::Play(p)) => (i32::from(p.row()) << 8) | i32::from(p.col()),
         Some(Move::Pass) => -1,
@@ -252,14 +252,14 @@ pub(super) fn point_code(m: Option<Move>) -> i32 {
 }
 
 /// The row-major index of a [`point_code`] on an `n` x `n` board.
-pub(super) fn unpack(code: i32, n: usize) -> Option<usize> {
+fn unpack(code: i32, n: usize) -> Option<usize> {
     (code >= 0).then(|| {
         let c = code as usize;
         (c >> 8) * n + (c & 0xff)
     })
 }
 
-pub(super) fn color_code(c: Color) -> u8 {
+fn color_code(c: Color) -> u8 {
     match c {
         Color::Black => 1,
         Color::White => 2,
@@ -417,7 +417,7 @@ impl ReplaySink for Sink<'_, '_> {
     }
 }
 
-pub(super) fn move_pair(m: Move, size: BoardSize, map: Option<&Vec<u16>>) -> [i16; 2] {
+fn move_pair(m: Move, size: BoardSize, map: Option<&Vec<u16>>) -> [i16; 2] {
     match m {
         Move::Pass => [PASS, PASS],
         Move::Play(p) => {

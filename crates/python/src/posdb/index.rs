@@ -12,10 +12,7 @@ pub struct PyIndex {
 
 /// A kifu-search type given from Python as a dict (through `json.dumps`) or as JSON text;
 /// `what` names the argument in the error.
-pub(super) fn json_arg<T: serde::de::DeserializeOwned>(
-    obj: &Bound<'_, PyAny>,
-    what: &str,
-) -> PyResult<T> {
+fn json_arg<T: serde::de::DeserializeOwned>(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     let text: String = if obj.is_instance_of::<PyString>() {
         obj.extract()?
     } else {
@@ -27,12 +24,12 @@ pub(super) fn json_arg<T: serde::de::DeserializeOwned>(
     serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
 }
 
-pub(super) fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+fn json_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
 
 /// A board from rows (`"#O./..."`, line breaks or `/` between rows) or a 2-D array of 0/1/2.
-pub(super) fn board_of(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
+fn board_of(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
     let rows: Vec<u8> = if obj.is_instance_of::<PyString>() {
         obj.extract::<String>()?
             .bytes()
@@ -68,7 +65,7 @@ pub(super) fn board_of(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
     Board::from_rows(&rows, None).map_err(|e| PyValueError::new_err(format!("board: {e}")))
 }
 
-pub(super) fn color_arg(s: &str) -> PyResult<Color> {
+fn color_arg(s: &str) -> PyResult<Color> {
     match s {
         "B" | "b" => Ok(Color::Black),
         "W" | "w" => Ok(Color::White),

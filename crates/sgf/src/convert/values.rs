@@ -163,11 +163,7 @@ pub(super) fn corrected_size(nums: &[i64], is_go: bool) -> Vec<i64> {
 
 /// GM and SZ: an illegal value is deleted (GM\[1\] and SZ\[19\] are then
 /// assumed, S018), a size over 52 is corrected to 52 (S050), `SZ[n:n]` to `SZ[n]` (S047).
-pub(super) fn check_root_value(
-    item: &mut Item<'_>,
-    g: &GameCtx,
-    diags: &mut DiagnosticSink,
-) -> bool {
+fn check_root_value(item: &mut Item<'_>, g: &GameCtx, diags: &mut DiagnosticSink) -> bool {
     let off = item.offset;
     let raw = item.values.first().cloned().unwrap_or_default();
     let v = Value::from_raw(&raw);
@@ -223,7 +219,7 @@ pub(super) fn check_root_value(
     true
 }
 
-pub(super) enum Verdict {
+enum Verdict {
     Ok,
     Pass,
     Fix(Vec<u8>),
@@ -233,7 +229,7 @@ pub(super) enum Verdict {
     Bad,
 }
 
-pub(super) fn judge(t: ValueType, id: &str, v: &Value<'_>, g: &GameCtx) -> Verdict {
+fn judge(t: ValueType, id: &str, v: &Value<'_>, g: &GameCtx) -> Verdict {
     let raw = v.raw();
     let on_board = |p: crate::SgfPoint| (p.col as u32) < g.cols && (p.row as u32) < g.rows;
     let point = |v: &Value<'_>| -> Verdict {
@@ -383,7 +379,7 @@ pub(super) fn judge(t: ValueType, id: &str, v: &Value<'_>, g: &GameCtx) -> Verdi
 }
 
 /// `a a: c r` → `aa:cr` when both halves are then valid.
-pub(super) fn squeeze_compose(raw: &[u8], ok: impl Fn(&[u8]) -> bool) -> Verdict {
+fn squeeze_compose(raw: &[u8], ok: impl Fn(&[u8]) -> bool) -> Verdict {
     let squeezed: Vec<u8> = raw
         .iter()
         .copied()
@@ -396,7 +392,7 @@ pub(super) fn squeeze_compose(raw: &[u8], ok: impl Fn(&[u8]) -> bool) -> Verdict
 }
 
 /// `1 kk` → `1`.
-pub(super) fn leading_number(raw: &[u8]) -> Option<Vec<u8>> {
+fn leading_number(raw: &[u8]) -> Option<Vec<u8>> {
     let s = std::str::from_utf8(raw).ok()?.trim_start();
     let sign = usize::from(s.starts_with(['+', '-']));
     let digits = s[sign..].bytes().take_while(u8::is_ascii_digit).count();
@@ -409,7 +405,7 @@ pub(super) fn leading_number(raw: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// `5 1/2` → `5.5`, `1/2` → `0.5`, `34.` handled by the caller.
-pub(super) fn fraction(raw: &[u8]) -> Option<Vec<u8>> {
+fn fraction(raw: &[u8]) -> Option<Vec<u8>> {
     let s = std::str::from_utf8(raw).ok()?.trim();
     let (whole, frac) = match s.split_once(' ') {
         Some((w, f)) => (w.trim(), f.trim()),

@@ -31,7 +31,7 @@ impl Reader<'_> {
     /// Values after the first, from the `[` at `at`: most properties have
     /// one, so lists are read out of line.
     #[inline(never)]
-    pub(super) fn read_more_values(&mut self, texty: bool, first: Span, mut at: usize) -> usize {
+    fn read_more_values(&mut self, texty: bool, first: Span, mut at: usize) -> usize {
         self.spans.clear();
         self.spans.push(first);
         loop {
@@ -46,7 +46,7 @@ impl Reader<'_> {
 
     /// Reads one value whose `[` is at `at`.
     #[inline(always)]
-    pub(super) fn read_value(&mut self, texty: bool, at: usize) -> Span {
+    fn read_value(&mut self, texty: bool, at: usize) -> Span {
         let src = self.src;
         let vstart = at + 1;
         // Moves and points (two letters) are most values: check that shape
@@ -78,7 +78,7 @@ impl Reader<'_> {
     /// After a value that ends at `end` (its `]`, or the end of the text):
     /// `Ok` with the next value's `[`, or `Err` with the position past the `]`.
     #[inline(always)]
-    pub(super) fn next_value(&self, end: usize) -> Result<usize, usize> {
+    fn next_value(&self, end: usize) -> Result<usize, usize> {
         let src = self.src;
         let next = end + 1;
         if src.get(next) == Some(&b'[') {
@@ -94,7 +94,7 @@ impl Reader<'_> {
     /// The end of the value that starts at `vstart` when it holds escapes,
     /// `[`, a `]` kept as text, or runs to the end of the text.
     #[inline(never)]
-    pub(super) fn value_end(&mut self, vstart: usize, texty: bool) -> usize {
+    fn value_end(&mut self, vstart: usize, texty: bool) -> usize {
         let src = self.src;
         let mut i = vstart;
         let mut open_brackets = 0usize;
@@ -144,7 +144,7 @@ impl Reader<'_> {
     /// Whether the text from `i` reaches another unescaped `]` with no `[`
     /// on the way, after which SGF plausibly goes on: then a `]` just before
     /// `i` was meant as text.
-    pub(super) fn closes_later(&self, mut i: usize) -> bool {
+    fn closes_later(&self, mut i: usize) -> bool {
         let src = self.src;
         while let Some(k) = memchr::memchr3(b']', b'\\', b'[', &src[i.min(src.len())..]) {
             let j = i + k;
@@ -159,7 +159,7 @@ impl Reader<'_> {
 
     /// Whether what follows a `]` at `i` is a plausible SGF continuation.
     #[inline]
-    pub(super) fn plausible_after(&self, i: usize) -> bool {
+    fn plausible_after(&self, i: usize) -> bool {
         match self.peek_after_ws(i) {
             None => true,
             Some((_, b'[' | b';' | b'(' | b')')) => true,

@@ -123,7 +123,7 @@ impl<S: ReplaySink> Replayer<S> {
     /// 19x19), or a finding and `None` (not played).
     #[cold]
     #[inline(never)]
-    pub(super) fn unusual_move(&mut self, m: MoveItem) -> Option<Move> {
+    fn unusual_move(&mut self, m: MoveItem) -> Option<Move> {
         match m.len {
             0 => Some(Move::Pass),
             2 if &m.text == b"tt" && self.cols <= 19 && self.rows <= 19 => Some(Move::Pass),
@@ -153,7 +153,7 @@ impl<S: ReplaySink> Replayer<S> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn color_surprise(&mut self, m: MoveItem) {
+    fn color_surprise(&mut self, m: MoveItem) {
         let Some(expected) = self.pos.as_ref().map(|p| p.to_play()) else {
             return;
         };
@@ -166,7 +166,7 @@ impl<S: ReplaySink> Replayer<S> {
 
     #[cold]
     #[inline(never)]
-    pub(super) fn report_violation(&mut self, m: MoveItem, v: IllegalMove) {
+    fn report_violation(&mut self, m: MoveItem, v: IllegalMove) {
         let Some(size) = self.pos.as_ref().map(|p| p.size()) else {
             return;
         };

@@ -6,7 +6,6 @@
 
 pub use kifu_posdb::index::Winner;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The winner filter's names in JSON: `black`, `white`, `draw`, `unknown`.
@@ -53,9 +52,8 @@ pub fn parse_winner(text: &str) -> Option<Winner> {
 }
 
 /// What a search knows of a game, from its root. The texts are shared (`Arc<str>`): an
-/// opened index keeps one copy of each distinct name, date, event and result
-/// ([`TextPool`]), since every game's information stays in memory and the same few thousand
-/// names fill a collection.
+/// opened index keeps one copy of each distinct name, date, event and result, since every
+/// game's information stays in memory and the same few thousand names fill a collection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameInfo {
     /// `PB`.
@@ -119,17 +117,21 @@ impl GameInfo {
 
     /// The year of the date (its first four digits), if it has one.
     pub fn year(&self) -> Option<i32> {
-        // The first four characters are ASCII digits exactly when the first four bytes are.
-        let d = self.date.trim().as_bytes();
-        let digits = d.get(..4)?;
-        if !digits.iter().all(u8::is_ascii_digit) {
-            return None;
+        year_of(&self.date)
+    }
+
+    /// The information, borrowed.
+    pub(crate) fn view(&self) -> InfoView<'_> {
+        InfoView {
+            black: &self.black,
+            white: &self.white,
+            date: &self.date,
+            event: &self.event,
+            result: &self.result,
+            handicap: self.handicap,
+            komi: self.komi,
+            size: self.size,
         }
-        Some(
-            digits
-                .iter()
-                .fold(0i32, |y, &b| y * 10 + i32::from(b - b'0')),
-        )
     }
 
     /// The winner its result names.
@@ -138,22 +140,40 @@ impl GameInfo {
     }
 }
 
-/// One shared copy of each distinct text, for the information of many games.
-#[derive(Debug, Default)]
-pub struct TextPool {
-    texts: HashSet<Arc<str>>,
+/// The year of a date (its first four digits), if it has one.
+pub(crate) fn year_of(date: &str) -> Option<i32> {
+    // The first four characters are ASCII digits exactly when the first four bytes are.
+    let digits = date.trim().as_bytes().get(..4)?;
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        digits
+            .iter()
+            .fold(0i32, |y, &b| y * 10 + i32::from(b - b'0')),
+    )
 }
 
-impl TextPool {
-    /// The shared copy of `text` (made the first time it is asked for).
-    pub fn get(&mut self, text: &str) -> Arc<str> {
-        if let Some(t) = self.texts.get(text) {
-            return t.clone();
-        }
-        let t: Arc<str> = Arc::from(text);
-        self.texts.insert(t.clone());
-        t
-    }
+/// A game's information, borrowed: what the filters read, from a [`GameInfo`] or from a game
+/// of the pattern index (whose texts are numbers into a table of them).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InfoView<'a> {
+    /// `PB`.
+    pub black: &'a str,
+    /// `PW`.
+    pub white: &'a str,
+    /// `DT`.
+    pub date: &'a str,
+    /// `EV`.
+    pub event: &'a str,
+    /// `RE`.
+    pub result: &'a str,
+    /// `HA`.
+    pub handicap: u32,
+    /// `KM`.
+    pub komi: Option<f64>,
+    /// Board side.
+    pub size: u8,
 }
 
 /// Conditions on games; empty conditions take every game.
@@ -229,13 +249,18 @@ impl Filters {
 
     /// Whether `g` passes every condition.
     pub fn accepts(&self, g: &GameInfo) -> bool {
+        self.accepts_view(&g.view())
+    }
+
+    /// [`Filters::accepts`] of borrowed information.
+    pub(crate) fn accepts_view(&self, g: &InfoView<'_>) -> bool {
         let player_ok = match &self.player {
             None => true,
-            Some(_) => contains(&g.black, &self.player) || contains(&g.white, &self.player),
+            Some(_) => contains(g.black, &self.player) || contains(g.white, &self.player),
         };
         let text_ok = match &self.text {
             None => true,
-            Some(_) => [&g.black, &g.white, &g.event, &g.date, &g.result]
+            Some(_) => [g.black, g.white, g.event, g.date, g.result]
                 .iter()
                 .any(|f| contains(f, &self.text)),
         };
@@ -245,12 +270,14 @@ impl Filters {
             (lo, hi, Some(k)) => lo.is_none_or(|lo| k >= lo) && hi.is_none_or(|hi| k <= hi),
         };
         player_ok
-            && contains(&g.black, &self.black)
-            && contains(&g.white, &self.white)
+            && contains(g.black, &self.black)
+            && contains(g.white, &self.white)
             && self.date_ok(g.date.trim().as_bytes())
-            && contains(&g.event, &self.event)
-            && self.winner.is_none_or(|w| g.winner() == w)
-            && contains(&g.result, &self.result)
+            && contains(g.event, &self.event)
+            && self
+                .winner
+                .is_none_or(|w| Winner::from_result(g.result) == w)
+            && contains(g.result, &self.result)
             && self.handicap_min.is_none_or(|h| g.handicap >= h)
             && self.handicap_max.is_none_or(|h| g.handicap <= h)
             && komi_ok

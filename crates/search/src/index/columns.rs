@@ -10,7 +10,7 @@
 
 use super::levels::{levels_read, FEW_LEVELS_FROM};
 use super::plan::Plan;
-use super::GameEntry;
+use super::Games;
 use rayon::prelude::*;
 
 /// Games per block: each block's columns are contiguous (64 words a column), so a query reads
@@ -167,7 +167,7 @@ pub(crate) struct Columns {
 
 impl Columns {
     /// The columns of `games` (`variations`: the bitmaps over every variation).
-    pub(crate) fn new(games: &[GameEntry], variations: bool) -> Columns {
+    pub(crate) fn new(games: &Games, variations: bool) -> Columns {
         let mut sides: Vec<u8> = games.iter().map(|g| g.side).filter(|&s| s > 0).collect();
         sides.sort_unstable();
         sides.dedup();
@@ -175,7 +175,7 @@ impl Columns {
             .into_iter()
             .map(|side| {
                 let ids: Vec<u32> = (0..games.len() as u32)
-                    .filter(|&i| games[i as usize].side == side)
+                    .filter(|&i| games.at(i as usize).side == side)
                     .collect();
                 let n = usize::from(side);
                 let points = n * n;
@@ -189,7 +189,7 @@ impl Columns {
                     .zip(ids.par_chunks(BLOCK))
                     .for_each(|((cols, valid), ids)| {
                         for (j, &gi) in ids.iter().enumerate() {
-                            let (black, white) = games[gi as usize].bitmaps(variations);
+                            let (black, white) = games.at(gi as usize).bitmaps(variations);
                             if black.len() != n || white.len() != n {
                                 continue;
                             }

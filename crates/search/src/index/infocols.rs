@@ -10,8 +10,8 @@
 //! the dotted capital I) or a NUL: those games are kept apart and always tested one by one, as
 //! is every game when the needle is not ASCII.
 
-use super::GameEntry;
-use crate::filter::GameInfo;
+use super::Games;
+use crate::filter::InfoView;
 use crate::Filters;
 use memchr::memmem;
 use rayon::prelude::*;
@@ -28,11 +28,11 @@ struct Field {
 }
 
 impl Field {
-    fn new(games: &[GameEntry], get: fn(&GameInfo) -> &str) -> Field {
+    fn new(games: &Games, get: for<'a> fn(&InfoView<'a>) -> &'a str) -> Field {
         let mut f = Field::default();
         f.starts.reserve(games.len() + 1);
         for (i, g) in games.iter().enumerate() {
-            let text = get(&g.info);
+            let text = get(&g.view());
             f.starts.push(f.bytes.len());
             if text.contains(['\u{212A}', '\u{130}', '\0']) {
                 f.apart.push(i as u32);
@@ -85,20 +85,20 @@ pub(crate) struct InfoColumns {
 
 impl InfoColumns {
     /// The columns of `games`.
-    pub(crate) fn new(games: &[GameEntry]) -> InfoColumns {
+    pub(crate) fn new(games: &Games) -> InfoColumns {
         InfoColumns {
-            black: Field::new(games, |i| &i.black),
-            white: Field::new(games, |i| &i.white),
-            event: Field::new(games, |i| &i.event),
-            date: Field::new(games, |i| &i.date),
-            result: Field::new(games, |i| &i.result),
+            black: Field::new(games, |i| i.black),
+            white: Field::new(games, |i| i.white),
+            event: Field::new(games, |i| i.event),
+            date: Field::new(games, |i| i.date),
+            result: Field::new(games, |i| i.result),
             dates: games
                 .iter()
-                .flat_map(|g| g.info.date.trim().bytes())
+                .flat_map(|g| g.view().date.trim().bytes())
                 .collect(),
             date_starts: std::iter::once(0)
                 .chain(games.iter().scan(0, |end, g| {
-                    *end += g.info.date.trim().len();
+                    *end += g.view().date.trim().len();
                     Some(*end)
                 }))
                 .collect(),

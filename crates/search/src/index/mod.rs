@@ -8,7 +8,7 @@
 //! - header: magic `KIFUPAT\0`, format (u32), fingerprint of the `.kpx` game list (u64), body
 //!   length (u64);
 //! - body: varint file count, each file name (varint length, UTF-8); varint game count, each
-//!   game (`GameEntry::encode`, in `entry/`); then the XXH3-64 of the body (u64; FNV-1a 64 up to format 6).
+//!   game (`Hot::encode_rest` and the cold part, in `entry/`); then the XXH3-64 of the body (u64; FNV-1a 64 up to format 6).
 //!
 //! A game: varint id, file number, game in file; `PB PW DT EV RE` (varint length, UTF-8 each),
 //! varint handicap, the Dyer signature (a byte 0/1, then the text), komi (a byte 0/1, then f64
@@ -34,6 +34,7 @@ mod columns;
 mod dense;
 mod entry;
 pub(crate) mod format;
+mod games;
 mod infocols;
 mod intervals;
 mod levels;
@@ -50,8 +51,9 @@ pub(crate) mod workspace;
 use crate::collection::{CollectionFile, Failure};
 pub use build::{BuiltSidecar, FileRecords, PatternIndexBuilder};
 pub use dense::DensePrune;
-pub(crate) use entry::GameEntry;
+pub(crate) use entry::GameRecord;
 use format::{Bytes, FormatError};
+pub(crate) use games::{Game, Games};
 use kifu_go::BoardSize;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -93,14 +95,14 @@ pub(crate) struct Sizes {
 }
 
 impl Sizes {
-    fn new(games: &[GameEntry]) -> Sizes {
+    fn new(games: &Games) -> Sizes {
         let mut sides: Vec<u8> = Vec::new();
         let mut infos: std::collections::BTreeMap<u8, u64> = Default::default();
-        for g in games {
+        for g in games.iter() {
             if !sides.contains(&g.side) {
                 sides.push(g.side);
             }
-            *infos.entry(g.info.size).or_default() += 1;
+            *infos.entry(g.size).or_default() += 1;
         }
         sides.sort_unstable();
         Sizes {
@@ -151,7 +153,7 @@ pub struct PatternIndex {
     /// The games' files.
     pub(crate) files: names::Names,
     /// The games, file by file, each file's games in order.
-    pub(crate) games: Vec<GameEntry>,
+    pub(crate) games: Games,
     /// The files that could not be read while building (their games are not in the index).
     pub(crate) failures: Vec<Failure>,
     /// The games' main-line bitmaps as columns, made at the first search that needs them.
@@ -173,9 +175,11 @@ pub struct PatternIndex {
 /// Equal indexes hold the same files, failures and games, wherever their cold parts are.
 impl PartialEq for PatternIndex {
     fn eq(&self, other: &Self) -> bool {
-        let hot = |g: &GameEntry| GameEntry {
-            cold: entry::Cold::Bytes(Vec::new()),
-            ..g.clone()
+        // The hot parts as the sidecar writes them: equal bytes, equal games.
+        let hot = |g: Game<'_>| {
+            let mut bytes = Vec::new();
+            g.encode_hot(&mut bytes);
+            bytes
         };
         let (mut a, mut b) = (
             store::ColdReader::new(self, false),
@@ -185,7 +189,7 @@ impl PartialEq for PatternIndex {
             && self.failures == other.failures
             && self.games.len() == other.games.len()
             && (0..self.games.len()).all(|i| {
-                hot(&self.games[i]) == hot(&other.games[i])
+                hot(self.games.at(i)) == hot(other.games.at(i))
                     && matches!((a.bytes(i), b.bytes(i)), (Ok(x), Ok(y)) if x == y)
             })
     }
@@ -202,10 +206,18 @@ impl PatternIndex {
                 .collect(),
             ..PatternIndex::default()
         };
-        for (g, f) in parts {
-            index.games.extend(g);
+        for (records, f) in parts {
+            for g in &records {
+                if let Err(e) = index.games.push_record(g) {
+                    index.failures.push(Failure {
+                        path: files[g.file as usize].source.path.clone(),
+                        message: e.to_string(),
+                    });
+                }
+            }
             index.failures.extend(f);
         }
+        index.games.seal();
         index
     }
 
@@ -213,7 +225,7 @@ impl PatternIndex {
     fn build_files(
         files: &[CollectionFile],
         first_file: usize,
-    ) -> Vec<(Vec<GameEntry>, Vec<Failure>)> {
+    ) -> Vec<(Vec<GameRecord>, Vec<Failure>)> {
         files
             .par_iter()
             .enumerate()
@@ -230,7 +242,7 @@ impl PatternIndex {
                     return (games, vec![failure]);
                 }
                 let failures = f.each_game(|source, tree| {
-                    games.push(GameEntry::build(
+                    games.push(GameRecord::build(
                         source.id,
                         fi as u32,
                         source.game_in_file,
@@ -247,9 +259,9 @@ impl PatternIndex {
     pub fn duplicate_groups(&self) -> Vec<Vec<u64>> {
         let mut by_sig: std::collections::HashMap<&str, Vec<u64>> =
             std::collections::HashMap::new();
-        for g in &self.games {
-            if let Some(d) = &g.dyer {
-                by_sig.entry(d.as_str()).or_default().push(g.id);
+        for g in self.games.iter() {
+            if let Some(d) = g.dyer() {
+                by_sig.entry(d).or_default().push(g.id);
             }
         }
         let mut groups: Vec<Vec<u64>> = by_sig
@@ -288,10 +300,9 @@ impl PatternIndex {
         let end = page.offset.saturating_add(page.limit);
         answer.games_searched = match skip {
             None => self.games.len() as u64,
-            Some(skip) => self
-                .games
-                .par_iter()
-                .filter(|g| !skip.contains(&g.id))
+            Some(skip) => (0..self.games.len())
+                .into_par_iter()
+                .filter(|&i| !skip.contains(&self.games.at(i).id))
                 .count() as u64,
         };
         let passing = self.passing(filters, skip);
@@ -299,19 +310,19 @@ impl PatternIndex {
             None => Box::new(0..self.games.len()),
             Some(bits) => Box::new(columns::ones(bits)),
         };
-        for g in passed.map(|i| &self.games[i]) {
+        for g in passed.map(|i| self.games.at(i)) {
             let n = answer.games;
             answer.games += 1;
-            let w = g.info.winner();
+            let (year, w) = g.facts;
             answer.results.add(w == Winner::Black, w == Winner::White);
-            match g.info.year() {
+            match year {
                 Some(y) => *years.entry(y).or_default() += 1,
                 None => answer.no_year += 1,
             }
             if n >= page.offset && n < end {
                 answer.matches.push(GameRow {
                     game: g.id,
-                    info: g.info.clone(),
+                    info: g.info(),
                     file: self
                         .files
                         .get(g.file as usize)
@@ -370,9 +381,9 @@ impl PatternIndex {
                     while m != 0 {
                         let j = m.trailing_zeros() as usize;
                         m &= m - 1;
-                        let g = &self.games[(part * 64 + w) * 64 + j];
+                        let g = self.games.at((part * 64 + w) * 64 + j);
                         let out = skip.is_some_and(|s| s.contains(&g.id))
-                            || !(unfiltered || filters.accepts(&g.info));
+                            || !(unfiltered || filters.accepts_view(&g.view()));
                         if out {
                             *word &= !(1 << j);
                         }
@@ -466,11 +477,13 @@ impl PatternIndex {
             files.push(b.str().map_err(err)?);
         }
         let ngames = b.varint().map_err(err)?;
-        let mut games = Vec::new();
-        let mut texts = crate::filter::TextPool::default();
+        // (A damaged count is not trusted with the room it asks for: a record is at least
+        // a dozen bytes.)
+        let mut games = Games::with_capacity(usize::try_from(ngames).unwrap_or(0).min(len / 12));
         for _ in 0..ngames {
-            games.push(GameEntry::decode(&mut b, nfiles, None, &mut texts).map_err(err)?);
+            games.decode(&mut b, nfiles, None).map_err(err)?;
         }
+        games.seal();
         if !b.is_empty() {
             return Err("bytes after the last game".into());
         }
@@ -482,7 +495,7 @@ impl PatternIndex {
         if let Some(e) = (0..index.games.len())
             .into_par_iter()
             .map_init(entry::CheckScratch::default, |scratch, i| {
-                let g = &index.games[i];
+                let g = index.games.at(i);
                 let mut cold = store::ColdReader::new(&index, false);
                 let checked = cold
                     .bytes(i)
@@ -725,7 +738,7 @@ impl PatternIndex {
                                 (key, ahead.count())
                             }
                         };
-                        let g = &self.games[gi as usize];
+                        let g = self.games.at(gi as usize);
                         // A sidecar that cannot be read is in the answer's failures.
                         let Ok(view) = cold.view_of(gi as usize, wanted.1) else {
                             continue;
@@ -787,7 +800,7 @@ impl PatternIndex {
                 }
                 None => visit.games.extend(
                     (0..self.games.len() as u32)
-                        .filter(|&i| self.games[i as usize].side == size.get())
+                        .filter(|&i| self.games.at(i as usize).side == size.get())
                         .map(|i| (i, None)),
                 ),
             }
@@ -830,7 +843,7 @@ impl PatternIndex {
             .enumerate()
             .map(|(part, words)| {
                 columns::ones(words)
-                    .filter(|&i| fits.contains(&self.games[part * 64 * 64 + i].info.size))
+                    .filter(|&i| fits.contains(&self.games.at(part * 64 * 64 + i).size))
                     .count() as u64
             })
             .sum()

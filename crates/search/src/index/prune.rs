@@ -31,7 +31,7 @@ use super::columns::ones;
 use super::entry::{row_word, ColdView};
 use super::plan::{Plan, VariantPlan};
 use super::times::{FirstStones, TimeRead, TimeTables, Unpacked};
-use super::GameEntry;
+use super::Game;
 
 /// What the prune found of a candidate that may stand, in the tables' units.
 #[derive(Clone, Copy, Debug)]
@@ -59,7 +59,7 @@ pub(crate) fn prune<const NAMED: bool>(
     cands: &mut Vec<(u32, (u32, u32))>,
     places: &[u16],
     plan: &Plan,
-    g: &GameEntry,
+    g: Game<'_>,
     cold: ColdView<'_>,
     from: u32,
     scratch: &mut Scratch,
@@ -348,7 +348,7 @@ impl Default for Moves {
 impl Scratch {
     /// Whether the dense prune ([`prune_dense`](Scratch::prune_dense)) can read `g`: it has
     /// time tables, and its main line's bitmaps a row per row of its board.
-    pub(crate) fn dense_reads(g: &GameEntry, cold: ColdView<'_>) -> bool {
+    pub(crate) fn dense_reads(g: Game<'_>, cold: ColdView<'_>) -> bool {
         cold.times.is_some() && super::workspace::Workspace::bitmaps_fit(g)
     }
 
@@ -362,7 +362,7 @@ impl Scratch {
         &mut self,
         cands: &mut Vec<(u32, (u32, u32))>,
         plan: &Plan,
-        g: &GameEntry,
+        g: Game<'_>,
         cold: ColdView<'_>,
         from: u32,
         settle: &mut S,

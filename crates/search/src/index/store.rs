@@ -20,11 +20,11 @@
 //! its bytes; a file changed in place anyway (its length or time differ from the opening's) is
 //! reported as a failure of the search, and its games are not searched.
 
-use super::entry::{Cold, ColdView, GameEntry};
+use super::entry::ColdView;
 use super::format::{put_varint, Bytes, Checksum, FormatError};
+use super::games::{ColdAt, Game, Games};
 use super::window::{read_body, Window};
 use super::{PatternIndex, PatternIndexError, MAGIC, VERSION};
-use crate::filter::TextPool;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -294,10 +294,10 @@ impl Sidecar {
     /// when `keep`); `None` when the group is not in the cache, the cache cannot hold every
     /// group, and fewer than [`WHOLE_FROM`] of its games are `wanted`: the caller reads its
     /// game alone ([`Sidecar::read`]).
-    fn group(
+    fn group<'g>(
         &self,
         key: usize,
-        games: &[GameEntry],
+        games: impl DoubleEndedIterator<Item = Game<'g>>,
         keep: bool,
         wanted: usize,
     ) -> Result<Option<Arc<Group>>, String> {
@@ -309,9 +309,9 @@ impl Sidecar {
                 return Ok(None);
             }
         }
-        let mut spans = games.iter().filter_map(|g| match g.cold {
-            Cold::File { offset, len } => Some((offset, u64::from(len))),
-            Cold::Bytes(_) => None,
+        let mut spans = games.filter_map(|g| match g.cold() {
+            ColdAt::File { offset, len } => Some((offset, u64::from(len))),
+            ColdAt::Here(_) => None,
         });
         let Some((base, first)) = spans.next() else {
             return Err("no game of the group is in the file".into());
@@ -353,7 +353,7 @@ impl Sidecar {
 
 /// Reads games' cold parts, keeping the last group read (games are read in ascending order).
 pub(crate) struct ColdReader<'a> {
-    games: &'a [GameEntry],
+    games: &'a Games,
     sidecar: Option<&'a Sidecar>,
     keep: bool,
     group: Option<(usize, Arc<Group>)>,
@@ -382,16 +382,16 @@ impl<'a> ColdReader<'a> {
     /// after it) the reader is to read: see [`WHOLE_FROM`].
     fn bytes_of(&mut self, gi: usize, wanted: usize) -> Result<&[u8], String> {
         let g = self.games.get(gi).ok_or("no such game")?;
-        let (offset, len) = match &g.cold {
-            Cold::Bytes(b) => return Ok(b),
-            Cold::File { offset, len } => (*offset, *len as usize),
+        let (offset, len) = match g.cold() {
+            ColdAt::Here(b) => return Ok(b),
+            ColdAt::File { offset, len } => (offset, len as usize),
         };
         let key = gi / GROUP;
         if self.group.as_ref().is_none_or(|(k, _)| *k != key) {
             let sidecar = self.sidecar.ok_or("the index has no file")?;
             let lo = gi - gi % GROUP;
             let hi = (lo + GROUP).min(self.games.len());
-            match sidecar.group(key, &self.games[lo..hi], self.keep, wanted)? {
+            match sidecar.group(key, self.games.range(lo..hi), self.keep, wanted)? {
                 Some(group) => self.group = Some((key, group)),
                 None => {
                     #[cfg(test)]
@@ -417,11 +417,11 @@ impl<'a> ColdReader<'a> {
         let (Some(g), Some((key, group))) = (self.games.get(gi), &self.group) else {
             return;
         };
-        let (Cold::File { offset, len }, true) = (&g.cold, *key == gi / GROUP) else {
+        let (ColdAt::File { offset, len }, true) = (g.cold(), *key == gi / GROUP) else {
             return;
         };
         let start = usize::try_from(offset - group.base).unwrap_or(usize::MAX);
-        let Some(bytes) = group.bytes.get(start..start.saturating_add(*len as usize)) else {
+        let Some(bytes) = group.bytes.get(start..start.saturating_add(len as usize)) else {
             return;
         };
         // The final board, the first stones and the directory of the last changes.
@@ -497,13 +497,15 @@ fn open_windowed(
             files.push(&w.parse(|b, _| b.string())?);
         }
         let ngames = w.parse(|b, _| b.varint())?;
-        let mut games: Vec<GameEntry> = Vec::new();
-        let mut texts = TextPool::default();
+        // (A damaged count is not trusted with the room it asks for: a record is at least
+        // a dozen bytes.)
+        let room = usize::try_from(ngames.min(body_len / 12)).unwrap_or(0);
+        let mut games = Games::with_capacity(room);
         for _ in 0..ngames {
-            let g = w.parse(|b, base| GameEntry::decode(b, nfiles, Some(base), &mut texts))?;
-            w.parsed(&g);
-            games.push(g);
+            w.parse(|b, base| games.decode(b, nfiles, Some(base)))?;
+            w.parsed(games.at(games.len() - 1));
         }
+        games.seal();
         Ok((files, games))
     };
     let ((files, games), checked) =
@@ -562,13 +564,13 @@ pub(crate) fn write(
 ) -> Result<(), String> {
     let mut record = Vec::new();
     let mut len = 0u64;
-    for g in &index.games {
+    for g in index.games.iter() {
         record.clear();
         g.encode_hot(&mut record);
         len += record.len() as u64
-            + match &g.cold {
-                Cold::Bytes(b) => b.len() as u64,
-                Cold::File { len, .. } => u64::from(*len),
+            + match g.cold() {
+                ColdAt::Here(b) => b.len() as u64,
+                ColdAt::File { len, .. } => u64::from(len),
             };
     }
     let e = |e: std::io::Error| e.to_string();

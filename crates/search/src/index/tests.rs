@@ -177,7 +177,7 @@ fn filters_through_the_columns_pass_what_accepts_passes() {
         let want: Vec<u64> = idx
             .games
             .iter()
-            .filter(|g| f.accepts(&g.info))
+            .filter(|g| f.accepts(&g.info()))
             .map(|g| g.id)
             .collect();
         let page = crate::scan::Page {

@@ -9,7 +9,7 @@ use super::columns::ones;
 use super::entry::ColdView;
 use super::plan::Plan;
 use super::workspace::Workspace;
-use super::GameEntry;
+use super::Game;
 use crate::query::Counting;
 use crate::scan::{Event, EventKey, GameSource, Outside, Pending, Scan, SizeVariants};
 use kifu_go::{BoardSize, Color, Move, Point};
@@ -19,14 +19,14 @@ pub(crate) fn search_game(
     scan: &mut Scan<'_>,
     ws: &mut Workspace,
     plans: &[(BoardSize, SizeVariants, Plan)],
-    g: &GameEntry,
+    g: Game<'_>,
     cold: ColdView<'_>,
     file: &str,
     places: Option<&[u16]>,
 ) {
     // The caller counts the games searched; the variants are the ones prepared for every game
     // of this size (no lookup, no reference count touched per game).
-    if g.side != g.info.size || !scan.accepts(&g.info) {
+    if g.side != g.size || !scan.accepts_view(&g.view()) {
         return;
     }
     let Some((size, shared, plan)) = plans.iter().find(|p| p.0.get() == g.side) else {
@@ -70,7 +70,7 @@ fn search_places(
         BoardSize,
         &SizeVariants,
         &Plan,
-        &GameEntry,
+        Game<'_>,
         ColdView<'_>,
         &str,
     ),
@@ -211,7 +211,7 @@ fn search_places(
         },
         game_in_file: g.game_in_file,
     };
-    scan.end_game(&source, &g.info, size, shared, &mut events);
+    scan.end_game(&source, &g.info(), size, shared, &mut events);
     ws.events = events;
 }
 

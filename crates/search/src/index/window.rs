@@ -5,8 +5,9 @@
 //! were most of an opening's time (18 s for a million 19x19 games, 10 s of them the sidecar).
 //! At most two windows wait for the checker, so memory stays a few windows.
 
-use super::entry::{check_cold, CheckScratch, Cold, GameEntry};
+use super::entry::{check_cold, CheckScratch};
 use super::format::{Bytes, Checksum, FormatError};
+use super::games::{ColdAt, Game};
 use rayon::prelude::*;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -168,14 +169,14 @@ impl Window<'_> {
     }
 
     /// Says that `g` was just parsed, so that its cold part (in the window) is checked.
-    pub(super) fn parsed(&mut self, g: &GameEntry) {
+    pub(super) fn parsed(&mut self, g: Game<'_>) {
         self.pending.push(Pending {
             id: g.id,
             side: g.side,
             times: (g.times, g.shift),
-            cold: match g.cold {
-                Cold::File { offset, len } => Some((offset, len)),
-                Cold::Bytes(_) => None,
+            cold: match g.cold() {
+                ColdAt::File { offset, len } => Some((offset, len)),
+                ColdAt::Here(_) => None,
             },
         });
     }

@@ -5,7 +5,7 @@
 use super::entry::ColdView;
 use super::format::NodeReader;
 use super::plan::Plan;
-use super::GameEntry;
+use super::Game;
 use crate::query::Variant;
 use crate::scan::{Event, EventKey, Pending};
 use kifu_go::{BoardSize, Color, Point};
@@ -91,7 +91,7 @@ impl Workspace {
     /// columns give them; false: none, the game cannot match).
     pub(super) fn places_of(
         plan: &Plan,
-        g: &GameEntry,
+        g: Game<'_>,
         variations: bool,
         places: &mut Vec<u16>,
     ) -> bool {
@@ -127,13 +127,13 @@ impl Workspace {
 
     /// Whether the main line's bitmaps of `g` have a row per row of its board (else it cannot
     /// be searched).
-    pub(super) fn bitmaps_fit(g: &GameEntry) -> bool {
+    pub(super) fn bitmaps_fit(g: Game<'_>) -> bool {
         g.bitmaps(false).0.len() == usize::from(g.side)
     }
 
     /// Sets up the watchers and counters of the candidates on the empty board (or, with few
     /// candidates, their rectangles), and [`Workspace::points`] for the game's board.
-    pub(super) fn prepare(&mut self, plan: &Plan, g: &GameEntry, size: BoardSize) {
+    pub(super) fn prepare(&mut self, plan: &Plan, g: Game<'_>, size: BoardSize) {
         // A table of another board's size has another length.
         if self.points.len() != size.points() {
             self.points.clear();
@@ -248,7 +248,7 @@ impl Workspace {
     pub(super) fn prune(
         &mut self,
         plan: &Plan,
-        g: &GameEntry,
+        g: Game<'_>,
         cold: ColdView<'_>,
         (from, places): (u32, Option<&[u16]>),
     ) -> (u32, u32) {
@@ -260,7 +260,7 @@ impl Workspace {
     pub(super) fn prune_settling<const NAMED: bool>(
         &mut self,
         plan: &Plan,
-        g: &GameEntry,
+        g: Game<'_>,
         cold: ColdView<'_>,
         (from, places): (u32, Option<&[u16]>),
         settle: &mut impl super::prune::Settle,

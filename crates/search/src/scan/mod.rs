@@ -217,6 +217,11 @@ impl<'q> Scan<'q> {
         self.unfiltered || self.query.filters.accepts(info)
     }
 
+    /// [`Scan::accepts`] of borrowed information.
+    pub(crate) fn accepts_view(&self, info: &crate::filter::InfoView<'_>) -> bool {
+        self.unfiltered || self.query.filters.accepts_view(info)
+    }
+
     /// Sets the games counted as searched (the indexed search counts the games it did not
     /// need to walk).
     pub(crate) fn set_games_searched(&mut self, n: u64) {

@@ -3,7 +3,8 @@
 //! then the sidecar is written (header, files, game count, the spooled records, checksum) and
 //! opened as any other. Memory is a batch's games, not the collection's.
 
-use super::entry::{Cold, GameBuilder, GameEntry};
+use super::entry::{GameBuilder, GameRecord};
+use super::games::Game;
 use super::names::{NameSpool, SpoolIter};
 use super::{store, PatternIndex, PatternIndexError};
 use crate::collection::CollectionFile;
@@ -70,7 +71,7 @@ fn write_sidecar(
             let bytes = cold
                 .bytes(gi)
                 .map_err(|why| w.io(std::io::Error::other(why)))?;
-            w.push_record(g, bytes)?;
+            w.push_game(g, (g.id, g.file), bytes)?;
         }
     }
     for (b, batch) in files[known..].chunks(BATCH).enumerate() {
@@ -118,13 +119,8 @@ impl SidecarWriter {
     }
 
     /// Appends a game just built (its cold part in memory).
-    fn push(&mut self, g: &GameEntry) -> Result<(), PatternIndexError> {
-        match &g.cold {
-            Cold::Bytes(bytes) => self.push_record(g, bytes),
-            Cold::File { .. } => Err(self.io(std::io::Error::other(
-                "a game's record without its cold part",
-            ))),
-        }
+    fn push(&mut self, g: &GameRecord) -> Result<(), PatternIndexError> {
+        self.push_encoded(|out| g.encode_record(&g.cold, out))
     }
 
     /// Appends the game numbered `id` of file `file` whose record after those numbers is
@@ -138,10 +134,21 @@ impl SidecarWriter {
         Ok(())
     }
 
-    /// Appends a game whose cold part's bytes are `cold`.
-    fn push_record(&mut self, g: &GameEntry, cold: &[u8]) -> Result<(), PatternIndexError> {
+    /// Appends a game of an opened index, numbered `numbers` (its id and file), whose cold
+    /// part's bytes are `cold`.
+    fn push_game(
+        &mut self,
+        g: Game<'_>,
+        numbers: (u64, u32),
+        cold: &[u8],
+    ) -> Result<(), PatternIndexError> {
+        self.push_encoded(|out| g.encode_record_as(numbers, cold, out))
+    }
+
+    /// Appends the record `encode` writes.
+    fn push_encoded(&mut self, encode: impl FnOnce(&mut Vec<u8>)) -> Result<(), PatternIndexError> {
         self.record.clear();
-        g.encode_record(cold, &mut self.record);
+        encode(&mut self.record);
         self.w.write_all(&self.record).map_err(|e| self.io(e))?;
         self.games += 1;
         Ok(())
@@ -290,7 +297,7 @@ impl FileRecords {
     pub fn build(_source: &Source, replay: &mut FileReplay<'_, '_>) -> FileRecords {
         let coll = replay.collection();
         let size = replay.size();
-        let mut done: Vec<(u32, GameEntry)> = Vec::new();
+        let mut done: Vec<(u32, GameRecord)> = Vec::new();
         let mut current: Option<(usize, GameBuilder)> = None;
         let taken = replay.replay(&mut |step| {
             // The index takes only games of its size (a game is one size throughout).
@@ -332,7 +339,7 @@ impl FileRecords {
                 // replay gives the same record.
                 None => {
                     if let Some(tree) = coll.game(g as usize) {
-                        records.push(&GameEntry::build(0, 0, g, tree));
+                        records.push(&GameRecord::build(0, 0, g, tree));
                     }
                 }
             }
@@ -340,13 +347,9 @@ impl FileRecords {
         records
     }
 
-    /// Appends `g`'s record (its cold part in memory, as a game just built has it). A game
-    /// without its cold part is left out: the builder's files then differ from the index's,
-    /// and the sidecar is built from the finished index instead.
-    fn push(&mut self, g: &GameEntry) {
-        let Cold::Bytes(cold) = &g.cold else {
-            return;
-        };
+    /// Appends `g`'s record.
+    fn push(&mut self, g: &GameRecord) {
+        let cold = &g.cold;
         // Room for the record at once: its cold part, bitmaps, and most texts.
         self.tails.reserve(cold.len() + 4 * g.bitmaps.len() + 256);
         let dyer = g.encode_rest(&mut self.tails);
@@ -416,11 +419,11 @@ impl PatternIndexBuilder {
         let mut b = PatternIndexBuilder::new(path)?;
         let mut cold = store::ColdReader::new(old, false);
         for (gi, g) in old.games.iter().enumerate() {
-            b.copy_record(g, &mut cold, gi)?;
+            b.copy_record(g, (g.id, g.file), &mut cold, gi)?;
         }
         // Each old file's games' numbers, by their place in it.
         let mut ids: Vec<Vec<Option<u64>>> = vec![Vec::new(); old.files.len()];
-        for g in &old.games {
+        for g in old.games.iter() {
             let Some(f) = ids.get_mut(g.file as usize) else {
                 // Not an index of its files: the caller's comparison refuses it.
                 b.broken = true;
@@ -460,8 +463,9 @@ impl PatternIndexBuilder {
         for (pi, part) in parts.iter().enumerate() {
             let mut start = 0;
             for (fi, name) in part.files.iter().enumerate() {
-                let len = part.games[start..]
-                    .iter()
+                let len = part
+                    .games
+                    .range(start..part.games.len())
                     .take_while(|g| g.file as usize == fi)
                     .count();
                 if places.insert(name, (pi, start..start + len)).is_some() {
@@ -487,14 +491,12 @@ impl PatternIndexBuilder {
                 return Ok(None);
             }
             for gi in range {
-                let mut g = parts[pi].games[gi].clone();
+                let g = parts[pi].games.at(gi);
                 let id = f.ids.get(g.game_in_file as usize).copied().flatten();
                 if id != Some(b.writer.games) {
                     return Ok(None);
                 }
-                g.id = b.writer.games;
-                g.file = fi as u32;
-                b.copy_record(&g, &mut colds[pi], gi)?;
+                b.copy_record(g, (b.writer.games, fi as u32), &mut colds[pi], gi)?;
             }
             b.files
                 .push(&f.source.path.to_string_lossy(), &f.ids)
@@ -503,19 +505,20 @@ impl PatternIndexBuilder {
         b.finish(fingerprint)
     }
 
-    /// Writes `g` (its numbers as they are) with the cold part of game `gi` of the sidecar
-    /// `cold` reads, and counts its signature.
+    /// Writes `g`, numbered `numbers` (its id and file), with the cold part of game `gi` of
+    /// the sidecar `cold` reads, and counts its signature.
     fn copy_record(
         &mut self,
-        g: &GameEntry,
+        g: Game<'_>,
+        numbers: (u64, u32),
         cold: &mut store::ColdReader<'_>,
         gi: usize,
     ) -> Result<(), PatternIndexError> {
         let bytes = cold
             .bytes(gi)
             .map_err(|why| self.writer.io(std::io::Error::other(why)))?;
-        self.writer.push_record(g, bytes)?;
-        if let Some(d) = &g.dyer {
+        self.writer.push_game(g, numbers, bytes)?;
+        if let Some(d) = g.dyer() {
             self.signatures.count(d.as_bytes());
         }
         Ok(())

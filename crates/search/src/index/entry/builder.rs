@@ -1,7 +1,7 @@
 //! How a game's entry is made from its replay's steps: [`GameBuilder`], which diffs the
 //! nodes ([`Differ`]) and follows the main line's shape ([`follow_line`]).
 
-use super::{Cold, GameEntry};
+use super::GameRecord;
 use crate::filter::GameInfo;
 use crate::index::format::{put_varint, state, Node, NodeWriter};
 use crate::index::times::{self, MainLine};
@@ -15,7 +15,7 @@ use std::cell::RefCell;
 /// [`GameBuilder::finish`]. What the tree says (information, Dyer signature) is read from it
 /// at [`GameBuilder::new`].
 pub(crate) struct GameBuilder {
-    entry: GameEntry,
+    entry: GameRecord,
     /// The board the information names; `None`: no square board, no nodes.
     pub(super) size: Option<BoardSize>,
     node_count: u32,
@@ -121,7 +121,7 @@ impl GameBuilder {
         dyer.clear();
         dyer.reserve(DYER_LAST);
         GameBuilder {
-            entry: GameEntry {
+            entry: GameRecord {
                 id,
                 file,
                 game_in_file,
@@ -133,7 +133,7 @@ impl GameBuilder {
                 times: false,
                 shift: 0,
                 // No board: no nodes.
-                cold: Cold::Bytes(vec![0, 0]),
+                cold: vec![0, 0],
                 facts: (info.year(), info.winner()),
                 info,
             },
@@ -240,7 +240,7 @@ impl GameBuilder {
     }
 
     /// The entry, once every step of `tree` has come.
-    pub(crate) fn finish(self, tree: &kifu_sgf::GameTree<'_>) -> GameEntry {
+    pub(crate) fn finish(self, tree: &kifu_sgf::GameTree<'_>) -> GameRecord {
         let GameBuilder {
             mut entry,
             size,
@@ -310,7 +310,7 @@ impl GameBuilder {
             put_varint(&mut cold, u64::from(node_count));
             put_varint(&mut cold, writer.bytes.len() as u64);
             cold.extend_from_slice(&writer.bytes);
-            entry.cold = Cold::Bytes(cold);
+            entry.cold = cold;
         }
         SPARE.with(|s| {
             s.replace(Spare {

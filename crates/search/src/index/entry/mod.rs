@@ -1,4 +1,4 @@
-//! One game of the pattern index: what it holds ([`GameEntry`]), how it is made from a game
+//! One game of the pattern index: what it holds ([`GameRecord`]), how it is made from a game
 //! tree (the replay, every variation, diffed node by node), and its bytes in the sidecar.
 
 mod builder;
@@ -9,14 +9,15 @@ pub(crate) use builder::GameBuilder;
 
 use super::format::{put_varint, Bytes, FormatError, NodeReader};
 use super::times::TimeTables;
-use crate::filter::{GameInfo, TextPool, Winner};
+use crate::filter::{GameInfo, Winner};
 use kifu_go::replay::{replay_game, ReplayOptions, Scope, Step};
 use kifu_go::BoardSize;
 
-/// One game as the index holds it: what every search may read stays in memory, what only the
-/// walk of the game reads ([`Cold`]) may stay in the sidecar file.
+/// One game's whole record as it is built from a game tree, owned: what becomes its hot part
+/// (kept in memory by an opened index, as a [`super::games::GameEntry`]) and its cold part
+/// (`cold`, read only by the walk of the game).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct GameEntry {
+pub(crate) struct GameRecord {
     /// Its number in the database.
     pub id: u64,
     /// Its file (a number into [`super::PatternIndex`]'s files).
@@ -43,23 +44,9 @@ pub(crate) struct GameEntry {
     /// Whether the cold part holds the final board and the first and last nodes (not for
     /// games of millions of main-line nodes).
     pub times: bool,
-    /// The rest of the record, read by [`ColdView::parse`].
-    pub cold: Cold,
-}
-
-/// Where the part of a game only its walk reads is: the record's bytes from the final board
-/// on (see [`ColdView`]), the same bytes in memory or in the sidecar.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Cold {
-    /// In memory (built in this process, or read from bytes).
-    Bytes(Vec<u8>),
-    /// In the sidecar the index was opened from, `len` bytes at `offset`.
-    File {
-        /// From the start of the file.
-        offset: u64,
-        /// Its length.
-        len: u32,
-    },
+    /// The rest of the record (its cold part: the bytes from the final board on), read by
+    /// [`ColdView::parse`].
+    pub cold: Vec<u8>,
 }
 
 /// A game's cold part, read: what the walk of one game needs beyond the bitmaps.
@@ -178,34 +165,14 @@ pub(crate) fn check_cold(
     ColdView::parse(bytes, side, times, shift)?.check(side, scratch)
 }
 
-impl GameEntry {
-    /// Checks the game's cold part (`bytes`): its layout and every node, as a search reads
-    /// them.
-    pub(crate) fn check_cold(
-        &self,
-        bytes: &[u8],
-        scratch: &mut CheckScratch,
-    ) -> Result<(), FormatError> {
-        check_cold(bytes, self.side, (self.times, self.shift), scratch)
-    }
-
-    /// The bitmaps of Black and White over the main line or every variation.
-    pub(crate) fn bitmaps(&self, variations: bool) -> (&[u32], &[u32]) {
-        let n = usize::from(self.side);
-        let at = if variations && self.all { 2 * n } else { 0 };
-        match self.bitmaps.get(at..at + 2 * n) {
-            Some(b) => b.split_at(n),
-            None => (&[], &[]),
-        }
-    }
-
+impl GameRecord {
     /// Reads a game's tree into an entry (what the replay makes of it, every variation).
     pub(crate) fn build(
         id: u64,
         file: u32,
         game_in_file: u32,
         tree: kifu_sgf::GameTree<'_>,
-    ) -> GameEntry {
+    ) -> GameRecord {
         let mut b = GameBuilder::new(id, file, game_in_file, &tree);
         if b.size.is_some() {
             let opts = ReplayOptions {
@@ -215,16 +182,6 @@ impl GameEntry {
             let _ = replay_game(tree, &opts, |step: &Step<'_>| b.step(step));
         }
         b.finish(&tree)
-    }
-
-    /// The number of bitmap words the record holds.
-    fn bitmap_words(&self) -> usize {
-        let n = usize::from(self.side);
-        if self.all {
-            4 * n
-        } else {
-            2 * n
-        }
     }
 
     /// Appends the whole record: the hot part, then `cold` (the game's cold bytes).
@@ -242,14 +199,85 @@ impl GameEntry {
     /// Appends the hot part after its numbers ([`encode_numbers`]), which only the writer
     /// knows; where the Dyer signature's text is in `out`, if the game has one.
     pub(crate) fn encode_rest(&self, out: &mut Vec<u8>) -> Option<std::ops::Range<usize>> {
-        put_varint(out, u64::from(self.game_in_file));
+        self.hot().encode_rest(&self.bitmaps, out)
+    }
+
+    /// The hot part, borrowed.
+    pub(crate) fn hot(&self) -> Hot<'_> {
         let i = &self.info;
-        for s in [&i.black, &i.white, &i.date, &i.event, &i.result] {
+        Hot {
+            id: self.id,
+            file: self.file,
+            game_in_file: self.game_in_file,
+            texts: [&i.black, &i.white, &i.date, &i.event, &i.result],
+            handicap: i.handicap,
+            dyer: self.dyer.as_deref(),
+            komi: i.komi,
+            size: i.size,
+            side: self.side,
+            all: self.all,
+            times: self.times,
+            shift: self.shift,
+        }
+    }
+}
+
+/// A game's hot part, borrowed: what its record holds before the cold part, as the sidecar
+/// writes it ([`Hot::encode_rest`]) and reads it ([`Hot::decode`]), for a record just built
+/// and for a game of an opened index alike.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hot<'a> {
+    /// Its number in the database.
+    pub id: u64,
+    /// Its file's number.
+    pub file: u32,
+    /// Its number in the file.
+    pub game_in_file: u32,
+    /// `PB PW DT EV RE`.
+    pub texts: [&'a str; 5],
+    /// `HA`.
+    pub handicap: u32,
+    /// Its Dyer signature.
+    pub dyer: Option<&'a str>,
+    /// `KM`.
+    pub komi: Option<f64>,
+    /// The board size of its information.
+    pub size: u8,
+    /// The board side of its nodes and bitmaps (0: none).
+    pub side: u8,
+    /// Bitmaps over every variation follow the main line's.
+    pub all: bool,
+    /// The cold part has time tables.
+    pub times: bool,
+    /// Their units: `1 << shift` nodes.
+    pub shift: u8,
+}
+
+impl<'a> Hot<'a> {
+    /// The number of bitmap words the record holds.
+    pub(crate) fn bitmap_words(&self) -> usize {
+        let n = usize::from(self.side);
+        if self.all {
+            4 * n
+        } else {
+            2 * n
+        }
+    }
+
+    /// Appends the hot part after its numbers, its bitmaps `words`; where the Dyer
+    /// signature's text is in `out`, if the game has one.
+    pub(crate) fn encode_rest(
+        &self,
+        words: &[u32],
+        out: &mut Vec<u8>,
+    ) -> Option<std::ops::Range<usize>> {
+        put_varint(out, u64::from(self.game_in_file));
+        for s in self.texts {
             put_varint(out, s.len() as u64);
             out.extend_from_slice(s.as_bytes());
         }
-        put_varint(out, u64::from(i.handicap));
-        let dyer = match &self.dyer {
+        put_varint(out, u64::from(self.handicap));
+        let dyer = match self.dyer {
             None => {
                 out.push(0);
                 None
@@ -261,14 +289,14 @@ impl GameEntry {
                 Some(out.len() - d.len()..out.len())
             }
         };
-        match i.komi {
+        match self.komi {
             None => out.push(0),
             Some(k) => {
                 out.push(1);
                 out.extend_from_slice(&k.to_bits().to_le_bytes());
             }
         }
-        out.push(i.size);
+        out.push(self.size);
         out.push(self.side);
         let (all, times) = if self.side == 0 {
             (false, false)
@@ -276,62 +304,29 @@ impl GameEntry {
             (self.all, self.times)
         };
         out.push(u8::from(all) | (u8::from(times) << 1) | (self.shift.min(15) << 2));
-        for b in self.bitmaps.iter().take(self.bitmap_words()) {
+        for b in words.iter().take(self.bitmap_words()) {
             out.extend_from_slice(&b.to_le_bytes());
         }
         dyer
     }
 
-    /// Reads a game's record, its texts shared through `texts`. Its cold part is copied when
-    /// `base` is `None`, else left where it is: at `base` plus its place in `b` (`b` reads a
-    /// file from `base` on).
+    /// Reads a record's hot part (of a sidecar of `files` files); with it, its bitmaps'
+    /// bytes (little-endian u32 words).
     pub(crate) fn decode(
-        b: &mut Bytes<'_>,
+        b: &mut Bytes<'a>,
         files: u32,
-        base: Option<u64>,
-        texts: &mut TextPool,
-    ) -> Result<GameEntry, FormatError> {
-        let mut g = Self::decode_hot(b, files, texts)?;
-        let start = b.position();
-        let mut bytes = b.clone();
-        let n = usize::from(g.side);
-        if g.times && n > 0 {
-            TimeTables::read(b, n, g.shift)?;
-        }
-        ColdView::read_nodes(b)?;
-        let len = b.position() - start;
-        g.cold = match base {
-            None => Cold::Bytes(bytes.take(len)?.to_vec()),
-            Some(base) => Cold::File {
-                offset: base + start as u64,
-                len: u32::try_from(len).map_err(|_| FormatError::Bad("record too long"))?,
-            },
-        };
-        Ok(g)
-    }
-
-    fn decode_hot(
-        b: &mut Bytes<'_>,
-        files: u32,
-        texts: &mut TextPool,
-    ) -> Result<GameEntry, FormatError> {
+    ) -> Result<(Hot<'a>, &'a [u8]), FormatError> {
         let id = b.varint()?;
         let file = b.varint_u32()?;
         if file >= files {
             return Err(FormatError::Bad("file number"));
         }
         let game_in_file = b.varint_u32()?;
-        let (black, white, date, event, result) = (
-            texts.get(b.str()?),
-            texts.get(b.str()?),
-            texts.get(b.str()?),
-            texts.get(b.str()?),
-            texts.get(b.str()?),
-        );
+        let texts = [b.str()?, b.str()?, b.str()?, b.str()?, b.str()?];
         let handicap = b.varint_u32()?;
         let dyer = match b.byte()? {
             0 => None,
-            1 => Some(b.string()?),
+            1 => Some(b.str()?),
             _ => return Err(FormatError::Bad("signature flag")),
         };
         let komi = match b.byte()? {
@@ -348,38 +343,33 @@ impl GameEntry {
         if flags >> 6 != 0 || (side == 0 && flags != 0) {
             return Err(FormatError::Bad("bitmap flags"));
         }
-        let (all, times, shift) = (flags & 1 != 0, flags & 2 != 0, (flags >> 2) & 15);
-        let info = GameInfo {
-            black,
-            white,
-            date,
-            event,
-            result,
-            handicap,
-            komi,
-            size,
-        };
-        let mut g = GameEntry {
+        let hot = Hot {
             id,
             file,
             game_in_file,
+            texts,
+            handicap,
             dyer,
-            facts: (info.year(), info.winner()),
-            info,
+            komi,
+            size,
             side,
-            bitmaps: Vec::new(),
-            all,
-            times,
-            shift,
-            cold: Cold::Bytes(Vec::new()),
+            all: flags & 1 != 0,
+            times: flags & 2 != 0,
+            shift: (flags >> 2) & 15,
         };
-        // Read whole (at most 4 x 25 words), so that the vector is allocated once.
-        let bytes = b.take(4 * g.bitmap_words())?;
-        g.bitmaps = bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        Ok(g)
+        let words = b.take(4 * hot.bitmap_words())?;
+        Ok((hot, words))
+    }
+
+    /// Skips the cold part that follows the hot part in `b`: its length.
+    pub(crate) fn skip_cold(&self, b: &mut Bytes<'_>) -> Result<usize, FormatError> {
+        let start = b.position();
+        let n = usize::from(self.side);
+        if self.times && n > 0 {
+            TimeTables::read(b, n, self.shift)?;
+        }
+        ColdView::read_nodes(b)?;
+        Ok(b.position() - start)
     }
 }
 

@@ -92,10 +92,8 @@ fn plain_main_lines_are_told_apart() {
     ];
     for (sgf, want) in games {
         let parsed = kifu_sgf::Collection::parse(sgf.as_bytes());
-        let entry = GameEntry::build(0, 0, 0, parsed.collection.games().next().unwrap());
-        let Cold::Bytes(cold) = &entry.cold else {
-            panic!("built in memory")
-        };
+        let entry = GameRecord::build(0, 0, 0, parsed.collection.games().next().unwrap());
+        let cold = &entry.cold;
         let view = ColdView::parse(cold, entry.side, entry.times, entry.shift).unwrap();
         assert_eq!(view.times.unwrap().line, want, "{sgf}");
     }
@@ -123,10 +121,8 @@ fn nodes_applied_along_their_parents_give_every_replayed_board() {
         let parsed = kifu_sgf::Collection::parse(sgf.as_bytes());
         let tree = parsed.collection.games().next().unwrap();
         let boards = replayed(tree);
-        let entry = GameEntry::build(0, 0, 0, parsed.collection.games().next().unwrap());
-        let Cold::Bytes(cold) = &entry.cold else {
-            panic!("built in memory")
-        };
+        let entry = GameRecord::build(0, 0, 0, parsed.collection.games().next().unwrap());
+        let cold = &entry.cold;
         let view = ColdView::parse(cold, entry.side, entry.times, entry.shift).unwrap();
         let (count, nodes) = view.nodes().unwrap();
         assert_eq!(count as usize, boards.len(), "{sgf}");
@@ -169,7 +165,7 @@ fn signatures_agree(sgf: &[u8], name: &str) -> usize {
     let mut games = 0;
     for tree in parsed.collection.games() {
         let want = crate::dyer::signature(&tree).map(|s| s.as_str().to_string());
-        let entry = GameEntry::build(0, 0, 0, tree);
+        let entry = GameRecord::build(0, 0, 0, tree);
         assert_eq!(entry.dyer, want, "{name}: game {games}");
         games += 1;
     }

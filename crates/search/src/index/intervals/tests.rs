@@ -1,7 +1,8 @@
 //! The tests of the counted walk by stretches: its counts against the walk node by node.
 
 use crate::collection::CollectionFile;
-use crate::index::entry::{Cold, ColdView};
+use crate::index::entry::ColdView;
+use crate::index::games::ColdAt;
 use crate::index::PatternIndex;
 use crate::query::Counting;
 use crate::scan::Page;
@@ -104,8 +105,8 @@ fn counted_walks_count_as_the_plain_scan() {
         units[8..],
         [(true, 1), (true, 1), (true, 2), (true, 0), (true, 1)]
     );
-    for g in &idx.games[7..] {
-        let Cold::Bytes(cold) = &g.cold else {
+    for g in idx.games.range(7..idx.games.len()) {
+        let ColdAt::Here(cold) = g.cold() else {
             panic!("built in memory")
         };
         let view = ColdView::parse(cold, g.side, g.times, g.shift).unwrap();

@@ -129,7 +129,7 @@ fn opened_in_small_windows_and_searched_through_a_small_cache() {
         assert!(opened
             .games
             .iter()
-            .all(|g| matches!(g.cold, Cold::File { .. })));
+            .all(|g| matches!(g.cold(), ColdAt::File { .. })));
         // No cache, caches of about one and two groups, the default. The smaller ones
         // cannot hold every group: a game of a group walked little is read alone.
         for limit in [0, bytes.len() / 3, bytes.len() / 2, DEFAULT_CACHE_BYTES] {

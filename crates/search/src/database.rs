@@ -186,6 +186,21 @@ impl Database {
         })
     }
 
+    /// Every game with a hit of `query` (in order: not a page of matches, which may all be
+    /// one game's), leaving out all but the first game of each group of duplicates if
+    /// `no_duplicates`; with the search's answer (its totals; no matches listed). `None` if
+    /// `cancel` was raised.
+    pub fn matching_games(
+        &self,
+        query: &Query,
+        no_duplicates: bool,
+        cancel: &AtomicBool,
+    ) -> Option<(crate::SearchAnswer, Vec<u64>)> {
+        let skip = self.skipped(no_duplicates);
+        self.patterns
+            .matching_games(query, Some(self.size()), skip.as_ref(), cancel)
+    }
+
     /// The games a search without duplicates leaves out.
     fn skipped(&self, no_duplicates: bool) -> Option<HashSet<u64>> {
         no_duplicates.then(|| {

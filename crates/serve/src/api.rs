@@ -509,11 +509,26 @@ async fn download(
     let (i, d) = database(&app, &db)?;
     let mut ids = b.games;
     if let Some(mut s) = b.search {
-        // Every match's game, not one page: the page's limit is the download's.
-        s.offset = 0;
-        s.limit = MAX_DOWNLOAD as u64;
-        let (_, _, answer) = run_search(&app, &db, s).await?;
-        ids.extend(answer.matches.iter().map(|m| m.game));
+        // Every game with a hit, not a page of matches (which may all be one game's).
+        checked_query(&mut s, d.value.size())?;
+        let games = blocking(&app, move |app, cancel| {
+            app.databases[i]
+                .value
+                .matching_games(&s.query, s.no_duplicates, cancel)
+                .map(|(_, games)| games)
+                .ok_or_else(|| ApiError::unavailable("cancelled"))
+        })
+        .await?;
+        if games.len() > MAX_DOWNLOAD {
+            return Err(ApiError::bad(
+                "search",
+                format!(
+                    "the search matches {} games: at most {MAX_DOWNLOAD} at once",
+                    games.len()
+                ),
+            ));
+        }
+        ids.extend(games);
     }
     ids.sort_unstable();
     ids.dedup();

@@ -134,6 +134,19 @@ async fn answers_equal_the_librarys() {
     let text = String::from_utf8(sgf).unwrap();
     let parsed = kifu_sgf::Collection::parse(text.as_bytes());
     assert_eq!(parsed.collection.len(), 3);
+    // An empty point anywhere: hundreds of hits a game, every game downloaded (the
+    // download took the games of the first 1,000 matches; `matching_games` is tested
+    // against the plain scan in kifu-search's `deep_pages.rs`).
+    let empty = json!({"search": {"query": {"pattern": ".", "placement": {"kind": "anywhere"}}}});
+    let (s, sgf) = call(&f.app, "POST", "/api/db/0/sgf", &empty.to_string()).await;
+    assert_eq!(s, StatusCode::OK);
+    let text = String::from_utf8(sgf).unwrap();
+    assert_eq!(
+        kifu_sgf::Collection::parse(text.as_bytes())
+            .collection
+            .len(),
+        3
+    );
 
     // The book.
     let (s, v) = call_json(&f.app, "GET", "/api/books/0", "").await;

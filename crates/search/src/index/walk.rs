@@ -156,7 +156,7 @@ fn search_places(
             }
             let hits = t.close(scan, g.facts.1);
             if hits > 0 {
-                scan.count_game(g.facts.0, hits);
+                scan.count_game(g.id, g.facts.0, hits);
             }
             return;
         }
@@ -191,7 +191,7 @@ fn search_places(
         };
         ws.finish();
         if hits > 0 {
-            scan.count_game(g.facts.0, hits);
+            scan.count_game(g.id, g.facts.0, hits);
         }
         return;
     }

@@ -112,6 +112,13 @@ pub struct Scan<'q> {
     no_year: u64,
     matches: Vec<Match>,
     match_count: u64,
+    /// The number (among all the matches, from 0) of the first match `matches` may hold: 0
+    /// when partial scans are merged (each keeps its matches from its first on, as it cannot
+    /// know how many come before its games), the page's offset when the scan knows it
+    /// ([`Scan::from_offset`]).
+    first_match: u64,
+    /// The games with hits, in order, when asked for ([`Scan::list_games`]).
+    listed: Option<Vec<u64>>,
 }
 
 /// A hit waiting for the moves that follow it.
@@ -204,7 +211,48 @@ impl<'q> Scan<'q> {
             no_year: 0,
             matches: Vec::new(),
             match_count: 0,
+            first_match: 0,
+            listed: None,
         }
+    }
+
+    /// Has the scan list the games with hits (every one, not a page).
+    pub(crate) fn list_games(&mut self) {
+        self.listed = Some(Vec::new());
+    }
+
+    /// The games with hits, in order, if the scan listed them.
+    pub(crate) fn take_games(&mut self) -> Option<Vec<u64>> {
+        self.listed.take()
+    }
+
+    /// A search for `query` over games whose matches are the first of the whole search (or
+    /// whose earlier matches are counted elsewhere): only the page's matches are kept, none
+    /// before its offset, so that a deep page costs no memory for the matches it skips.
+    pub(crate) fn from_offset(query: &'q Query, page: Page) -> Scan<'q> {
+        Scan {
+            first_match: page.offset,
+            ..Scan::new(query, page)
+        }
+    }
+
+    /// The matches counted (kept or not).
+    pub(crate) fn match_count(&self) -> u64 {
+        self.match_count
+    }
+
+    /// Takes the matches kept (those of the page, with [`Scan::from_offset`]).
+    pub(crate) fn take_matches(&mut self) -> Vec<Match> {
+        std::mem::take(&mut self.matches)
+    }
+
+    /// Gives the scan the matches of its page, found by other scans: `page`'s matches,
+    /// numbered from its offset on.
+    pub(crate) fn put_page(&mut self, page: Page, mut matches: Vec<Match>) {
+        matches.truncate(usize::try_from(page.limit).unwrap_or(usize::MAX));
+        self.page = page;
+        self.first_match = page.offset;
+        self.matches = matches;
     }
 
     /// The query.
@@ -427,7 +475,7 @@ impl<'q> Scan<'q> {
         if hits_in_game == 0 {
             return;
         }
-        self.count_game(info.year(), hits_in_game);
+        self.count_game(source.id, info.year(), hits_in_game);
         self.record(
             source,
             info,
@@ -438,9 +486,13 @@ impl<'q> Scan<'q> {
         );
     }
 
-    /// Counts a game with `hits` hits (more than none): games, and its year's games and hits.
-    pub(crate) fn count_game(&mut self, year: Option<i32>, hits: u64) {
+    /// Counts game `id`, with `hits` hits (more than none): games, and its year's games and
+    /// hits.
+    pub(crate) fn count_game(&mut self, id: u64, year: Option<i32>, hits: u64) {
         self.games += 1;
+        if let Some(listed) = &mut self.listed {
+            listed.push(id);
+        }
         match year {
             Some(y) => {
                 let e = self.by_year.entry(y).or_default();
@@ -468,7 +520,7 @@ impl<'q> Scan<'q> {
             self.match_count += 1;
             // Every match up to the end of the page is kept (merging partial scans in order
             // needs them); the page is cut out at the end.
-            if n < self.page.offset.saturating_add(self.page.limit) {
+            if n >= self.first_match && n < self.page.offset.saturating_add(self.page.limit) {
                 self.matches.push(Match {
                     game: source.id,
                     move_number: e.move_number,
@@ -596,11 +648,16 @@ impl<'q> Scan<'q> {
             e.1 += h;
         }
         self.no_year += later.no_year;
-        let keep =
-            usize::try_from(self.page.offset.saturating_add(self.page.limit)).unwrap_or(usize::MAX);
+        let keep = usize::try_from(
+            (self.page.offset.saturating_add(self.page.limit)).saturating_sub(self.first_match),
+        )
+        .unwrap_or(usize::MAX);
         let room = keep.saturating_sub(self.matches.len());
         self.matches.extend(later.matches.into_iter().take(room));
         self.match_count += later.match_count;
+        if let (Some(listed), Some(more)) = (&mut self.listed, later.listed) {
+            listed.extend(more);
+        }
         for (k, v) in later.variants {
             self.variants.entry(k).or_insert(v);
         }
@@ -670,7 +727,10 @@ impl<'q> Scan<'q> {
             matches: self
                 .matches
                 .into_iter()
-                .skip(usize::try_from(self.page.offset).unwrap_or(usize::MAX))
+                .skip(
+                    usize::try_from(self.page.offset.saturating_sub(self.first_match))
+                        .unwrap_or(usize::MAX),
+                )
                 .collect(),
             offset: self.page.offset,
         }

@@ -154,6 +154,7 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             output,
             duplicates,
         } => {
+            crate::output::refuse_overwrite(&output, [input.as_path()])?;
             let bytes = std::fs::read(&input).with_context(|| format!("{}", input.display()))?;
             let policy = match duplicates {
                 Dup::Sum => DuplicatePolicy::Sum,
@@ -177,6 +178,7 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             weights,
             no_header,
         } => {
+            crate::output::refuse_overwrite(&output, books.iter().map(PathBuf::as_path))?;
             match strategy {
                 Strategy::Weighted if weights.len() != books.len() => crate::usage!(
                     "--strategy weighted needs one weight per book: {} books, {} weights",

@@ -72,6 +72,7 @@ pub fn run(a: ConvertArgs) -> Result<Outcome> {
             return Ok(Outcome::Usage);
         }
     };
+    crate::output::refuse_overwrite(&a.output, [a.input.as_path()])?;
     let input = if a.input.as_os_str() == "-" {
         Input::Stdin
     } else {

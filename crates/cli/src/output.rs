@@ -142,6 +142,34 @@ pub fn write_atomically_with(
     Ok(())
 }
 
+/// Refuses, as a usage error (exit 2), to write `output` over one of `inputs`: the same file
+/// however it is named (the same device and inode, so a link or another spelling of the path
+/// counts), which the atomic rename would replace with the output before or while it is read.
+/// Costs nothing when `output` does not exist yet (nothing can be overwritten); `-` is never
+/// a file.
+pub fn refuse_overwrite<'a>(
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<()> {
+    if output.as_os_str() == "-" {
+        return Ok(());
+    }
+    let Some(out) = crate::inputs::file_id(output) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if input.as_os_str() != "-" && crate::inputs::file_id(input) == Some(out) {
+            return Err(crate::UsageError(format!(
+                "{}: the output is also an input ({}); give another output",
+                output.display(),
+                input.display()
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// Runs `job`, which writes `path` (atomically, as [`write_atomically_with`]) while
 /// it works through `len` items, calling its tick once per item for a progress bar.
 /// Returns what `job` returns.

@@ -277,6 +277,9 @@ fn read_position_files(paths: &[PathBuf], size: BoardSize) -> Result<Vec<Positio
 }
 
 fn score(a: ScoreArgs) -> Result<Outcome> {
+    for out in std::iter::once(&a.output).chain(&a.queue_out) {
+        crate::output::refuse_overwrite(out, a.positions.iter().map(PathBuf::as_path))?;
+    }
     let e = &a.engine;
     let size = size_arg(e.size)?;
     if e.playouts == 0 {
@@ -441,6 +444,12 @@ fn which(program: &str) -> Option<PathBuf> {
 /// `kifu pos merge`: scored files by kifu-posdb's merge rule (see `scored::merge_scored`),
 /// position files keeping the first record of each id, or the parts of a sharded run.
 fn merge(a: MergeArgs) -> Result<Outcome> {
+    if a.json && a.output.as_os_str() == "-" {
+        crate::usage!("--json prints to stdout, which -o - takes for the merged file");
+    }
+    for out in [&a.output, &sidecar_path(&a.output)] {
+        crate::output::refuse_overwrite(out, a.inputs.iter().map(PathBuf::as_path))?;
+    }
     if a.shards {
         // Parts of an extraction or an index build say so in their manifests; scored parts
         // have a provenance sidecar instead.

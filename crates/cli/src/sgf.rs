@@ -128,6 +128,7 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
             }
         };
         let name = input.display();
+        crate::output::refuse_overwrite(&a.output, [a.input.as_path()])?;
         let (text, diags) = convert_bytes(input.read()?);
         if !a.quiet {
             for d in &diags {
@@ -146,15 +147,19 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
         ));
         return Ok(Outcome::Usage);
     }
+    crate::output::refuse_overwrite(&a.output, [a.input.as_path()])?;
     let files = a
         .threads
         .run(|| inputs::collect(std::slice::from_ref(&a.input), &["sgf"]))??;
+    // A file written where another input is (-o inside the input folder) would replace it
+    // before it is read: such outputs are refused one by one.
+    let given = inputs::file_ids(&files);
     let bar = progress(files.len() as u64, "converting");
     let results: Vec<(String, Result<Vec<Diagnostic>>)> = a.threads.run(|| {
         files
             .par_iter()
             .map(|f| {
-                let r = convert_one(f, &a.input, &a.output);
+                let r = convert_one(f, (&a.input, &a.output), &given);
                 bar.inc(1);
                 (f.display(), r)
             })
@@ -187,12 +192,22 @@ fn convert_cmd(a: ConvertArgs) -> Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn convert_one(f: &Input, in_root: &Path, out_root: &Path) -> Result<Vec<Diagnostic>> {
+fn convert_one(
+    f: &Input,
+    (in_root, out_root): (&Path, &Path),
+    inputs: &std::collections::HashSet<(u64, u64)>,
+) -> Result<Vec<Diagnostic>> {
     let Input::File { path, .. } = f else {
         bail!("stdin in a folder run");
     };
     let rel = path.strip_prefix(in_root).unwrap_or(path);
     let dest = out_root.join(rel);
+    if inputs::file_id(&dest).is_some_and(|id| inputs.contains(&id)) {
+        bail!(
+            "{}: the output is also an input: not written",
+            dest.display()
+        );
+    }
     let (text, diags) = convert_bytes(f.read()?);
     let Some(text) = text else {
         bail!("{}: no SGF game tree found: skipped", path.display());

@@ -124,6 +124,9 @@ fn path_text(path: &[usize]) -> String {
 
 /// Runs `kifu show`.
 pub fn run(a: ShowArgs) -> Result<Outcome> {
+    for out in a.svg.iter().chain(&a.png) {
+        crate::output::refuse_overwrite(out, [a.file.as_path()])?;
+    }
     let input = if a.file.as_os_str() == "-" {
         Input::Stdin
     } else {

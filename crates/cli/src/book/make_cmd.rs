@@ -73,6 +73,8 @@ pub struct MakeArgs {
 
 /// Runs `kifu book make`.
 pub fn run(a: MakeArgs) -> Result<Outcome> {
+    let inputs = a.pgn.iter().chain(&a.from_counts);
+    crate::output::refuse_overwrite(&a.output, inputs.map(PathBuf::as_path))?;
     if a.sharding.shard.is_some() && !a.counts {
         crate::usage!("--shard writes a part of a sharded job: give --counts too");
     }

@@ -248,6 +248,9 @@ fn write_part(
 
 /// Runs `kifu pos extract`.
 pub fn run(a: ExtractArgs) -> Result<Outcome> {
+    if a.json && a.output.as_os_str() == "-" {
+        crate::usage!("--json prints to stdout, which -o - takes for the positions");
+    }
     let started = Instant::now();
     let size = super::size_arg(a.select.size)?;
     let to = a.select.to.unwrap_or(u32::MAX);
@@ -257,6 +260,10 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let memory = parse_bytes(&a.memory)?;
     // Listed on the command's threads too: folders are listed in parallel.
     let sources = a.threads.run(|| sources(&a.games, a.ascii))??;
+    for out in [&a.output, &kifu_posdb::provenance::sidecar_path(&a.output)] {
+        let given = sources.iter().map(|s| s.path.as_path());
+        crate::output::refuse_overwrite(out, given.chain(a.select.zobrist.as_deref()))?;
+    }
     let (keys, zobrist_path, zobrist_written) =
         zobrist_keys(a.select.zobrist.as_deref(), &a.output, size)?;
     let mut opts = ExtractOptions::new(size);

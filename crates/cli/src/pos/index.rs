@@ -150,6 +150,9 @@ pub struct LookupArgs {
 
 /// Runs `kifu pos index`.
 pub fn index(a: IndexArgs) -> Result<Outcome> {
+    if a.json && a.output.as_os_str() == "-" {
+        crate::usage!("--json prints to stdout, which -o - takes for the index");
+    }
     if a.add {
         return add(a);
     }
@@ -174,6 +177,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         ),
         None => (all_sources, Vec::new()),
     };
+    let given = all_sources.iter().chain(&sources).map(|s| s.path.as_path());
+    refuse_inputs(&a.output, given, a.select.zobrist.as_deref())?;
     let manifest = kifu_posdb::provenance::sidecar_path(&a.output);
     if shard.is_some() {
         if a.output.as_os_str() == "-" {
@@ -469,6 +474,24 @@ fn extend_pattern_index(
     ))
 }
 
+/// Refuses (exit 2) an index written over one of its inputs (`inputs`, and the Zobrist table
+/// `zobrist`): the index, its pattern index or its manifest.
+fn refuse_inputs<'a>(
+    output: &std::path::Path,
+    inputs: impl Iterator<Item = &'a std::path::Path> + Clone,
+    zobrist: Option<&'a std::path::Path>,
+) -> Result<()> {
+    let written = [
+        output.to_path_buf(),
+        kifu_search::index::sidecar_path(output),
+        kifu_posdb::provenance::sidecar_path(output),
+    ];
+    for out in &written {
+        crate::output::refuse_overwrite(out, inputs.clone().chain(zobrist))?;
+    }
+    Ok(())
+}
+
 /// `kifu pos index --add`: the new files indexed on their own, then concatenated after the
 /// existing index's files by the merge of sharded builds.
 fn add(a: IndexArgs) -> Result<Outcome> {
@@ -485,6 +508,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
     let mut sources = a
         .threads
         .run(|| super::extract::sources(&a.games, false))??;
+    refuse_inputs(&a.output, sources.iter().map(|s| s.path.as_path()), None)?;
     let given = sources.len();
     sources.retain(|s| !known.contains(&canonical(&s.path)));
     let skipped = given - sources.len();
@@ -662,7 +686,10 @@ pub fn game_position(
 ) -> Result<(Board, Color)> {
     {
         let name = path.display();
-        let bytes = std::fs::read(path).with_context(|| format!("{name}: cannot read"))?;
+        if game_number == 0 {
+            crate::usage!("--game 0: games are counted from 1");
+        }
+        let bytes = crate::inputs::read_path(path)?;
         let coll = Collection::parse_vec(bytes).collection;
         let game = game_number
             .checked_sub(1)

@@ -24,7 +24,12 @@ pub struct SearchArgs {
     /// "swap_colors": true, "to_play": "B", "moves": [0, 60], "filters": {"player": "Lee"}}`;
     /// only `pattern` is required), or filters alone (`{"filters": {"event": "Meijin"}}`, answered
     /// as `--json` answers filters without a pattern); one JSON answer a line, in order.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["pattern", "pattern_file", "sgf", "svg"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "pattern", "pattern_file", "sgf", "svg", "move", "game", "variation", "area", "at",
+        "corner", "edge", "anywhere", "no_symmetries", "swap_colors", "to_play", "moves",
+        "sequence", "allow_tenuki", "count", "variations", "player", "black", "white",
+        "date_from", "date_to", "event", "winner", "result", "handicap", "komi", "text",
+    ])]
     batch: Option<PathBuf>,
     /// The pattern as rows: `#`/`X` black, `O` white, `.` empty, `*`/`?` anything, `x` empty or
     /// black, `o` empty or white; rows separated by line breaks or `/` (`"..O/.#./..."`).
@@ -278,8 +283,8 @@ fn query(a: &SearchArgs, size: BoardSize) -> Result<Query> {
     } else {
         let text = match (&a.pattern, &a.pattern_file) {
             (Some(t), _) => t.clone(),
-            (None, Some(f)) => std::fs::read_to_string(f)
-                .with_context(|| format!("{}: cannot read", f.display()))?,
+            (None, Some(f)) => String::from_utf8(crate::inputs::read_path(f)?)
+                .map_err(|_| crate::UsageError(format!("{}: not UTF-8 text", f.display())))?,
             (None, None) => crate::usage!(
                 "give --pattern ROWS, --pattern-file FILE or --sgf F --move N --area A19:G13, \
                  or only filters (--player, --event, --date-from...) to list the games"
@@ -613,6 +618,19 @@ fn str_of(v: &serde_json::Value) -> &str {
 
 /// Runs `kifu pos search`.
 pub fn search(a: SearchArgs) -> Result<Outcome> {
+    if let Some(out) = &a.svg {
+        if out.as_os_str() == "-" && a.json {
+            crate::usage!("--svg - and --json would both go to standard output: give --svg a file");
+        }
+        let sidecar = kifu_search::index::sidecar_path(&a.db);
+        let inputs = [&a.db, &sidecar]
+            .into_iter()
+            .chain(&a.batch)
+            .chain(&a.pattern_file)
+            .chain(&a.sgf)
+            .map(PathBuf::as_path);
+        crate::output::refuse_overwrite(out, inputs)?;
+    }
     let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
     let filters_alone = no_pattern && !filters(&a).is_empty();
     // The query is read before the database is opened (a fifth of a second at 100,000
@@ -646,6 +664,14 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
         let svg = kifu_search::svg::pattern_svg(&q, Some(&found.answer), size)
             .context("the pattern does not fit the board")?;
         crate::output::write_atomically(out, svg.as_bytes())?;
+        if out.as_os_str() == "-" {
+            // The SVG alone on standard output, so that it can be redirected to a file.
+            return Ok(if found.failures.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Findings
+            });
+        }
     }
     if a.json {
         crate::output::print_json(&found.answer)?;

@@ -122,6 +122,10 @@ fn for_each_record(
 
 /// Runs `kifu pos view`.
 pub fn view(a: ViewArgs) -> Result<Outcome> {
+    if let Some(svg) = &a.svg {
+        let inputs = std::iter::once(&a.file).chain(&a.scores);
+        crate::output::refuse_overwrite(svg, inputs.map(PathBuf::as_path))?;
+    }
     let size = super::size_arg(a.size)?;
     let tables = load_scores(&a.scores)?;
     let key = a.key.as_deref().map(str::to_ascii_lowercase);
@@ -237,6 +241,9 @@ fn stats_of(path: &Path, size: kifu_go::BoardSize) -> Result<(FileStats, Option<
 
 /// Runs `kifu pos histogram`.
 pub fn histogram(a: HistogramArgs) -> Result<Outcome> {
+    if let Some(svg) = &a.svg {
+        crate::output::refuse_overwrite(svg, [a.file.as_path()])?;
+    }
     let size = super::size_arg(a.size)?;
     let mut text = String::new();
     macro_rules! o { ($($t:tt)*) => {{ text.push_str(&format!($($t)*)); text.push('\n'); }} }

@@ -1,0 +1,266 @@
+//! What a careless command line must not do to a user's files: write an output over one of
+//! its inputs (however the path is spelled), read a file twice because it was named twice,
+//! mix two outputs on standard output, or take options a mode ignores. Found by a hostile
+//! user's probe (session 48); each case checks the exit code, the message and the bytes left.
+
+mod common;
+
+use common::{fails, kifu, kifu_in, kifu_stdin, ok, text};
+use std::path::Path;
+
+const GAME: &str = "(;GM[1]FF[4]SZ[9]PB[Ann]PW[Bob]DT[2001-02-03]RE[B+R];B[ee];W[gc];B[cg];W[cc]\
+;B[gg];W[dd];B[ec];W[eb])";
+const OTHER: &str = "(;GM[1]FF[4]SZ[9]PB[Cid]PW[Dan]RE[W+1];B[cc];W[gg];B[cg];W[gc])";
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Every output named as an input (the same file, also through another spelling or a link)
+/// is refused with exit 2 before anything is written, and the input keeps its bytes.
+#[test]
+fn an_output_over_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.sgf"), GAME).unwrap();
+    std::fs::write(d.join("b.sgf"), OTHER).unwrap();
+    std::fs::hard_link(d.join("a.sgf"), d.join("link.sgf")).unwrap();
+    ok(&kifu_in(
+        &[
+            "pos", "index", "a.sgf", "b.sgf", "-o", "db.kpx", "--size", "9",
+        ],
+        d,
+    ));
+    let db = std::fs::read(d.join("db.kpx")).unwrap();
+    let cases: &[&[&str]] = &[
+        &["pos", "index", "a.sgf", "b.sgf", "-o", "a.sgf"],
+        &["pos", "index", ".", "-o", "./b.sgf"],
+        &["pos", "index", "a.sgf", "-o", "link.sgf"],
+        &["pos", "index", "db.kpx", "--add", "-o", "db.kpx"],
+        &[
+            "pos",
+            "search",
+            "db.kpx",
+            "--pattern",
+            "#",
+            "--anywhere",
+            "--svg",
+            "db.kpx",
+        ],
+        &[
+            "pos",
+            "search",
+            "db.kpx",
+            "--pattern",
+            "#",
+            "--anywhere",
+            "--svg",
+            "db.kpp",
+        ],
+        &["pos", "extract", "a.sgf", "-o", "./a.sgf"],
+        &["show", "a.sgf", "--svg", "a.sgf"],
+        &["show", "a.sgf", "--png", "link.sgf"],
+        &["sgf", "convert", "a.sgf", "-o", "a.sgf"],
+        &["sgf", "convert", ".", "-o", "."],
+        &["convert", "a.sgf", "./a.sgf"],
+    ];
+    for args in cases {
+        let out = kifu_in(args, d);
+        let err = fails(&out, 2);
+        assert!(
+            err.contains("the output is also an input"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("a.sgf")).unwrap(),
+            GAME,
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("b.sgf")).unwrap(),
+            OTHER,
+            "{args:?}"
+        );
+        assert_eq!(std::fs::read(d.join("db.kpx")).unwrap(), db, "{args:?}");
+    }
+    // A folder converted into a folder inside it: a file that would land on another input is
+    // not written, the others are.
+    std::fs::create_dir(d.join("sub")).unwrap();
+    std::fs::write(d.join("sub/a.sgf"), OTHER).unwrap();
+    let out = kifu_in(&["sgf", "convert", ".", "-o", "sub", "-q"], d);
+    let err = fails(&out, 1);
+    assert!(
+        err.contains("sub/a.sgf: the output is also an input"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(d.join("sub/a.sgf")).unwrap(), OTHER);
+    assert!(d.join("sub/b.sgf").exists());
+}
+
+/// A file named twice, or found again under a second folder, is read once: the index holds
+/// its games once in both tables.
+#[test]
+fn a_file_given_twice_is_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("g")).unwrap();
+    std::fs::write(d.join("g/a.sgf"), GAME).unwrap();
+    std::fs::write(d.join("g/b.sgf"), OTHER).unwrap();
+    let out = kifu_in(
+        &[
+            "pos",
+            "index",
+            "g/a.sgf",
+            "g",
+            "./g/a.sgf",
+            "-o",
+            "db.kpx",
+            "--json",
+            "--size",
+            "9",
+        ],
+        d,
+    );
+    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(
+        (v["files"].as_u64(), v["games"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let err = text(&out.stderr);
+    assert!(err.contains("g/a.sgf again: read once"), "{err}");
+    // The pattern index and the filters see the same two games.
+    let out = kifu_in(&["pos", "search", "db.kpx", "--player", "", "--json"], d);
+    let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+    assert_eq!(v["games"], 2);
+}
+
+/// Standard input for `--sgf` and `--pattern-file`; `--svg -` alone on standard output, and
+/// refused with `--json`; `--json` refused with `-o -`; `--game 0` a usage error.
+#[test]
+fn standard_input_and_output_are_one_thing_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.sgf"), GAME).unwrap();
+    ok(&kifu_in(
+        &["pos", "index", "a.sgf", "-o", "db.kpx", "--size", "9"],
+        d,
+    ));
+    let db = d.join("db.kpx");
+    let by_file = kifu(&[
+        "pos",
+        "search",
+        s(&db),
+        "--sgf",
+        s(&d.join("a.sgf")),
+        "--move",
+        "4",
+        "--area",
+        "A9:E5",
+        "--json",
+    ]);
+    let by_stdin = kifu_stdin(
+        &[
+            "pos",
+            "search",
+            s(&db),
+            "--sgf",
+            "-",
+            "--move",
+            "4",
+            "--area",
+            "A9:E5",
+            "--json",
+        ],
+        GAME.as_bytes(),
+    );
+    assert_eq!(ok(&by_stdin), ok(&by_file));
+    let pattern = kifu_stdin(
+        &[
+            "pos",
+            "search",
+            s(&db),
+            "--pattern-file",
+            "-",
+            "--anywhere",
+            "--json",
+        ],
+        b"#.\n.O\n",
+    );
+    let rows = kifu(&[
+        "pos",
+        "search",
+        s(&db),
+        "--pattern",
+        "#./.O",
+        "--anywhere",
+        "--json",
+    ]);
+    assert_eq!(ok(&pattern), ok(&rows));
+    let svg = ok(&kifu(&[
+        "pos",
+        "search",
+        s(&db),
+        "--pattern",
+        "#",
+        "--svg",
+        "-",
+    ]));
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let both = kifu(&[
+        "pos",
+        "search",
+        s(&db),
+        "--pattern",
+        "#",
+        "--svg",
+        "-",
+        "--json",
+    ]);
+    assert!(fails(&both, 2).contains("--svg -"));
+    let index = kifu_in(&["pos", "index", "a.sgf", "-o", "-", "--json"], d);
+    assert!(fails(&index, 2).contains("-o -"));
+    let zero = kifu(&[
+        "pos",
+        "lookup",
+        s(&db),
+        "--sgf",
+        s(&d.join("a.sgf")),
+        "--move",
+        "2",
+        "--game",
+        "0",
+    ]);
+    assert!(fails(&zero, 2).contains("--game 0"));
+}
+
+/// `--batch` takes its queries from the file: an option of the command line's query beside
+/// it is refused, not silently ignored.
+#[test]
+fn batch_refuses_the_command_lines_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.sgf"), GAME).unwrap();
+    std::fs::write(d.join("q.jsonl"), "{\"pattern\": \"#\"}\n").unwrap();
+    ok(&kifu_in(
+        &["pos", "index", "a.sgf", "-o", "db.kpx", "--size", "9"],
+        d,
+    ));
+    ok(&kifu_in(
+        &["pos", "search", "db.kpx", "--batch", "q.jsonl"],
+        d,
+    ));
+    for extra in [
+        &["--player", "Ann"][..],
+        &["--corner"],
+        &["--moves", "0-5"],
+        &["--swap-colors"],
+    ] {
+        let mut args = vec!["pos", "search", "db.kpx", "--batch", "q.jsonl"];
+        args.extend_from_slice(extra);
+        let out = kifu_in(&args, d);
+        fails(&out, 2);
+    }
+}

@@ -155,6 +155,55 @@ fn serves_many_clients_and_stops_cleanly() {
     assert!(rest.contains("GET /api/db/0/games/9 404"), "{rest}");
 }
 
+/// A slow or silent client does not hold a connection for ever: a body announced past the
+/// limit is refused at once (413), and a connection whose headers never end is closed after
+/// the server's header timeout (10 s), while other clients are served meanwhile.
+#[test]
+fn slow_clients_are_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = index(dir.path());
+    let (mut child, addr, _err) = start(&[db.to_str().unwrap(), "--bind", "127.0.0.1:0"]);
+    let mut big = TcpStream::connect(&addr).unwrap();
+    big.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        big,
+        "POST /api/db/0/search HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\n\r\n{{"
+    )
+    .unwrap();
+    let mut answer = [0u8; 12];
+    big.read_exact(&mut answer).unwrap();
+    assert_eq!(&answer, b"HTTP/1.1 413");
+    let started = std::time::Instant::now();
+    let mut silent: Vec<TcpStream> = (0..20)
+        .map(|i| {
+            let mut s = TcpStream::connect(&addr).unwrap();
+            if i % 2 == 1 {
+                write!(s, "GET /api/info HTTP/1.1\r\nHost: x\r\n").unwrap();
+            }
+            s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+            s
+        })
+        .collect();
+    let (status, _) = request(&addr, "GET", "/api/info", "");
+    assert_eq!(status, 200);
+    for s in &mut silent {
+        // Closed by the server (end of stream, or a 408 answer before it).
+        let mut rest = Vec::new();
+        let _ = s.read_to_end(&mut rest);
+        assert!(
+            rest.is_empty() || rest.starts_with(b"HTTP/1.1 408"),
+            "{rest:?}"
+        );
+    }
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(9) && waited < Duration::from_secs(25),
+        "{waited:?}"
+    );
+    signal(&child, "-TERM");
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn warns_beyond_loopback_and_refuses_bad_setups() {
     let dir = tempfile::tempdir().unwrap();

@@ -118,15 +118,79 @@ impl App {
     }
 }
 
+/// How long a client may take to send a request's headers (also the most a kept-alive
+/// connection stays open without a request).
+pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long a client may take to send a request's body.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The most connections served at once; the next waits to be accepted until one ends.
+pub const MAX_CONNECTIONS: usize = 256;
+
 /// Serves `app` on `listener` until `shutdown` completes, then finishes the requests in flight.
+///
+/// Its own accept loop rather than `axum::serve`, which gives a client that never finishes its
+/// headers (or never sends any) the connection for ever: a few hundred such clients took every
+/// file descriptor of the process. Here each connection has [`HEADER_TIMEOUT`] for its headers
+/// and [`BODY_TIMEOUT`] for its body (`error::Body`), and at most [`MAX_CONNECTIONS`] are open.
 pub async fn serve(
     app: Arc<App>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, crate::api::router(app))
-        .with_graceful_shutdown(shutdown)
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use tower::ServiceExt;
+    let router = crate::api::router(app);
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    // Raised once to close the connections (after the requests in flight).
+    let (close, closing) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        while connections.try_join_next().is_some() {}
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            () = &mut shutdown => break,
+        };
+        let Ok(slot) = slot else { break };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, or a connection reset before it was accepted:
+                // the listener stays up.
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone().map_request(
+            |r: axum::http::Request<hyper::body::Incoming>| r.map(axum::body::Body::new),
+        ));
+        let mut closing = closing.clone();
+        connections.spawn(async move {
+            let _slot = slot;
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                _ = closing.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    let _ = close.send(true);
+    while connections.join_next().await.is_some() {}
+    Ok(())
 }
 
 /// A future that completes on Ctrl-C (SIGINT) or SIGTERM. The handlers are installed when this

@@ -76,14 +76,36 @@ impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequest<S> for Body
     type Rejection = ApiError;
 
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        let bytes =
-            axum::body::Bytes::from_request(req, state)
-                .await
-                .map_err(|e: BytesRejection| ApiError {
-                    status: e.status().as_u16(),
-                    error: e.body_text(),
-                    field: None,
-                })?;
+        // A body announced longer than the limit is refused before a byte of it is read,
+        // rather than waited for.
+        let announced = req
+            .headers()
+            .get(axum::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+        if announced.is_some_and(|n| n > crate::api::MAX_BODY as u64) {
+            return Err(ApiError {
+                status: 413,
+                error: format!("the body is longer than {} bytes", crate::api::MAX_BODY),
+                field: None,
+            });
+        }
+        // A client that stops sending its body does not hold the connection for ever.
+        let read = axum::body::Bytes::from_request(req, state);
+        let bytes = tokio::time::timeout(crate::app::BODY_TIMEOUT, read)
+            .await
+            .map_err(|_| ApiError {
+                status: 408,
+                error: format!(
+                    "the body did not come within {} seconds",
+                    crate::app::BODY_TIMEOUT.as_secs()
+                ),
+                field: None,
+            })?
+            .map_err(|e: BytesRejection| ApiError {
+                status: e.status().as_u16(),
+                error: e.body_text(),
+                field: None,
+            })?;
         parse_body(&bytes).map(Body)
     }
 }

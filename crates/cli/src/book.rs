@@ -178,7 +178,6 @@ pub fn run(cmd: BookCommand) -> Result<Outcome> {
             weights,
             no_header,
         } => {
-            crate::output::refuse_overwrite(&output, books.iter().map(PathBuf::as_path))?;
             match strategy {
                 Strategy::Weighted if weights.len() != books.len() => crate::usage!(
                     "--strategy weighted needs one weight per book: {} books, {} weights",

@@ -144,7 +144,10 @@ pub fn write_atomically_with(
 
 /// Refuses, as a usage error (exit 2), to write `output` over one of `inputs`: the same file
 /// however it is named (the same device and inode, so a link or another spelling of the path
-/// counts), which the atomic rename would replace with the output before or while it is read.
+/// counts), which the atomic rename would replace with another kind of file (an index over
+/// its games, a picture over its game) or a lossy rewrite of it (a repaired SGF or book). A
+/// merge of files of one kind (`pos merge`, `book merge`) may write over one of its inputs:
+/// every input is read before the rename, and nothing is lost.
 /// Costs nothing when `output` does not exist yet (nothing can be overwritten); `-` is never
 /// a file.
 pub fn refuse_overwrite<'a>(

@@ -447,9 +447,6 @@ fn merge(a: MergeArgs) -> Result<Outcome> {
     if a.json && a.output.as_os_str() == "-" {
         crate::usage!("--json prints to stdout, which -o - takes for the merged file");
     }
-    for out in [&a.output, &sidecar_path(&a.output)] {
-        crate::output::refuse_overwrite(out, a.inputs.iter().map(PathBuf::as_path))?;
-    }
     if a.shards {
         // Parts of an extraction or an index build say so in their manifests; scored parts
         // have a provenance sidecar instead.

@@ -264,3 +264,31 @@ fn batch_refuses_the_command_lines_query() {
         fails(&out, 2);
     }
 }
+
+/// A file that holds no game (empty, or not SGF at all) is named and counted, not passed over
+/// in silence; the files that do hold games are indexed as ever.
+#[test]
+fn files_without_games_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.sgf"), GAME).unwrap();
+    std::fs::write(d.join("empty.sgf"), "").unwrap();
+    std::fs::write(d.join("hello.sgf"), "hello").unwrap();
+    for cmd in ["index", "extract"] {
+        let out = kifu_in(
+            &["pos", cmd, ".", "-o", "out.dat", "--size", "9", "--json"],
+            d,
+        );
+        let v: serde_json::Value = serde_json::from_str(&ok(&out)).unwrap();
+        assert_eq!(v["files_without_games"], 2, "{cmd}: {v}");
+        assert_eq!(v["files_failed"], 0, "{cmd}: {v}");
+        assert_eq!(v["games"], 1, "{cmd}: {v}");
+        let errors = v["errors"].to_string();
+        for name in [
+            "empty.sgf: no game found in it",
+            "hello.sgf: no game found in it",
+        ] {
+            assert!(errors.contains(name), "{cmd}: {errors}");
+        }
+    }
+}

@@ -596,3 +596,75 @@ fn filters_alone_list_the_games_that_pass_them() {
     );
     assert!(err.contains("--svg needs a pattern"), "{err}");
 }
+
+/// Dates are compared as days whatever a record's separators, and a bound that is no date is
+/// a usage error; a `--batch` line is held to what the command line is held to (a place off
+/// the board, a range upside down).
+#[test]
+fn dates_and_batch_lines_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let game = |date: &str| format!("(;GM[1]SZ[9]DT[{date}]RE[B+R];B[ee];W[gc];B[cg])\n");
+    let games = [
+        game("2018.04.27"),
+        game("2018-04-28"),
+        game("2018/4/26"),
+        game("?"),
+    ];
+    std::fs::write(d.join("g.sgf"), games.concat()).unwrap();
+    ok(&kifu_in(
+        &["pos", "index", "g.sgf", "-o", "db.kpx", "--size", "9"],
+        d,
+    ));
+    let games_between = |from: &str, to: &str| {
+        let out = kifu_in(
+            &[
+                "pos",
+                "search",
+                "db.kpx",
+                "--date-from",
+                from,
+                "--date-to",
+                to,
+                "--json",
+            ],
+            d,
+        );
+        let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+        v["games"].as_u64().unwrap()
+    };
+    assert_eq!(games_between("2018-04-27", "2018-04-27"), 1);
+    assert_eq!(games_between("2018-4", "2018-04-27"), 2);
+    assert_eq!(games_between("2018", "2018"), 3);
+    assert_eq!(games_between("1000", "3000"), 3);
+    for (from, to) in [
+        ("abc", "2018"),
+        ("2018", "zzz"),
+        ("2017-13", "2018"),
+        ("2017-02-30", "2018"),
+        ("2019", "2018"),
+    ] {
+        let out = kifu_in(
+            &[
+                "pos",
+                "search",
+                "db.kpx",
+                "--date-from",
+                from,
+                "--date-to",
+                to,
+            ],
+            d,
+        );
+        fails(&out, 2);
+    }
+    for line in [
+        r##"{"pattern": "#", "placement": {"kind": "at", "col": 100, "row": 100}}"##,
+        r##"{"pattern": "#", "filters": {"komi_min": 7.5, "komi_max": 6.5}}"##,
+        r##"{"filters": {"date_from": "abc"}}"##,
+    ] {
+        std::fs::write(d.join("q.jsonl"), format!("{line}\n")).unwrap();
+        let out = kifu_in(&["pos", "search", "db.kpx", "--batch", "q.jsonl"], d);
+        assert!(fails(&out, 2).contains("q.jsonl: line 1: "), "{line}");
+    }
+}

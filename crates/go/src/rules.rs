@@ -60,16 +60,16 @@ impl Default for Rules {
 }
 
 /// Why a move is illegal. [`crate::Position::play_forced`] plays it anyway.
+/// Its message names the point as SGF does (`dd`); [`IllegalMove::naming`] names it as the
+/// caller does (`D16`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum IllegalMove {
     /// The point is not on this board (a point built for a larger board).
-    #[error("point {point} is off the board")]
     OffBoard {
         /// The point.
         point: Point,
     },
     /// A stone is already there.
-    #[error("{point} is occupied by a {} stone", by.to_string().to_lowercase())]
     Occupied {
         /// The point.
         point: Point,
@@ -77,26 +77,48 @@ pub enum IllegalMove {
         by: Color,
     },
     /// The move retakes a ko at once.
-    #[error("{point} retakes the ko at once")]
     Ko {
         /// The ko point.
         point: Point,
     },
     /// The move would leave its own string without liberties and captures nothing.
-    #[error("{point} is suicide")]
     Suicide {
         /// The point.
         point: Point,
     },
     /// The move would recreate an earlier board (positional superko).
-    #[error("{point} repeats an earlier position (superko)")]
     Superko {
         /// The point.
         point: Point,
     },
 }
 
+impl std::fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.naming(&self.point().to_string()))
+    }
+}
+
 impl IllegalMove {
+    /// What is wrong, the point named `point` (as the user wrote it, or in the user's
+    /// coordinates).
+    pub fn naming(&self, point: &str) -> String {
+        match self {
+            IllegalMove::OffBoard { .. } => format!("point {point} is off the board"),
+            IllegalMove::Occupied { by, .. } => {
+                format!(
+                    "{point} is occupied by a {} stone",
+                    by.to_string().to_lowercase()
+                )
+            }
+            IllegalMove::Ko { .. } => format!("{point} retakes the ko at once"),
+            IllegalMove::Suicide { .. } => format!("{point} is suicide"),
+            IllegalMove::Superko { .. } => {
+                format!("{point} repeats an earlier position (superko)")
+            }
+        }
+    }
+
     /// The point of the move.
     pub fn point(&self) -> Point {
         match *self {

@@ -214,6 +214,8 @@ pub struct ExtractSummary {
     pub files: u64,
     /// Files that could not be read or parsed (see `errors`).
     pub files_failed: u64,
+    /// Files read that hold no game (empty, or neither SGF nor Ishi; named in `errors`).
+    pub files_without_games: u64,
     /// Games replayed (any size).
     pub games: u64,
     /// Games that could not be replayed (bad `SZ`, not Go).
@@ -497,6 +499,15 @@ fn occurrences_of(
             }
         },
     }
+    let s = &occ.summary;
+    if s.files_failed == 0 && s.games + s.games_other_size + s.games_failed == 0 {
+        if let SourceKind::Sgf | SourceKind::Ishi = source.kind {
+            // A file that holds no game (empty, not SGF, not Ishi) is named: it may be a
+            // file the user did not mean to give, or one damaged on its way.
+            occ.summary.files_without_games = 1;
+            occ.error("no game found in it".into());
+        }
+    }
     let out = std::mem::take(&mut occ.out);
     (out, occ.summary)
 }
@@ -504,6 +515,7 @@ fn occurrences_of(
 fn add(total: &mut ExtractSummary, s: ExtractSummary) {
     total.files += s.files;
     total.files_failed += s.files_failed;
+    total.files_without_games += s.files_without_games;
     total.games += s.games;
     total.games_failed += s.games_failed;
     total.games_other_size += s.games_other_size;

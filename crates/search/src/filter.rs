@@ -154,6 +154,134 @@ pub(crate) fn year_of(date: &str) -> Option<i32> {
     )
 }
 
+/// What [`Filters::validate`] finds wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FilterError {
+    /// A date bound is not a date.
+    #[error("{field} {value:?}: not a date (YYYY, YYYY-MM or YYYY-MM-DD)")]
+    Date {
+        /// `date_from` or `date_to`.
+        field: &'static str,
+        /// What was given.
+        value: String,
+    },
+    /// A range's least is above its most.
+    #[error("{field}: {least} is above {most}")]
+    Range {
+        /// `date`, `handicap` or `komi`.
+        field: &'static str,
+        /// The least.
+        least: String,
+        /// The most.
+        most: String,
+    },
+}
+
+impl FilterError {
+    /// The field of [`Filters`] it is about (`date` for both bounds of the dates).
+    pub fn field(&self) -> &'static str {
+        match self {
+            FilterError::Date { field, .. } | FilterError::Range { field, .. } => field,
+        }
+    }
+}
+
+/// A date as the filters compare it: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, zero-padded, whatever
+/// separators (`-`, `.`, `/`) and widths the text used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DateKey {
+    bytes: [u8; 10],
+    len: u8,
+}
+
+impl DateKey {
+    /// The date a game's `DT` begins with (`1996-05-06,07` is the 6th; `2018.04.27` the 27th of
+    /// April; `1996` a year): its year, then its month and day while they read as such. Empty
+    /// when it does not begin with a four-digit year.
+    pub(crate) fn of_game(text: &str) -> DateKey {
+        Self::read(text.trim().as_bytes(), false).unwrap_or(DateKey {
+            bytes: [0; 10],
+            len: 0,
+        })
+    }
+
+    /// A bound of a date range, which must be a date and nothing else (a real day of a real
+    /// month: `2017-02-30` is none).
+    pub(crate) fn of_bound(text: &str) -> Option<DateKey> {
+        Self::read(text.trim().as_bytes(), true)
+    }
+
+    fn read(t: &[u8], whole: bool) -> Option<DateKey> {
+        let digits = |s: &[u8]| s.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits(t) != 4 && (whole || digits(t) < 4) {
+            return None;
+        }
+        let mut key = DateKey {
+            bytes: *b"0000-00-00",
+            len: 4,
+        };
+        key.bytes[..4].copy_from_slice(&t[..4]);
+        let year: u32 = std::str::from_utf8(&t[..4]).ok()?.parse().ok()?;
+        let mut at = 4;
+        // Month, then day: a separator and one or two digits each.
+        let mut month = 0;
+        for part in 0..2 {
+            let rest = &t[at..];
+            let n = match rest.first() {
+                Some(b'-' | b'.' | b'/') => digits(&rest[1..]),
+                _ => break,
+            };
+            let value: u32 = match std::str::from_utf8(&rest[1..1 + n.min(2)]) {
+                Ok(v) if (1..=2).contains(&n) => v.parse().ok()?,
+                _ if whole => return None,
+                _ => break,
+            };
+            let most = if part == 0 { 12 } else { days_in(year, month) };
+            if value == 0 || value > most {
+                if whole {
+                    return None;
+                }
+                break;
+            }
+            if part == 0 {
+                month = value;
+            }
+            let at_key = 5 + 3 * part;
+            key.bytes[at_key] = b'0' + (value / 10) as u8;
+            key.bytes[at_key + 1] = b'0' + (value % 10) as u8;
+            key.len = (at_key + 2) as u8;
+            at += 1 + n;
+        }
+        if whole && at != t.len() {
+            return None;
+        }
+        Some(key)
+    }
+
+    /// Its bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Display for DateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(std::str::from_utf8(self.as_bytes()).unwrap_or(""))
+    }
+}
+
+/// The days of `month` (1-12) of `year`.
+fn days_in(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// A game's information, borrowed: what the filters read, from a [`GameInfo`] or from a game
 /// of the pattern index (whose texts are numbers into a table of them).
 #[derive(Debug, Clone, Copy)]
@@ -232,18 +360,78 @@ impl Filters {
         *self == Filters::default()
     }
 
-    /// Whether a game of date `date` (trimmed; compared as bytes, as text is) passes the date
-    /// range.
-    pub(crate) fn date_ok(&self, date: &[u8]) -> bool {
-        let from_ok = self
-            .date_from
-            .as_deref()
-            .is_none_or(|f| date >= f.trim().as_bytes());
+    /// Checks what conditions read from a command line or JSON may get wrong: a date bound
+    /// that is not a date, a range whose least is above its most.
+    pub fn validate(&self) -> Result<(), FilterError> {
+        for (field, bound) in [("date_from", &self.date_from), ("date_to", &self.date_to)] {
+            if let Some(b) = bound {
+                if DateKey::of_bound(b).is_none() {
+                    return Err(FilterError::Date {
+                        field,
+                        value: b.clone(),
+                    });
+                }
+            }
+        }
+        let (from, to) = (
+            self.date_from.as_deref().and_then(DateKey::of_bound),
+            self.date_to.as_deref().and_then(DateKey::of_bound),
+        );
+        if let (Some(f), Some(t)) = (from, to) {
+            // (`1999` to `1999` is the whole year: a bound before the other's start.)
+            if f.as_bytes() > t.as_bytes() && !f.as_bytes().starts_with(t.as_bytes()) {
+                return Err(FilterError::Range {
+                    field: "date",
+                    least: f.to_string(),
+                    most: t.to_string(),
+                });
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.handicap_min, self.handicap_max) {
+            if lo > hi {
+                return Err(FilterError::Range {
+                    field: "handicap",
+                    least: lo.to_string(),
+                    most: hi.to_string(),
+                });
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.komi_min, self.komi_max) {
+            if lo > hi || lo.is_nan() || hi.is_nan() {
+                return Err(FilterError::Range {
+                    field: "komi",
+                    least: lo.to_string(),
+                    most: hi.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a game whose date reads as `key` ([`DateKey::of_game`]: its bytes, empty
+    /// when it has no date) passes the date range. Bounds and dates are compared as their
+    /// keys (`YYYY-MM-DD`, or a prefix of it), so that `2018.04.27` is the 27th of April
+    /// 2018 as `2018-04-27` is; a game without a readable date passes no range.
+    pub(crate) fn date_ok(&self, key: &[u8]) -> bool {
+        if self.date_from.is_none() && self.date_to.is_none() {
+            return true;
+        }
+        if key.is_empty() {
+            return false;
+        }
+        let bound = |b: &Option<String>| b.as_deref().map(DateKey::of_bound);
+        let from_ok = match bound(&self.date_from) {
+            None => true,
+            Some(Some(f)) => key >= f.as_bytes(),
+            // (A bound that is no date, which `validate` refuses, takes no game.)
+            Some(None) => false,
+        };
         // A prefix bound takes its whole range: `1999` ends after `1999-12-31`.
-        let to_ok = self.date_to.as_deref().is_none_or(|t| {
-            let t = t.trim().as_bytes();
-            date <= t || date.starts_with(t)
-        });
+        let to_ok = match bound(&self.date_to) {
+            None => true,
+            Some(Some(t)) => key <= t.as_bytes() || key.starts_with(t.as_bytes()),
+            Some(None) => false,
+        };
         from_ok && to_ok
     }
 
@@ -272,7 +460,7 @@ impl Filters {
         player_ok
             && contains(g.black, &self.black)
             && contains(g.white, &self.white)
-            && self.date_ok(g.date.trim().as_bytes())
+            && self.date_ok(DateKey::of_game(g.date).as_bytes())
             && contains(g.event, &self.event)
             && self
                 .winner
@@ -288,6 +476,69 @@ impl Filters {
 
 #[cfg(test)]
 mod tests {
+
+    /// Dates are compared as days, whatever the record's separators; a bound must be a real
+    /// date; a game without a readable date passes no range.
+    #[test]
+    fn dates_compare_as_days() {
+        use super::{DateKey, FilterError, Filters};
+        let game = |t: &str| DateKey::of_game(t).to_string();
+        assert_eq!(game("2018.04.27"), "2018-04-27");
+        assert_eq!(game(" 2001/2/3 "), "2001-02-03");
+        assert_eq!(game("1996-05-06,07"), "1996-05-06");
+        assert_eq!(game("1996-5"), "1996-05");
+        assert_eq!(game("1996"), "1996");
+        assert_eq!(game("2017-13-01"), "2017");
+        assert_eq!(game("2017-02-30"), "2017-02");
+        assert_eq!(game("19960506"), "1996");
+        assert_eq!(game("Spring 1996"), "");
+        assert_eq!(game("96-05-06"), "");
+        let bound = |t: &str| DateKey::of_bound(t).map(|k| k.to_string());
+        assert_eq!(bound("2017-1").as_deref(), Some("2017-01"));
+        assert_eq!(bound("2016-02-29").as_deref(), Some("2016-02-29"));
+        for bad in [
+            "abc",
+            "zzz",
+            "2017-13",
+            "2017-02-30",
+            "2017-02-29",
+            "2017-01-32",
+            "17",
+        ] {
+            assert_eq!(bound(bad), None, "{bad}");
+        }
+        assert_eq!(bound("2017-01-01x"), None);
+        let range = |from: &str, to: &str| Filters {
+            date_from: (!from.is_empty()).then(|| from.to_string()),
+            date_to: (!to.is_empty()).then(|| to.to_string()),
+            ..Filters::default()
+        };
+        let day = DateKey::of_game("2018.04.27");
+        assert!(range("2018-04-27", "2018-04-27").date_ok(day.as_bytes()));
+        assert!(range("2018-4", "2018").date_ok(day.as_bytes()));
+        assert!(!range("2018-04-28", "").date_ok(day.as_bytes()));
+        assert!(!range("", "2018-04-26").date_ok(day.as_bytes()));
+        assert!(!range("", "2030").date_ok(DateKey::of_game("?").as_bytes()));
+        assert!(range("", "").date_ok(DateKey::of_game("?").as_bytes()));
+        assert!(range("1999", "1999").validate().is_ok());
+        assert!(matches!(
+            range("2000", "1999-12").validate(),
+            Err(FilterError::Range { field: "date", .. })
+        ));
+        assert!(matches!(
+            range("abc", "").validate(),
+            Err(FilterError::Date {
+                field: "date_from",
+                ..
+            })
+        ));
+        let komi = Filters {
+            komi_min: Some(7.5),
+            komi_max: Some(6.5),
+            ..Filters::default()
+        };
+        assert_eq!(komi.validate().unwrap_err().field(), "komi");
+    }
 
     /// A root that gives a text property twice (a `kifu sgf check` error, S028) reads as its
     /// last copy, as the replay's `RootInfo` (the full-board index's reading) takes it; `HA`

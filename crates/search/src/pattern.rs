@@ -122,6 +122,12 @@ pub enum PatternError {
     /// No cell at all.
     #[error("the pattern is empty")]
     Empty,
+    /// A blank row between rows.
+    #[error("row {row} is blank, between rows of the pattern")]
+    BlankRow {
+        /// Row, from 1.
+        row: usize,
+    },
     /// Larger than any board.
     #[error("the pattern is {width}x{height}, larger than the largest board ({max}x{max})")]
     TooLarge {
@@ -173,6 +179,7 @@ impl Pattern {
         let mut cells = Vec::new();
         let mut width = None;
         let mut height = 0;
+        let mut blank = None;
         let max = usize::from(BoardSize::MAX);
         for (r, line) in text.split(['\n', '/']).enumerate() {
             let line = line.trim_end_matches('\r');
@@ -188,8 +195,10 @@ impl Pattern {
                 })?;
                 w += 1;
                 if w > max {
+                    // The row's whole width, not where the reading stopped.
+                    let rest = line.chars().skip(c + 1).filter(|ch| !ch.is_whitespace());
                     return Err(PatternError::TooLarge {
-                        width: w,
+                        width: w + rest.count(),
                         height: height + 1,
                         max: BoardSize::MAX,
                     });
@@ -197,7 +206,15 @@ impl Pattern {
                 cells.push(cell);
             }
             if w == 0 {
-                continue; // blank lines around the rows
+                // Blank lines around the rows; one between them (found at the next row)
+                // would join two patterns.
+                if height > 0 && blank.is_none() {
+                    blank = Some(r + 1);
+                }
+                continue;
+            }
+            if let Some(row) = blank {
+                return Err(PatternError::BlankRow { row });
             }
             height += 1;
             if height > max {
@@ -414,6 +431,24 @@ mod tests {
             PatternError::TooLarge { width: 26, .. }
         ));
         assert!(Pattern::parse(&".\n".repeat(26)).is_err());
+        // The whole row's width, however far past the largest board.
+        assert!(matches!(
+            Pattern::parse(&".".repeat(1000)).unwrap_err(),
+            PatternError::TooLarge { width: 1000, .. }
+        ));
+        // Blank lines around the rows are nothing; one between rows is an error.
+        assert_eq!(
+            Pattern::parse("\n\n#.\n.O\n\n\n").unwrap(),
+            Pattern::parse("#./.O").unwrap()
+        );
+        assert_eq!(
+            Pattern::parse("#.\n\n.O").unwrap_err(),
+            PatternError::BlankRow { row: 2 }
+        );
+        assert_eq!(
+            Pattern::parse("#.//.O").unwrap_err(),
+            PatternError::BlankRow { row: 2 }
+        );
     }
 
     #[test]

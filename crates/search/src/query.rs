@@ -204,7 +204,34 @@ impl Query {
                 return Err(QueryError::Moves { from, to });
             }
         }
+        self.filters.validate()?;
         Ok(())
+    }
+
+    /// [`Query::validate`], and that the pattern fits a board of `size` where it is placed.
+    pub fn validate_on(&self, size: BoardSize) -> Result<(), QueryError> {
+        self.validate()?;
+        let n = u32::from(size.get());
+        let (w, h) = (self.pattern.width(), self.pattern.height());
+        let (fits, at) = match self.placement {
+            Placement::At { col, row } => (
+                col.checked_add(w).is_some_and(|e| e <= n)
+                    && row.checked_add(h).is_some_and(|e| e <= n),
+                format!(" at column {col}, row {row}"),
+            ),
+            // (Turned, a pattern fits where its longer side does.)
+            _ => (w.max(h) <= n, String::new()),
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(QueryError::Placement {
+                width: w,
+                height: h,
+                at,
+                size: n,
+            })
+        }
     }
 
     /// The distinct ways the pattern can appear on a board of `size`: each orientation and
@@ -393,6 +420,21 @@ pub enum QueryError {
         from: u32,
         /// Last move.
         to: u32,
+    },
+    /// A condition on the games' information is wrong.
+    #[error("filters: {0}")]
+    Filters(#[from] crate::filter::FilterError),
+    /// The pattern does not fit the board where it is placed (or at all).
+    #[error("a {width}x{height} pattern{at} does not fit a {size}x{size} board")]
+    Placement {
+        /// The pattern's width.
+        width: u32,
+        /// Its height.
+        height: u32,
+        /// ` at column C, row R` for a fixed place, else empty.
+        at: String,
+        /// The board's side.
+        size: u32,
     },
 }
 

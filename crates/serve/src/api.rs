@@ -315,10 +315,13 @@ fn checked_query(b: &mut SearchBody, size: BoardSize) -> Result<(), ApiError> {
             format!("at most {MAX_SEQUENCE} moves"),
         ));
     }
-    b.query.validate().map_err(|e| {
-        let field = match e {
-            kifu_search::query::QueryError::Moves { .. } => "query.moves",
-            kifu_search::query::QueryError::SequenceOutside { .. } => "query.sequence",
+    b.query.validate_on(size).map_err(|e| {
+        use kifu_search::query::QueryError;
+        let field = match &e {
+            QueryError::Moves { .. } => "query.moves".to_string(),
+            QueryError::SequenceOutside { .. } => "query.sequence".to_string(),
+            QueryError::Filters(f) => format!("query.filters.{}", f.field()),
+            QueryError::Placement { .. } => "query.placement".to_string(),
         };
         ApiError::bad(field, e)
     })
@@ -388,6 +391,9 @@ async fn filter_games(
 ) -> Result<Response, ApiError> {
     let (i, _) = database(&app, &db)?;
     page_limit(b.limit)?;
+    b.filters
+        .validate()
+        .map_err(|e| ApiError::bad(format!("filters.{}", e.field()), e))?;
     let answer = blocking(&app, move |app, _cancel| {
         let page = Page {
             offset: b.offset,

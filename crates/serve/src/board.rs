@@ -93,7 +93,7 @@ pub fn replay(size: BoardSize, req: &BoardRequest) -> Result<Position, ApiError>
         };
         let color = pos.to_play();
         pos.play(color, mv)
-            .map_err(|e| ApiError::bad(field(), format!("{text}: {e}")))?;
+            .map_err(|e| ApiError::bad(field(), e.naming(text)))?;
     }
     Ok(pos)
 }
@@ -150,6 +150,12 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("moves[1]"));
         let e = replay(size, &req(None, &["E5", "E5"])).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("moves[1]"));
+        // Named as the request names it, not in SGF's letters.
+        assert!(
+            e.error.ends_with("E5 is occupied by a black stone"),
+            "{}",
+            e.error
+        );
         let e = replay(size, &req(Some("#."), &[])).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("setup"));
         let pos = replay(size, &req(None, &["pass", "E5"])).unwrap();

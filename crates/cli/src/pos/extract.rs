@@ -329,6 +329,7 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let v = json!({
         "output": a.output.display().to_string(),
         "files": s.files, "files_failed": s.files_failed,
+        "files_without_games": s.files_without_games,
         "games": s.games, "games_failed": s.games_failed,
         "games_other_size": s.games_other_size,
         "positions_other_size": s.positions_other_size,
@@ -348,9 +349,9 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
         crate::output::print_json(&v)?;
     } else {
         crate::output::message(format_args!(
-            "{} files, {} games: {} positions, {} distinct, {} written to {} ({} games of other sizes skipped, {} failed files, {} failed games) in {secs:.2}s",
+            "{} files, {} games: {} positions, {} distinct, {} written to {} ({} games of other sizes skipped, {} failed files, {} files without games, {} failed games) in {secs:.2}s",
             s.files, s.games, s.occurrences, s.distinct, s.written, a.output.display(),
-            s.games_other_size, s.files_failed, s.games_failed
+            s.games_other_size, s.files_failed, s.files_without_games, s.games_failed
         ));
     }
     Ok(if s.files_failed > 0 || s.games_failed > 0 {

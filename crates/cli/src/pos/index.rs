@@ -264,7 +264,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
     let rate = |n: u64| if secs > 0.0 { n as f64 / secs } else { 0.0 };
     let v = json!({
         "output": a.output.display().to_string(), "variations": a.select.variations,
-        "files": s.files, "files_failed": s.files_failed, "games": s.games,
+        "files": s.files, "files_failed": s.files_failed,
+        "files_without_games": s.files_without_games, "games": s.games,
         "games_other_size": s.games_other_size, "games_failed": s.games_failed,
         "positions": s.positions, "entries": s.entries, "entry_stones": opts.most_stones,
         "spilled_runs": s.spilled_runs, "errors": s.errors,
@@ -277,8 +278,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
         crate::output::print_json(&v)?;
     } else {
         crate::output::message(format_args!(
-            "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} failed games",
-            s.games, s.positions, s.files, s.games_other_size, s.files_failed, s.games_failed
+            "indexed {} games ({} positions) from {} files in {secs:.2}s; {} games of other sizes skipped, {} failed files, {} files without games, {} failed games",
+            s.games, s.positions, s.files, s.games_other_size, s.files_failed, s.files_without_games, s.games_failed
         ));
         if let Some((path, _, groups)) = &patterns {
             crate::output::message(format_args!(
@@ -590,6 +591,7 @@ fn add(a: IndexArgs) -> Result<Outcome> {
     let v = json!({
         "output": a.output.display().to_string(), "skipped_files": skipped, "added_files": s.files, "added_games": s.games,
         "added_positions": s.positions, "files_failed": s.files_failed, "games_failed": s.games_failed,
+        "files_without_games": s.files_without_games,
         "games_other_size": s.games_other_size, "files": files, "games": games, "positions": positions,
         "entries": entries,
         "pattern_index": patterns.as_ref().map(|(p, _, _)| p.display().to_string()),

@@ -444,7 +444,7 @@ struct FiltersLine {
 /// The lines of a `--batch` file, one JSON query a line (blank lines skipped): a pattern
 /// query, or filters alone. A bad line is a usage error naming the file's line (and the
 /// column of a JSON syntax error).
-fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
+fn batch_queries(path: &std::path::Path, size: BoardSize) -> Result<Vec<BatchLine>> {
     let input = if path.as_os_str() == "-" {
         crate::inputs::Input::Stdin
     } else {
@@ -475,7 +475,12 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
         };
         if value.get("pattern").is_none() {
             match serde_json::from_value::<FiltersLine>(value) {
-                Ok(f) if !f.filters.is_empty() => out.push(BatchLine::Filters(Box::new(f.filters))),
+                Ok(f) if !f.filters.is_empty() => {
+                    if let Err(e) = f.filters.validate() {
+                        crate::usage!("{name}: line {}: filters: {e}", i + 1);
+                    }
+                    out.push(BatchLine::Filters(Box::new(f.filters)))
+                }
                 Ok(_) => crate::usage!("{name}: line {}: the filters are empty", i + 1),
                 Err(e) => crate::usage!(
                     "{name}: line {}: {e} (a line holds a query with a pattern, or filters alone: {{\"filters\": {{...}}}})",
@@ -488,7 +493,7 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
             Ok(q) => q,
             Err(e) => crate::usage!("{name}: line {}: {e}", i + 1),
         };
-        if let Err(e) = q.validate() {
+        if let Err(e) = q.validate_on(size) {
             crate::usage!("{name}: line {}: {e}", i + 1);
         }
         out.push(BatchLine::Query(Box::new(q)));
@@ -499,7 +504,7 @@ fn batch_queries(path: &std::path::Path) -> Result<Vec<BatchLine>> {
 /// Answers the lines of a `--batch` file, one JSON answer a line in their order: the pattern
 /// queries all in one search, the filter lines each in a pass over the games' information.
 fn run_batch(a: &SearchArgs, db: &Database, page: Page, path: &std::path::Path) -> Result<Outcome> {
-    let lines = batch_queries(path)?;
+    let lines = batch_queries(path, db.size())?;
     let queries: Vec<Query> = lines
         .iter()
         .filter_map(|l| match l {
@@ -630,6 +635,9 @@ pub fn search(a: SearchArgs) -> Result<Outcome> {
             .chain(&a.sgf)
             .map(PathBuf::as_path);
         crate::output::refuse_overwrite(out, inputs)?;
+    }
+    if let Err(e) = filters(&a).validate() {
+        crate::usage!("{e}");
     }
     let no_pattern = a.pattern.is_none() && a.pattern_file.is_none() && a.sgf.is_none();
     let filters_alone = no_pattern && !filters(&a).is_empty();

@@ -356,6 +356,12 @@ impl Collected {
         for e in r.errors {
             self.error(e);
         }
+        if r.games.is_empty() && r.games_other_size == 0 && r.games_failed == 0 {
+            // A file that holds no game (empty, not SGF, not Ishi) is named: it may be a
+            // file the user did not mean to give, or one damaged on its way.
+            self.summary.files_without_games += 1;
+            self.error(format!("{}: no game found in it", source.path.display()));
+        }
         let base = u32::try_from(self.summary.games).map_err(|_| IndexError::TooMany)?;
         if let (Some(append), Some(work)) = (append.as_mut(), work) {
             append(source, u64::from(base), work);

@@ -223,6 +223,8 @@ pub struct IndexSummary {
     pub files: u64,
     /// Files that could not be read.
     pub files_failed: u64,
+    /// Files read that hold no game (empty, or neither SGF nor Ishi; named in `errors`).
+    pub files_without_games: u64,
     /// Games indexed.
     pub games: u64,
     /// Games of another size (skipped).

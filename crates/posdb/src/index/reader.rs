@@ -68,7 +68,11 @@ impl IndexReader {
     /// Opens an index file and checks its header.
     pub fn open(path: &Path) -> Result<IndexReader, IndexError> {
         let mut file = File::open(path)?;
-        let len = file.metadata()?.len();
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(IndexError::Format("it is a folder"));
+        }
+        let len = meta.len();
         let mut h = [0u8; HEADER_BYTES];
         file.read_exact(&mut h)
             .map_err(|_| IndexError::Format("shorter than the header"))?;

@@ -357,7 +357,7 @@ impl PyIndex {
         no_duplicates: bool,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        q.validate()
+        q.validate_on(self.db.size())
             .map_err(|e| PyValueError::new_err(format!("query: {e}")))?;
         let n = u32::from(self.db.size().get());
         if q.pattern.width() > n || q.pattern.height() > n {

@@ -449,6 +449,7 @@ fn posdb_build_index<'py>(
     let d = PyDict::new(py);
     d.set_item("files", summary.files)?;
     d.set_item("files_failed", summary.files_failed)?;
+    d.set_item("files_without_games", summary.files_without_games)?;
     d.set_item("games", summary.games)?;
     d.set_item("games_other_size", summary.games_other_size)?;
     d.set_item("games_failed", summary.games_failed)?;

@@ -11,7 +11,7 @@
 //! is every game when the needle is not ASCII.
 
 use super::Games;
-use crate::filter::InfoView;
+use crate::filter::{DateKey, InfoView};
 use crate::Filters;
 use memchr::memmem;
 use rayon::prelude::*;
@@ -76,7 +76,7 @@ pub(crate) struct InfoColumns {
     event: Field,
     date: Field,
     result: Field,
-    /// Each game's date as it is (trimmed), one after the other, for the date range.
+    /// Each game's date as the filters compare it (`DateKey`), one after the other.
     dates: Vec<u8>,
     /// Where each game's date starts, and the end.
     date_starts: Vec<usize>,
@@ -94,11 +94,11 @@ impl InfoColumns {
             result: Field::new(games, |i| i.result),
             dates: games
                 .iter()
-                .flat_map(|g| g.view().date.trim().bytes())
+                .flat_map(|g| DateKey::of_game(g.view().date).as_bytes().to_vec())
                 .collect(),
             date_starts: std::iter::once(0)
                 .chain(games.iter().scan(0, |end, g| {
-                    *end += g.view().date.trim().len();
+                    *end += DateKey::of_game(g.view().date).as_bytes().len();
                     Some(*end)
                 }))
                 .collect(),

@@ -32,40 +32,23 @@ fn an_output_over_an_input_is_refused() {
         d,
     ));
     let db = std::fs::read(d.join("db.kpx")).unwrap();
-    let cases: &[&[&str]] = &[
-        &["pos", "index", "a.sgf", "b.sgf", "-o", "a.sgf"],
-        &["pos", "index", ".", "-o", "./b.sgf"],
-        &["pos", "index", "a.sgf", "-o", "link.sgf"],
-        &["pos", "index", "db.kpx", "--add", "-o", "db.kpx"],
-        &[
-            "pos",
-            "search",
-            "db.kpx",
-            "--pattern",
-            "#",
-            "--anywhere",
-            "--svg",
-            "db.kpx",
-        ],
-        &[
-            "pos",
-            "search",
-            "db.kpx",
-            "--pattern",
-            "#",
-            "--anywhere",
-            "--svg",
-            "db.kpp",
-        ],
-        &["pos", "extract", "a.sgf", "-o", "./a.sgf"],
-        &["show", "a.sgf", "--svg", "a.sgf"],
-        &["show", "a.sgf", "--png", "link.sgf"],
-        &["sgf", "convert", "a.sgf", "-o", "a.sgf"],
-        &["sgf", "convert", ".", "-o", "."],
-        &["convert", "a.sgf", "./a.sgf"],
+    let cases = [
+        "pos index a.sgf b.sgf -o a.sgf",
+        "pos index . -o ./b.sgf",
+        "pos index a.sgf -o link.sgf",
+        "pos index db.kpx --add -o db.kpx",
+        "pos search db.kpx --pattern # --anywhere --svg db.kpx",
+        "pos search db.kpx --pattern # --anywhere --svg db.kpp",
+        "pos extract a.sgf -o ./a.sgf",
+        "show a.sgf --svg a.sgf",
+        "show a.sgf --png link.sgf",
+        "sgf convert a.sgf -o a.sgf",
+        "sgf convert . -o .",
+        "convert a.sgf ./a.sgf",
     ];
-    for args in cases {
-        let out = kifu_in(args, d);
+    for line in cases {
+        let args: Vec<&str> = line.split(' ').collect();
+        let out = kifu_in(&args, d);
         let err = fails(&out, 2);
         assert!(
             err.contains("the output is also an input"),

@@ -616,21 +616,21 @@ fn dates_and_batch_lines_are_checked() {
         &["pos", "index", "g.sgf", "-o", "db.kpx", "--size", "9"],
         d,
     ));
+    let between = |from: &str, to: &str| {
+        let args = [
+            "pos",
+            "search",
+            "db.kpx",
+            "--date-from",
+            from,
+            "--date-to",
+            to,
+            "--json",
+        ];
+        kifu_in(&args, d)
+    };
     let games_between = |from: &str, to: &str| {
-        let out = kifu_in(
-            &[
-                "pos",
-                "search",
-                "db.kpx",
-                "--date-from",
-                from,
-                "--date-to",
-                to,
-                "--json",
-            ],
-            d,
-        );
-        let v: Value = serde_json::from_str(&ok(&out)).unwrap();
+        let v: Value = serde_json::from_str(&ok(&between(from, to))).unwrap();
         v["games"].as_u64().unwrap()
     };
     assert_eq!(games_between("2018-04-27", "2018-04-27"), 1);
@@ -644,19 +644,7 @@ fn dates_and_batch_lines_are_checked() {
         ("2017-02-30", "2018"),
         ("2019", "2018"),
     ] {
-        let out = kifu_in(
-            &[
-                "pos",
-                "search",
-                "db.kpx",
-                "--date-from",
-                from,
-                "--date-to",
-                to,
-            ],
-            d,
-        );
-        fails(&out, 2);
+        fails(&between(from, to), 2);
     }
     for line in [
         r##"{"pattern": "#", "placement": {"kind": "at", "col": 100, "row": 100}}"##,

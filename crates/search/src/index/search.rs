@@ -137,45 +137,44 @@ impl PatternIndex {
                 scan
             };
             let searched = self.games_searched(&|| fresh(first, false), passing.as_deref());
-            let search_part =
-                |chunk: &[(u32, Option<(u32, u32)>)], kept: Page, from_offset: bool| {
-                    let mut scan = fresh(kept, from_offset);
-                    if list && !from_offset {
-                        scan.list_games();
+            let search_part = |chunk: &[Visited], kept: Page, from_offset: bool| {
+                let mut scan = fresh(kept, from_offset);
+                if list && !from_offset {
+                    scan.list_games();
+                }
+                if cancel.load(Ordering::Relaxed) {
+                    return scan;
+                }
+                let mut ws = workspace::Workspace::default();
+                let mut cold = store::ColdReader::new(self, true);
+                // The current group and how many of its games this chunk still reads
+                // (that one included): a group of few is not read whole when the cache
+                // cannot hold every group.
+                let mut wanted = (usize::MAX, 0usize);
+                let group = |gi: u32| gi as usize / store::GROUP;
+                for (k, &(gi, places)) in chunk.iter().enumerate() {
+                    if let Some(&(next, _)) = chunk.get(k + 2) {
+                        cold.prefetch(next as usize);
                     }
-                    if cancel.load(Ordering::Relaxed) {
-                        return scan;
-                    }
-                    let mut ws = workspace::Workspace::default();
-                    let mut cold = store::ColdReader::new(self, true);
-                    // The current group and how many of its games this chunk still reads
-                    // (that one included): a group of few is not read whole when the cache
-                    // cannot hold every group.
-                    let mut wanted = (usize::MAX, 0usize);
-                    let group = |gi: u32| gi as usize / store::GROUP;
-                    for (k, &(gi, places)) in chunk.iter().enumerate() {
-                        if let Some(&(next, _)) = chunk.get(k + 2) {
-                            cold.prefetch(next as usize);
+                    wanted = match wanted {
+                        (key, left) if key == group(gi) => (key, left.saturating_sub(1)),
+                        _ => {
+                            let key = group(gi);
+                            let ahead = chunk[k..].iter().take_while(|g| group(g.0) == key);
+                            (key, ahead.count())
                         }
-                        wanted = match wanted {
-                            (key, left) if key == group(gi) => (key, left.saturating_sub(1)),
-                            _ => {
-                                let key = group(gi);
-                                let ahead = chunk[k..].iter().take_while(|g| group(g.0) == key);
-                                (key, ahead.count())
-                            }
-                        };
-                        let g = self.games.at(gi as usize);
-                        // A sidecar that cannot be read is in the answer's failures.
-                        let Ok(view) = cold.view_of(gi as usize, wanted.1) else {
-                            continue;
-                        };
-                        let file = self.files.get(g.file as usize).unwrap_or_default();
-                        let places = places.map(|(a, b)| &visit.places[a as usize..b as usize]);
-                        walk::search_game(&mut scan, &mut ws, &prepared, g, view, file, places);
-                    }
-                    scan
-                };
+                    };
+                    let g = self.games.at(gi as usize);
+                    // A sidecar that cannot be read is in the answer's failures.
+                    let Ok(view) = cold.view_of(gi as usize, wanted.1) else {
+                        continue;
+                    };
+                    let file = self.files.get(g.file as usize).unwrap_or_default();
+                    let places = places.map(|(a, b)| &visit.places[a as usize..b as usize]);
+                    walk::search_game(&mut scan, &mut ws, &prepared, g, view, file, places);
+                }
+                scan
+            };
             let chunks: Vec<&[Visited]> = visit.games.chunks(CHUNK).collect();
             let parts: Vec<Scan<'_>> = chunks
                 .par_iter()

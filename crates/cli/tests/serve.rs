@@ -200,8 +200,23 @@ fn slow_clients_are_cut_off() {
         waited >= Duration::from_secs(9) && waited < Duration::from_secs(25),
         "{waited:?}"
     );
+    // Told to stop, it does not wait for a client still sending its headers or its body.
+    let mut stalled = TcpStream::connect(&addr).unwrap();
+    write!(
+        stalled,
+        "POST /api/db/0/search HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{"
+    )
+    .unwrap();
+    let _half = TcpStream::connect(&addr).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let stopping = std::time::Instant::now();
     signal(&child, "-TERM");
     assert!(child.wait().unwrap().success());
+    assert!(
+        stopping.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        stopping.elapsed()
+    );
 }
 
 #[test]

@@ -128,12 +128,16 @@ pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30)
 /// The most connections served at once; the next waits to be accepted until one ends.
 pub const MAX_CONNECTIONS: usize = 256;
 
+/// How long the requests in flight have to finish once the server is told to stop.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Serves `app` on `listener` until `shutdown` completes, then finishes the requests in flight.
 ///
 /// Its own accept loop rather than `axum::serve`, which gives a client that never finishes its
 /// headers (or never sends any) the connection for ever: a few hundred such clients took every
 /// file descriptor of the process. Here each connection has [`HEADER_TIMEOUT`] for its headers
-/// and [`BODY_TIMEOUT`] for its body (`error::Body`), and at most [`MAX_CONNECTIONS`] are open.
+/// and [`BODY_TIMEOUT`] for its body (`error::Body`), and at most [`MAX_CONNECTIONS`] are open;
+/// once told to stop, it gives the requests in flight [`SHUTDOWN_GRACE`].
 pub async fn serve(
     app: Arc<App>,
     listener: tokio::net::TcpListener,
@@ -189,7 +193,13 @@ pub async fn serve(
     }
     drop(listener);
     let _ = close.send(true);
-    while connections.join_next().await.is_some() {}
+    // The requests in flight have a while to finish; a client still sending its request (or
+    // its body) then is cut off, and a search still running is cancelled with its request.
+    let drained = async { while connections.join_next().await.is_some() {} };
+    if tokio::time::timeout(SHUTDOWN_GRACE, drained).await.is_err() {
+        connections.abort_all();
+        while connections.join_next().await.is_some() {}
+    }
     Ok(())
 }
 

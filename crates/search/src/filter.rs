@@ -270,6 +270,17 @@ impl std::fmt::Display for DateKey {
     }
 }
 
+/// Whether the first day of date key `a` comes no later than the last day of date key `b`
+/// (a key of a year or month stands for all its days: its last day sorts as the key followed
+/// by a byte above every digit and `-`).
+fn until_end(a: &[u8], b: &[u8]) -> bool {
+    match a.iter().zip(b).find(|(x, y)| x != y) {
+        Some((x, y)) => x < y,
+        // One is a prefix of the other: `a`'s first day is within `b`'s days or before.
+        None => true,
+    }
+}
+
 /// The days of `month` (1-12) of `year`.
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
@@ -378,8 +389,8 @@ impl Filters {
             self.date_to.as_deref().and_then(DateKey::of_bound),
         );
         if let (Some(f), Some(t)) = (from, to) {
-            // (`1999` to `1999` is the whole year: a bound before the other's start.)
-            if f.as_bytes() > t.as_bytes() && !f.as_bytes().starts_with(t.as_bytes()) {
+            // (`1999` to `1999` is the whole year: a bound stands for every day it names.)
+            if !until_end(f.as_bytes(), t.as_bytes()) {
                 return Err(FilterError::Range {
                     field: "date",
                     least: f.to_string(),
@@ -411,7 +422,10 @@ impl Filters {
     /// Whether a game whose date reads as `key` ([`DateKey::of_game`]: its bytes, empty
     /// when it has no date) passes the date range. Bounds and dates are compared as their
     /// keys (`YYYY-MM-DD`, or a prefix of it), so that `2018.04.27` is the 27th of April
-    /// 2018 as `2018-04-27` is; a game without a readable date passes no range.
+    /// 2018 as `2018-04-27` is; a date or bound of a year or month stands for all its days,
+    /// and a game passes when some day of its date is in the range (a game of `2018` passes
+    /// from `2018-06-01`, and up to `2018-01-01`); a game without a readable date passes no
+    /// range.
     pub(crate) fn date_ok(&self, key: &[u8]) -> bool {
         if self.date_from.is_none() && self.date_to.is_none() {
             return true;
@@ -422,14 +436,13 @@ impl Filters {
         let bound = |b: &Option<String>| b.as_deref().map(DateKey::of_bound);
         let from_ok = match bound(&self.date_from) {
             None => true,
-            Some(Some(f)) => key >= f.as_bytes(),
+            Some(Some(f)) => until_end(f.as_bytes(), key),
             // (A bound that is no date, which `validate` refuses, takes no game.)
             Some(None) => false,
         };
-        // A prefix bound takes its whole range: `1999` ends after `1999-12-31`.
         let to_ok = match bound(&self.date_to) {
             None => true,
-            Some(Some(t)) => key <= t.as_bytes() || key.starts_with(t.as_bytes()),
+            Some(Some(t)) => until_end(key, t.as_bytes()),
             Some(None) => false,
         };
         from_ok && to_ok
@@ -519,6 +532,13 @@ mod tests {
         assert!(!range("2018-04-28", "").date_ok(day.as_bytes()));
         assert!(!range("", "2018-04-26").date_ok(day.as_bytes()));
         assert!(!range("", "2030").date_ok(DateKey::of_game("?").as_bytes()));
+        // A year stands for its days, on either side.
+        let year = DateKey::of_game("2018");
+        assert!(range("2018-01-01", "2018-12-31").date_ok(year.as_bytes()));
+        assert!(range("2018-06", "").date_ok(year.as_bytes()));
+        assert!(range("", "2018-01-01").date_ok(year.as_bytes()));
+        assert!(!range("2019", "").date_ok(year.as_bytes()));
+        assert!(!range("", "2017-12-31").date_ok(year.as_bytes()));
         assert!(range("", "").date_ok(DateKey::of_game("?").as_bytes()));
         assert!(range("1999", "1999").validate().is_ok());
         assert!(matches!(

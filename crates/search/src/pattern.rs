@@ -110,14 +110,28 @@ pub enum PatternError {
         found: char,
     },
     /// A row of another width than the first.
-    #[error("row {row}: {width} cells, but row 1 has {expected} (rows must be equally long)")]
+    #[error(
+        "row {row}: {width} cells, but row {first} has {expected} (rows must be equally long)"
+    )]
     Ragged {
         /// Row, from 1.
         row: usize,
         /// Its width.
         width: usize,
+        /// The first row's line, from 1 (blank lines before it count).
+        first: usize,
         /// The first row's width.
         expected: usize,
+    },
+    /// A row wider than any board.
+    #[error("row {row} has {width} cells, more than the largest board's {max}")]
+    RowTooLong {
+        /// Row, from 1.
+        row: usize,
+        /// Its width.
+        width: usize,
+        /// The largest board side.
+        max: u8,
     },
     /// No cell at all.
     #[error("the pattern is empty")]
@@ -197,9 +211,9 @@ impl Pattern {
                 if w > max {
                     // The row's whole width, not where the reading stopped.
                     let rest = line.chars().skip(c + 1).filter(|ch| !ch.is_whitespace());
-                    return Err(PatternError::TooLarge {
+                    return Err(PatternError::RowTooLong {
+                        row: r + 1,
                         width: w + rest.count(),
-                        height: height + 1,
                         max: BoardSize::MAX,
                     });
                 }
@@ -225,18 +239,19 @@ impl Pattern {
                 });
             }
             match width {
-                None => width = Some(w),
-                Some(expected) if expected != w => {
+                None => width = Some((w, r + 1)),
+                Some((expected, first)) if expected != w => {
                     return Err(PatternError::Ragged {
                         row: r + 1,
                         width: w,
+                        first,
                         expected,
                     })
                 }
                 Some(_) => {}
             }
         }
-        Pattern::new(width.unwrap_or(0), height, cells)
+        Pattern::new(width.map_or(0, |(w, _)| w), height, cells)
     }
 
     /// The stones and empty points of the rectangle `cols` x `rows` of `board` whose top-left is
@@ -417,6 +432,7 @@ mod tests {
             PatternError::Ragged {
                 row: 2,
                 width: 2,
+                first: 1,
                 expected: 3
             }
         );
@@ -428,14 +444,32 @@ mod tests {
         let wide = "#".repeat(26);
         assert!(matches!(
             Pattern::parse(&wide).unwrap_err(),
-            PatternError::TooLarge { width: 26, .. }
+            PatternError::RowTooLong {
+                row: 1,
+                width: 26,
+                ..
+            }
         ));
         assert!(Pattern::parse(&".\n".repeat(26)).is_err());
         // The whole row's width, however far past the largest board.
         assert!(matches!(
-            Pattern::parse(&".".repeat(1000)).unwrap_err(),
-            PatternError::TooLarge { width: 1000, .. }
+            Pattern::parse(&format!("..O/{}/.#.", ".".repeat(1000))).unwrap_err(),
+            PatternError::RowTooLong {
+                row: 2,
+                width: 1000,
+                ..
+            }
         ));
+        // Rows are named by their line, blank lines before them counted.
+        assert_eq!(
+            Pattern::parse("//..O/.#").unwrap_err(),
+            PatternError::Ragged {
+                row: 4,
+                width: 2,
+                first: 3,
+                expected: 3
+            }
+        );
         // Blank lines around the rows are nothing; one between rows is an error.
         assert_eq!(
             Pattern::parse("\n\n#.\n.O\n\n\n").unwrap(),

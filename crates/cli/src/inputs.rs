@@ -139,6 +139,15 @@ pub fn file_id(path: &Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
 }
 
+/// The device and inode of what standard input reads, if it is a file.
+pub fn stdin_id() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let m = std::fs::File::from(fd).metadata().ok()?;
+    m.is_file().then(|| (m.dev(), m.ino()))
+}
+
 /// The device and inode of each file of `inputs`.
 pub fn file_ids(inputs: &[Input]) -> std::collections::HashSet<(u64, u64)> {
     use rayon::prelude::*;

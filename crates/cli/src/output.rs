@@ -148,8 +148,8 @@ pub fn write_atomically_with(
 /// its games, a picture over its game) or a lossy rewrite of it (a repaired SGF or book). A
 /// merge of files of one kind (`pos merge`, `book merge`) may write over one of its inputs:
 /// every input is read before the rename, and nothing is lost.
-/// Costs nothing when `output` does not exist yet (nothing can be overwritten); `-` is never
-/// a file.
+/// Costs nothing when `output` does not exist yet (nothing can be overwritten); an output `-`
+/// is never a file, an input `-` is whatever standard input reads.
 pub fn refuse_overwrite<'a>(
     output: &Path,
     inputs: impl IntoIterator<Item = &'a Path>,
@@ -161,7 +161,13 @@ pub fn refuse_overwrite<'a>(
         return Ok(());
     };
     for input in inputs {
-        if input.as_os_str() != "-" && crate::inputs::file_id(input) == Some(out) {
+        // `-`: standard input, which may be the output's file (`< OUT`).
+        let id = if input.as_os_str() == "-" {
+            crate::inputs::stdin_id()
+        } else {
+            crate::inputs::file_id(input)
+        };
+        if id == Some(out) {
             return Err(crate::UsageError(format!(
                 "{}: the output is also an input ({}); give another output",
                 output.display(),

@@ -280,6 +280,17 @@ fn score(a: ScoreArgs) -> Result<Outcome> {
     for out in std::iter::once(&a.output).chain(&a.queue_out) {
         crate::output::refuse_overwrite(out, a.positions.iter().map(PathBuf::as_path))?;
     }
+    if let Some(q) = &a.queue_out {
+        // The scored output is read back when a run resumes: the queue may not replace it.
+        crate::output::refuse_overwrite(q, [a.output.as_path()])?;
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        if absolute(q)
+            .components()
+            .eq(absolute(&a.output).components())
+        {
+            crate::usage!("--queue-out {}: the same file as -o", q.display());
+        }
+    }
     let e = &a.engine;
     let size = size_arg(e.size)?;
     if e.playouts == 0 {

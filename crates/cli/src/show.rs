@@ -127,6 +127,17 @@ pub fn run(a: ShowArgs) -> Result<Outcome> {
     for out in a.svg.iter().chain(&a.png) {
         crate::output::refuse_overwrite(out, [a.file.as_path()])?;
     }
+    if let (Some(svg), Some(png)) = (&a.svg, &a.png) {
+        let same = svg == png
+            || crate::inputs::file_id(svg)
+                .is_some_and(|id| crate::inputs::file_id(png) == Some(id));
+        if same {
+            crate::usage!("--svg and --png name one output ({})", svg.display());
+        }
+    }
+    if a.game == 0 {
+        crate::usage!("--game 0: games are counted from 1");
+    }
     let input = if a.file.as_os_str() == "-" {
         Input::Stdin
     } else {

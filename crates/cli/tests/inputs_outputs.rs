@@ -66,6 +66,38 @@ fn an_output_over_an_input_is_refused() {
         );
         assert_eq!(std::fs::read(d.join("db.kpx")).unwrap(), db, "{args:?}");
     }
+    // Standard input that reads the output's file; the index's pattern index as an export.
+    for line in ["sgf convert - -o a.sgf", "show - --svg a.sgf"] {
+        let args: Vec<&str> = line.split(' ').collect();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifu"))
+            .args(&args)
+            .current_dir(d)
+            .stdin(std::fs::File::open(d.join("a.sgf")).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            fails(&out, 2).contains("the output is also an input"),
+            "{line}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("a.sgf")).unwrap(),
+            GAME,
+            "{line}"
+        );
+    }
+    let out = kifu_in(&["pos", "export", "db.kpx", "-o", "db.kpp"], d);
+    assert!(fails(&out, 2).contains("the output is also an input"));
+    // Two outputs in one place, and a game 0.
+    for line in [
+        "show a.sgf --svg x.out --png x.out",
+        "show a.sgf --svg - --png -",
+        "show a.sgf --game 0",
+        "pos score a.sgf -o s.dat --queue-out s.dat --engine none",
+        "pos score a.sgf -o s.dat --queue-out ./s.dat --engine none",
+    ] {
+        let args: Vec<&str> = line.split(' ').collect();
+        fails(&kifu_in(&args, d), 2);
+    }
     // A folder converted into a folder inside it: a file that would land on another input is
     // not written, the others are.
     std::fs::create_dir(d.join("sub")).unwrap();

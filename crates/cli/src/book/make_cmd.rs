@@ -73,6 +73,9 @@ pub struct MakeArgs {
 
 /// Runs `kifu book make`.
 pub fn run(a: MakeArgs) -> Result<Outcome> {
+    if a.json && a.output.as_os_str() == "-" {
+        crate::usage!("--json prints to stdout, which -o - takes for the book");
+    }
     let inputs = a.pgn.iter().chain(&a.from_counts);
     crate::output::refuse_overwrite(&a.output, inputs.map(PathBuf::as_path))?;
     if a.sharding.shard.is_some() && !a.counts {

@@ -65,7 +65,8 @@ pub fn run(a: ExportArgs) -> Result<Outcome> {
     if a.json && a.output.as_os_str() == "-" {
         crate::usage!("--json prints to stdout, which -o - takes for the Parquet file");
     }
-    crate::output::refuse_overwrite(&a.output, [a.input.as_path()])?;
+    let sidecar = kifu_search::index::sidecar_path(&a.input);
+    crate::output::refuse_overwrite(&a.output, [a.input.as_path(), sidecar.as_path()])?;
     let name = a.input.display().to_string();
     let input = if a.input.as_os_str() == "-" {
         Input::Positions(Box::new(std::io::BufReader::with_capacity(

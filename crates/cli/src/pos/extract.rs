@@ -260,7 +260,13 @@ pub fn run(a: ExtractArgs) -> Result<Outcome> {
     let memory = parse_bytes(&a.memory)?;
     // Listed on the command's threads too: folders are listed in parallel.
     let sources = a.threads.run(|| sources(&a.games, a.ascii))??;
-    for out in [&a.output, &kifu_posdb::provenance::sidecar_path(&a.output)] {
+    let written = [
+        a.output.clone(),
+        kifu_posdb::provenance::sidecar_path(&a.output),
+        kifu_posdb::parts::order_path(&a.output),
+        folder_of(&a.output).join(MASTER_LIST_NAME),
+    ];
+    for out in &written {
         let given = sources.iter().map(|s| s.path.as_path());
         crate::output::refuse_overwrite(out, given.chain(a.select.zobrist.as_deref()))?;
     }

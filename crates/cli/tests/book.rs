@@ -454,6 +454,21 @@ fn halving_matches_polyglot_and_shards_match_one_pass() {
         std::fs::read(&merged).unwrap(),
         std::fs::read(&single).unwrap()
     );
+    // The book may not replace a PGN file the counts name (it is read again).
+    let pgn_before = std::fs::read(&synth).unwrap();
+    let r = kifu(&[
+        "book",
+        "make",
+        "--from-counts",
+        s(&parts[0]),
+        s(&parts[1]),
+        s(&parts[2]),
+        "-o",
+        s(&synth),
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("the output is also an input"));
+    assert_eq!(std::fs::read(&synth).unwrap(), pgn_before);
     // A missing shard is a failure naming it, and no book is written.
     let none = dir.path().join("none.bin");
     let r = kifu(&[

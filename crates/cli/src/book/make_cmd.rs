@@ -278,6 +278,9 @@ fn from_counts(a: &MakeArgs, opts: &MakeOptions) -> Result<Outcome> {
     // before the book is written.
     let first = make::CountsPart::open(&a.from_counts[0])?;
     let names: Vec<PathBuf> = first.info.inputs.iter().map(|f| f.path.clone()).collect();
+    // The PGN files the counts name are read again for the moves of the most played
+    // positions: the book may not replace one.
+    crate::output::refuse_overwrite(&a.output, names.iter().map(PathBuf::as_path))?;
     let compat = if first.info.compat == "polyglot" {
         Compat::Polyglot
     } else {

@@ -48,7 +48,9 @@ fn fixture() -> &'static Fixture {
             cache_bytes: None,
         })
         .unwrap();
+        // (With time: the router times the reading of a body, as `kifu serve`'s runtime has it.)
         let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
             .build()
             .unwrap();
         Fixture { rt, app, _dir: dir }

@@ -40,7 +40,8 @@ pub const API_ROUTES: &[(&str, &str)] = &[
     ("get", "/api/openapi.json"),
 ];
 
-/// The router of `app`.
+/// The router of `app`. It runs on a tokio runtime with time enabled (`enable_time` or
+/// `enable_all`): the reading of a request's body is timed.
 pub fn router(app: Arc<App>) -> Router {
     let log = app.access_log;
     let r = Router::new()

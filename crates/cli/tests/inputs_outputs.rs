@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fails, kifu, kifu_in, kifu_stdin, ok, text};
+use common::{fails, kifu_in, kifu_stdin, ok, text};
 use std::path::Path;
 
 const GAME: &str = "(;GM[1]FF[4]SZ[9]PB[Ann]PW[Bob]DT[2001-02-03]RE[B+R];B[ee];W[gc];B[cg];W[cc]\
@@ -161,93 +161,34 @@ fn standard_input_and_output_are_one_thing_each() {
         d,
     ));
     let db = d.join("db.kpx");
-    let by_file = kifu(&[
-        "pos",
-        "search",
-        s(&db),
-        "--sgf",
-        s(&d.join("a.sgf")),
-        "--move",
-        "4",
-        "--area",
-        "A9:E5",
-        "--json",
-    ]);
-    let by_stdin = kifu_stdin(
-        &[
-            "pos",
-            "search",
-            s(&db),
-            "--sgf",
-            "-",
-            "--move",
-            "4",
-            "--area",
-            "A9:E5",
-            "--json",
-        ],
+    let run = |line: &str| kifu_in(&line.split(' ').collect::<Vec<_>>(), d);
+    // A command run with `input` on standard input (the database named by its full path).
+    let piped = |line: &str, input: &[u8]| {
+        let line = line.replace("db.kpx", s(&db));
+        kifu_stdin(&line.split(' ').collect::<Vec<_>>(), input)
+    };
+    let by_file = run("pos search db.kpx --sgf a.sgf --move 4 --area A9:E5 --json");
+    let by_stdin = piped(
+        "pos search db.kpx --sgf - --move 4 --area A9:E5 --json",
         GAME.as_bytes(),
     );
     assert_eq!(ok(&by_stdin), ok(&by_file));
-    let pattern = kifu_stdin(
-        &[
-            "pos",
-            "search",
-            s(&db),
-            "--pattern-file",
-            "-",
-            "--anywhere",
-            "--json",
-        ],
+    let pattern = piped(
+        "pos search db.kpx --pattern-file - --anywhere --json",
         b"#.\n.O\n",
     );
-    let rows = kifu(&[
-        "pos",
-        "search",
-        s(&db),
-        "--pattern",
-        "#./.O",
-        "--anywhere",
-        "--json",
-    ]);
+    let rows = run("pos search db.kpx --pattern #./.O --anywhere --json");
     assert_eq!(ok(&pattern), ok(&rows));
-    let svg = ok(&kifu(&[
-        "pos",
-        "search",
-        s(&db),
-        "--pattern",
-        "#",
-        "--svg",
-        "-",
-    ]));
+    let svg = ok(&run("pos search db.kpx --pattern # --svg -"));
     assert!(
         svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
         "{svg}"
     );
-    let both = kifu(&[
-        "pos",
-        "search",
-        s(&db),
-        "--pattern",
-        "#",
-        "--svg",
-        "-",
-        "--json",
-    ]);
+    let both = run("pos search db.kpx --pattern # --svg - --json");
     assert!(fails(&both, 2).contains("--svg -"));
-    let index = kifu_in(&["pos", "index", "a.sgf", "-o", "-", "--json"], d);
+    let index = run("pos index a.sgf -o - --json");
     assert!(fails(&index, 2).contains("-o -"));
-    let zero = kifu(&[
-        "pos",
-        "lookup",
-        s(&db),
-        "--sgf",
-        s(&d.join("a.sgf")),
-        "--move",
-        "2",
-        "--game",
-        "0",
-    ]);
+    let zero = run("pos lookup db.kpx --sgf a.sgf --move 2 --game 0");
     assert!(fails(&zero, 2).contains("--game 0"));
 }
 

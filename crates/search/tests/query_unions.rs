@@ -513,7 +513,9 @@ fn check_sequences(db: &Database, rng: &mut Rng, count: usize) -> usize {
 #[test]
 fn a_continuation_is_what_its_one_move_sequence_finds() {
     let [a, b] = law(0x636f_6e74, check_continuations, [200, 150]);
-    assert!(a > 20 && b > 15, "{a} {b} continuations");
+    // (Enough to say the law was asked: `KIFU_ORACLE_SEED=8105` asks the second database
+    // 10 times, where the default seed asks it more than 15.)
+    assert!(a > 20 && b > 5, "{a} {b} continuations");
 }
 
 fn check_continuations(db: &Database, rng: &mut Rng, count: usize) -> usize {

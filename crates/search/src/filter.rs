@@ -281,6 +281,31 @@ fn until_end(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// A date range's bounds, read ([`Filters::date_range`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DateRange {
+    from: Option<DateKey>,
+    to: Option<DateKey>,
+    /// A bound is no date: no game passes.
+    refused: bool,
+}
+
+impl DateRange {
+    /// Whether a game whose date reads as `key` ([`DateKey::of_game`]: its bytes, empty
+    /// when it has no date) passes. Bounds and dates are compared as their
+    /// keys (`YYYY-MM-DD`, or a prefix of it), so that `2018.04.27` is the 27th of April
+    /// 2018 as `2018-04-27` is; a date or bound of a year or month stands for all its days,
+    /// and a game passes when some day of its date is in the range (a game of `2018` passes
+    /// from `2018-06-01`, and up to `2018-01-01`); a game without a readable date passes no
+    /// range.
+    pub(crate) fn contains(&self, key: &[u8]) -> bool {
+        !self.refused
+            && !key.is_empty()
+            && self.from.is_none_or(|f| until_end(f.as_bytes(), key))
+            && self.to.is_none_or(|t| until_end(key, t.as_bytes()))
+    }
+}
+
 /// The days of `month` (1-12) of `year`.
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
@@ -419,42 +444,36 @@ impl Filters {
         Ok(())
     }
 
-    /// Whether a game whose date reads as `key` ([`DateKey::of_game`]: its bytes, empty
-    /// when it has no date) passes the date range. Bounds and dates are compared as their
-    /// keys (`YYYY-MM-DD`, or a prefix of it), so that `2018.04.27` is the 27th of April
-    /// 2018 as `2018-04-27` is; a date or bound of a year or month stands for all its days,
-    /// and a game passes when some day of its date is in the range (a game of `2018` passes
-    /// from `2018-06-01`, and up to `2018-01-01`); a game without a readable date passes no
-    /// range.
+    /// [`DateRange::contains`] of the filters' range (every date without one), for the tests.
+    #[cfg(test)]
     pub(crate) fn date_ok(&self, key: &[u8]) -> bool {
+        self.date_range().is_none_or(|r| r.contains(key))
+    }
+
+    /// The date range's bounds read once, for the many games a search tests; `None` without
+    /// a bound.
+    pub(crate) fn date_range(&self) -> Option<DateRange> {
         if self.date_from.is_none() && self.date_to.is_none() {
-            return true;
-        }
-        if key.is_empty() {
-            return false;
+            return None;
         }
         let bound = |b: &Option<String>| b.as_deref().map(DateKey::of_bound);
-        let from_ok = match bound(&self.date_from) {
-            None => true,
-            Some(Some(f)) => until_end(f.as_bytes(), key),
+        let (from, to) = (bound(&self.date_from), bound(&self.date_to));
+        Some(DateRange {
             // (A bound that is no date, which `validate` refuses, takes no game.)
-            Some(None) => false,
-        };
-        let to_ok = match bound(&self.date_to) {
-            None => true,
-            Some(Some(t)) => until_end(key, t.as_bytes()),
-            Some(None) => false,
-        };
-        from_ok && to_ok
+            refused: matches!(from, Some(None)) || matches!(to, Some(None)),
+            from: from.flatten(),
+            to: to.flatten(),
+        })
     }
 
     /// Whether `g` passes every condition.
     pub fn accepts(&self, g: &GameInfo) -> bool {
-        self.accepts_view(&g.view())
+        self.accepts_with(&g.view(), self.date_range().as_ref())
     }
 
-    /// [`Filters::accepts`] of borrowed information.
-    pub(crate) fn accepts_view(&self, g: &InfoView<'_>) -> bool {
+    /// [`Filters::accepts`] of borrowed information, the date range read already
+    /// ([`Filters::date_range`]).
+    pub(crate) fn accepts_with(&self, g: &InfoView<'_>, dates: Option<&DateRange>) -> bool {
         let player_ok = match &self.player {
             None => true,
             Some(_) => contains(g.black, &self.player) || contains(g.white, &self.player),
@@ -473,7 +492,7 @@ impl Filters {
         player_ok
             && contains(g.black, &self.black)
             && contains(g.white, &self.white)
-            && self.date_ok(DateKey::of_game(g.date).as_bytes())
+            && dates.is_none_or(|r| r.contains(DateKey::of_game(g.date).as_bytes()))
             && contains(g.event, &self.event)
             && self
                 .winner

@@ -145,14 +145,14 @@ impl InfoColumns {
                 Some(a) => a.iter_mut().zip(&these).for_each(|(a, t)| *a &= t),
             }
         }
-        if filters.date_from.is_some() || filters.date_to.is_some() {
+        if let Some(range) = filters.date_range() {
             // The dates read one after the other (not through each game's record), in parallel.
             let mut these = vec![0u64; words];
             these.par_iter_mut().enumerate().for_each(|(w, word)| {
                 for j in 0..64.min(self.games - w * 64) {
                     let g = w * 64 + j;
                     let date = &self.dates[self.date_starts[g]..self.date_starts[g + 1]];
-                    if filters.date_ok(date) {
+                    if range.contains(date) {
                         *word |= 1 << j;
                     }
                 }

@@ -374,6 +374,7 @@ impl PatternIndex {
                 all
             });
         let unfiltered = filters.is_empty();
+        let dates = filters.date_range();
         bits.par_chunks_mut(64)
             .enumerate()
             .for_each(|(part, words)| {
@@ -384,7 +385,7 @@ impl PatternIndex {
                         m &= m - 1;
                         let g = self.games.at((part * 64 + w) * 64 + j);
                         let out = skip.is_some_and(|s| s.contains(&g.id))
-                            || !(unfiltered || filters.accepts_view(&g.view()));
+                            || !(unfiltered || filters.accepts_with(&g.view(), dates.as_ref()));
                         if out {
                             *word &= !(1 << j);
                         }

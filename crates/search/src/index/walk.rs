@@ -26,7 +26,7 @@ pub(crate) fn search_game(
 ) {
     // The caller counts the games searched; the variants are the ones prepared for every game
     // of this size (no lookup, no reference count touched per game).
-    if g.side != g.size || !scan.accepts_view(&g.view()) {
+    if g.side != g.size || !scan.accepts_lazily(|| g.view()) {
         return;
     }
     let Some((size, shared, plan)) = plans.iter().find(|p| p.0.get() == g.side) else {

@@ -119,6 +119,8 @@ pub struct Scan<'q> {
     first_match: u64,
     /// The games with hits, in order, when asked for ([`Scan::list_games`]).
     listed: Option<Vec<u64>>,
+    /// The filters' date range, read once.
+    dates: Option<crate::filter::DateRange>,
 }
 
 /// A hit waiting for the moves that follow it.
@@ -213,6 +215,7 @@ impl<'q> Scan<'q> {
             match_count: 0,
             first_match: 0,
             listed: None,
+            dates: query.filters.date_range(),
         }
     }
 
@@ -262,12 +265,19 @@ impl<'q> Scan<'q> {
 
     /// Whether the filters accept a game.
     pub(crate) fn accepts(&self, info: &GameInfo) -> bool {
-        self.unfiltered || self.query.filters.accepts(info)
+        self.accepts_lazily(|| info.view())
     }
 
-    /// [`Scan::accepts`] of borrowed information.
-    pub(crate) fn accepts_view(&self, info: &crate::filter::InfoView<'_>) -> bool {
-        self.unfiltered || self.query.filters.accepts_view(info)
+    /// [`Scan::accepts`] of borrowed information, made only when there are filters.
+    pub(crate) fn accepts_lazily<'g>(
+        &self,
+        info: impl FnOnce() -> crate::filter::InfoView<'g>,
+    ) -> bool {
+        self.unfiltered
+            || self
+                .query
+                .filters
+                .accepts_with(&info(), self.dates.as_ref())
     }
 
     /// Sets the games counted as searched (the indexed search counts the games it did not

@@ -242,7 +242,7 @@ def test_build_index_writes_its_output_safely(tmp_path):
     out = tmp_path / "db.kidx"
     out.write_bytes(b"old")
     s = posdb.build_index([games], out, size=9)
-    assert out.read_bytes()[:8] == b"KIFUPIX3" and s["games"] > 100
+    assert out.read_bytes()[:8] == b"KIFUPIX4" and s["games"] > 100
     assert posdb.Index(out).games == s["games"]
     (tmp_path / "folder").mkdir()
     with pytest.raises(OSError):

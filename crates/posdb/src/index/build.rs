@@ -3,7 +3,9 @@
 //! entries (games, strings, summaries) are spooled to temporary files while the entries are
 //! still unknown, so the index is written in one stream.
 
-use super::format::{Entry, FileRecord, GameRecord, Header, StrRef, Trailer, ENTRY_BYTES};
+use super::format::{
+    Entry, FileRecord, GameRecord, Header, StrRef, SumWriter, Trailer, ENTRY_BYTES,
+};
 use super::hash::SecondHash;
 use super::sink::{FileIndexer, IndexedFile};
 use super::summary::SummaryBuilder;
@@ -230,6 +232,7 @@ pub(super) fn write_index(
         tables.strings.len,
         threshold,
     );
+    let mut out = SumWriter::new(out);
     out.write_all(&header.encode())?;
     out.write_all(zobrist.as_bytes())?;
     let mut sums = SummaryBuilder::new(
@@ -249,18 +252,18 @@ pub(super) fn write_index(
         return Err(IndexError::Format("fewer or more entries than counted"));
     }
     let (data, dir, data_len, summaries) = sums.finish()?;
-    tables.games.copy_to(out)?;
+    tables.games.copy_to(&mut out)?;
     for f in &tables.files {
         out.write_all(&f.encode())?;
     }
-    tables.strings.copy_to(out)?;
-    data.copy_to(out)?;
-    dir.copy_to(out)?;
-    let trailer = Trailer {
+    tables.strings.copy_to(&mut out)?;
+    data.copy_to(&mut out)?;
+    dir.copy_to(&mut out)?;
+    out.finish(Trailer {
         summaries,
         dir_off: header.summaries_off() + data_len,
-    };
-    out.write_all(&trailer.encode())?;
+        sums: None,
+    })?;
     Ok(summaries)
 }
 

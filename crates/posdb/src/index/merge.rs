@@ -11,22 +11,20 @@
 //! the merged entries stream out, as a build builds them.
 
 use super::build::{write_index, Spool, Tables};
-use super::format::{
-    Entry, FileRecord, GameRecord, Header, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, HEADER_BYTES,
-};
+use super::file::IndexFile;
+use super::format::{Entry, FileRecord, GameRecord, Header, ENTRY_BYTES, FILE_BYTES, GAME_BYTES};
 use super::{IndexError, IndexOptions, IndexSummary};
 use kifu_go::{ZobristKeys, ZobristTable};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::FileExt;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// One part, opened.
 struct Part {
     path: PathBuf,
-    file: std::fs::File,
+    file: IndexFile,
     header: Header,
     zobrist: String,
     strings: Vec<u8>,
@@ -34,60 +32,27 @@ struct Part {
     games: Vec<GameRecord>,
 }
 
-fn read_at(f: &std::fs::File, path: &Path, off: u64, len: u64) -> Result<Vec<u8>, IndexError> {
-    let len = usize::try_from(len).map_err(|_| IndexError::Format("a section too large"))?;
-    let mut buf = vec![0u8; len];
-    f.read_exact_at(&mut buf, off)
-        .map_err(|e| IndexError::Part {
-            path: path.to_path_buf(),
-            reason: format!("cannot read {len} bytes at byte offset {off}: {e}"),
-        })?;
-    Ok(buf)
-}
-
 impl Part {
     fn open(path: &Path) -> Result<Part, IndexError> {
-        let io = |e: std::io::Error| IndexError::Part {
-            path: path.to_path_buf(),
-            reason: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        if len < HEADER_BYTES as u64 {
-            return Err(IndexError::Format("a part shorter than an index header"));
-        }
-        let head = read_at(&file, path, 0, HEADER_BYTES as u64)?;
-        let header = Header::decode(head[..].try_into().expect("header bytes"), len)?;
-        let zobrist = String::from_utf8(read_at(
-            &file,
-            path,
-            header.zobrist_off,
-            header.zobrist_len,
-        )?)
-        .map_err(|_| IndexError::Format("a Zobrist table that is not text"))?;
-        let strings = read_at(&file, path, header.strings_off(), header.strings_len)?;
-        let files = read_at(
-            &file,
-            path,
-            header.files_off,
-            header.files * FILE_BYTES as u64,
-        )?
-        .as_chunks::<FILE_BYTES>()
-        .0
-        .iter()
-        .map(FileRecord::decode)
-        .collect();
-        let games = read_at(
-            &file,
-            path,
-            header.games_off,
-            header.games * GAME_BYTES as u64,
-        )?
-        .as_chunks::<GAME_BYTES>()
-        .0
-        .iter()
-        .map(GameRecord::decode)
-        .collect();
+        let file = IndexFile::open(path)?;
+        let header = file.header;
+        let zobrist = String::from_utf8(file.read_vec(header.zobrist_off, header.zobrist_len)?)
+            .map_err(|_| IndexError::Format("a Zobrist table that is not text"))?;
+        let strings = file.read_vec(header.strings_off(), header.strings_len)?;
+        let files = file
+            .read_vec(header.files_off, header.files * FILE_BYTES as u64)?
+            .as_chunks::<FILE_BYTES>()
+            .0
+            .iter()
+            .map(FileRecord::decode)
+            .collect();
+        let games = file
+            .read_vec(header.games_off, header.games * GAME_BYTES as u64)?
+            .as_chunks::<GAME_BYTES>()
+            .0
+            .iter()
+            .map(GameRecord::decode)
+            .collect();
         Ok(Part {
             path: path.to_path_buf(),
             file,
@@ -109,23 +74,48 @@ impl Part {
     }
 }
 
-/// A part's entries, streamed, with their games renumbered.
-struct Stream {
-    reader: BufReader<std::fs::File>,
-    left: u64,
+/// Entries a stream reads at a time (about 64 KiB).
+const STREAM_ENTRIES: u64 = 2520;
+
+/// A part's entries, streamed (read and checked a few thousand at a time), with their games
+/// renumbered.
+struct Stream<'p> {
+    part: &'p Part,
+    /// Entries read and not yet taken.
+    buf: Vec<u8>,
+    /// Where the next entry is in `buf`.
+    at: usize,
+    /// The next entry to read from the file.
+    next: u64,
     /// New game number of each of the part's games.
     games: Vec<u32>,
 }
 
-impl Stream {
+impl Stream<'_> {
     fn next(&mut self) -> Result<Option<[u8; ENTRY_BYTES]>, IndexError> {
-        if self.left == 0 {
-            return Ok(None);
+        if self.at == self.buf.len() {
+            let left = self.part.header.entries - self.next;
+            if left == 0 {
+                return Ok(None);
+            }
+            let n = left.min(STREAM_ENTRIES);
+            let off = self.part.header.entry_off(self.next);
+            self.buf = self
+                .part
+                .file
+                .read_vec(off, n * ENTRY_BYTES as u64)
+                .map_err(|e| IndexError::Part {
+                    path: self.part.path.clone(),
+                    reason: e.to_string(),
+                })?;
+            self.next += n;
+            self.at = 0;
         }
-        self.left -= 1;
-        let mut b = [0u8; ENTRY_BYTES];
-        self.reader.read_exact(&mut b)?;
-        let mut e = Entry::decode(&b);
+        let b: &[u8; ENTRY_BYTES] = self.buf[self.at..self.at + ENTRY_BYTES]
+            .try_into()
+            .expect("whole entries");
+        self.at += ENTRY_BYTES;
+        let mut e = Entry::decode(b);
         e.game = *self.games.get(e.game as usize).ok_or(IndexError::Format(
             "an entry of a game the part does not have",
         ))?;
@@ -267,16 +257,17 @@ pub fn merge_index_parts(
     }
     let entries: u64 = parts.iter().map(|p| p.header.entries).sum();
     let positions: u64 = parts.iter().map(|p| p.header.positions).sum();
-    let mut streams = Vec::with_capacity(n);
-    for (p, games) in parts.into_iter().zip(renumber) {
-        let mut f = p.file;
-        f.seek(SeekFrom::Start(p.header.entries_off))?;
-        streams.push(Stream {
-            reader: BufReader::with_capacity(1 << 16, f),
-            left: p.header.entries,
+    let mut streams: Vec<Stream<'_>> = parts
+        .iter()
+        .zip(renumber)
+        .map(|(part, games)| Stream {
+            part,
+            buf: Vec::new(),
+            at: 0,
+            next: 0,
             games,
-        });
-    }
+        })
+        .collect();
     let summaries = write_index(
         out,
         opts,

@@ -62,6 +62,7 @@ use std::sync::Arc;
 
 mod answer;
 mod build;
+mod file;
 mod format;
 mod hash;
 mod merge;
@@ -267,6 +268,18 @@ pub enum IndexError {
         board: BoardSize,
         /// The index's size.
         index: BoardSize,
+    },
+    /// Bytes of the file that do not match their checksum (format 4): the file changed after
+    /// it was written.
+    #[error(
+        "damaged: bytes {from} to {to} (byte offsets) do not match their checksum; rebuild it \
+         with `kifu pos index`"
+    )]
+    Damaged {
+        /// The first byte of the block that does not match.
+        from: u64,
+        /// The byte after it.
+        to: u64,
     },
     /// A part of a sharded build that does not fit the others (see `merge_index_parts`).
     #[error("{}: {reason}", path.display())]

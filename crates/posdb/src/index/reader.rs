@@ -2,17 +2,16 @@
 
 use super::answer::{code_to_move, representative, stabilizer, ContinuationSums};
 use super::answer::{LookupPage, LookupResult, Occurrence};
+use super::file::IndexFile;
 use super::format::{
     DirRecord, Entry, FileRecord, GameRecord, GameSet, GameStrings, Header, Key, StrRef,
-    SummaryHead, Trailer, CONT_BYTES, DIR_BYTES, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, HEADER_BYTES,
-    NEXT_NONE, NEXT_PASS, SUMMARY_HEAD_BYTES, TRAILER_BYTES,
+    SummaryHead, Trailer, CONT_BYTES, DIR_BYTES, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, NEXT_NONE,
+    NEXT_PASS, SUMMARY_HEAD_BYTES,
 };
 use super::hash::SecondHash;
 use super::summary::Summary;
 use super::{GameInfo, IndexError, Winner};
 use kifu_go::{Board, BoardSize, Color, Point, Symmetry, ZobristKeys, ZobristTable};
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -31,32 +30,10 @@ enum KeyGames {
     Stored(Summary, u64),
 }
 
-/// Reads exactly `buf.len()` bytes of `file` at `offset`, without touching the file's offset.
-#[cfg(unix)]
-fn positional_read(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-/// Reads exactly `buf.len()` bytes of `file` at `offset` (Windows: `seek_read` per piece).
-#[cfg(windows)]
-fn positional_read(file: &File, mut offset: u64, mut buf: &mut [u8]) -> std::io::Result<()> {
-    use std::os::windows::fs::FileExt;
-    while !buf.is_empty() {
-        match file.seek_read(buf, offset)? {
-            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
-            n => {
-                buf = &mut buf[n..];
-                offset += n as u64;
-            }
-        }
-    }
-    Ok(())
-}
-
 /// An opened index.
 #[derive(Debug)]
 pub struct IndexReader {
-    file: File,
+    file: IndexFile,
     size: BoardSize,
     keys: Arc<ZobristKeys>,
     second: SecondHash,
@@ -65,27 +42,12 @@ pub struct IndexReader {
 }
 
 impl IndexReader {
-    /// Opens an index file and checks its header.
+    /// Opens an index file and checks its header and trailer (and in format 4 its
+    /// checksums' own checksum; the blocks are checked as they are read).
     pub fn open(path: &Path) -> Result<IndexReader, IndexError> {
-        let mut file = File::open(path)?;
-        let meta = file.metadata()?;
-        if meta.is_dir() {
-            return Err(IndexError::Format("it is a folder"));
-        }
-        let len = meta.len();
-        let mut h = [0u8; HEADER_BYTES];
-        file.read_exact(&mut h)
-            .map_err(|_| IndexError::Format("shorter than the header"))?;
-        let header = Header::decode(&h, len)?;
-        let mut t = [0u8; TRAILER_BYTES];
-        file.seek(SeekFrom::Start(len - TRAILER_BYTES as u64))?;
-        file.read_exact(&mut t)?;
-        let trailer = Trailer::decode(&t)
-            .filter(|t| t.dir_off >= header.summaries_off() && t.file_len() == Some(len))
-            .ok_or(IndexError::Format("bad trailer (a torn file?)"))?;
-        let mut z = vec![0u8; header.zobrist_len as usize];
-        file.seek(SeekFrom::Start(header.zobrist_off))?;
-        file.read_exact(&mut z)?;
+        let file = IndexFile::open(path)?;
+        let (header, trailer) = (file.header, file.trailer);
+        let z = file.read_vec(header.zobrist_off, header.zobrist_len)?;
         let size = header.size;
         let table = ZobristTable::parse(&z).map_err(|_| IndexError::Format("bad Zobrist table"))?;
         if table.size() != size {
@@ -104,6 +66,19 @@ impl IndexReader {
             header,
             trailer,
         })
+    }
+
+    /// Whether the file has checksums (format 4; files written by an older kifu have none).
+    /// Every read checks the blocks it reads, so a damaged file is refused where it is read
+    /// ([`IndexError::Damaged`]).
+    pub fn has_checksums(&self) -> bool {
+        self.file.has_checksums()
+    }
+
+    /// Reads the whole file and checks every block against its checksum (for a file of
+    /// format 4; an older file passes, having nothing to check).
+    pub fn verify(&self) -> Result<(), IndexError> {
+        self.file.verify()
     }
 
     /// Whether variations were indexed (else main lines only).
@@ -155,8 +130,7 @@ impl IndexReader {
     /// Reads `buf.len()` bytes at offset `at`. Positional: the reader is shared by threads (a
     /// server's requests), and a seek then a read on the one file offset would race.
     fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), IndexError> {
-        positional_read(&self.file, at, buf)
-            .map_err(|_| IndexError::Format("a section runs past the end of the file"))
+        self.file.read_at(at, buf)
     }
 
     fn string(&self, r: StrRef) -> Result<String, IndexError> {

@@ -194,17 +194,17 @@ fn build_open_lookup_and_damaged_files() {
     )
     .unwrap();
     assert_eq!((s.games, s.entries, s.files), (1, 4, 1));
+    let covered = HEADER_BYTES
+        + ZobristTable::generate(size).to_text().len()
+        + 4 * ENTRY_BYTES
+        + GAME_BYTES
+        + FILE_BYTES
+        + g.display().to_string().len()
+        + "x y\t\t\tB+1".len();
+    // The checksums: 8 bytes a block of 4 KiB.
     assert_eq!(
-        bytes.len() as u64,
-        // A header of format 2 (8 bytes short of format 3's).
-        (HEADER_BYTES - 8
-            + ZobristTable::generate(size).to_text().len()
-            + 4 * ENTRY_BYTES
-            + GAME_BYTES
-            + FILE_BYTES
-            + g.display().to_string().len()
-            + "x y\t\t\tB+1".len()
-            + TRAILER_BYTES) as u64
+        bytes.len(),
+        covered + covered.div_ceil(4096) * 8 + TRAILER_BYTES
     );
     let p = dir.path().join("db");
     std::fs::write(&p, &bytes).unwrap();
@@ -233,8 +233,15 @@ fn build_open_lookup_and_damaged_files() {
         std::fs::write(&p, &bytes[..cut]).unwrap();
         assert!(IndexReader::open(&p).is_err(), "cut {cut}");
     }
+    // Any byte changed is refused (the file is one block, checked at opening).
+    for at in 0..bytes.len() {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x40;
+        std::fs::write(&p, &bad).unwrap();
+        assert!(IndexReader::open(&p).is_err(), "byte {at}");
+    }
     // A torn file (the trailer cut) is refused; so is format 1.
-    for cut in [1, 24, 30] {
+    for cut in [1, 24, 30, 40, 50] {
         std::fs::write(&p, &bytes[..bytes.len() - cut]).unwrap();
         assert!(matches!(IndexReader::open(&p), Err(IndexError::Format(_))));
     }
@@ -671,4 +678,133 @@ fn a_cut_by_stones_keeps_every_entry_of_the_positions_it_holds() {
     let files = [dir.path().join("0.sgf")];
     let e = build_index(&srcs(&files), &opts, &mut io::sink(), &|| {}).unwrap_err();
     assert!(matches!(e, IndexError::Options(_)), "{e}");
+}
+
+/// The bytes of format 3 (what kifu wrote before checksums) for an index of format 4 cut
+/// by stones: the same sections under the old magic, without the checksums, and the old
+/// trailer.
+fn as_format_3(bytes: &[u8]) -> Vec<u8> {
+    assert_eq!(&bytes[..8], b"KIFUPIX4");
+    assert_eq!(bytes[9] & 2, 2, "cut by stones");
+    let t = &bytes[bytes.len() - TRAILER_BYTES..];
+    let summaries = u64::from_be_bytes(t[8..16].try_into().unwrap());
+    let dir_off = u64::from_be_bytes(t[16..24].try_into().unwrap());
+    let covered = (dir_off + summaries * 40) as usize;
+    let mut old = bytes[..covered].to_vec();
+    old[..8].copy_from_slice(b"KIFUPIX3");
+    old[9] &= !2;
+    old.extend_from_slice(b"KIFUPIXS");
+    old.extend_from_slice(&t[8..24]);
+    old
+}
+
+/// Format 4: a changed byte anywhere is refused by the read that meets it, with its block
+/// named, and by a merge; `verify` finds it. Files of format 3 (no checksums) are still read
+/// and merged, into format 4.
+#[test]
+fn checksums_refuse_damage_where_it_is_read_and_old_files_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = kifu_testdata::sgf_files(&kifu_testdata::corpus().join("sgf/games"));
+    let files = &corpus[..200];
+    let mut opts = IndexOptions::new(BoardSize::new(19).unwrap());
+    opts.most_stones = Some(12);
+    opts.summary_threshold = 4;
+    let build = |files: &[PathBuf], name: &str| {
+        let mut bytes = Vec::new();
+        build_index(&srcs(files), &opts, &mut bytes, &|| {}).unwrap();
+        let p = dir.path().join(name);
+        std::fs::write(&p, &bytes).unwrap();
+        (p, bytes)
+    };
+    let (path, bytes) = build(files, "one.kpx");
+    let db = IndexReader::open(&path).unwrap();
+    assert!(db.has_checksums());
+    db.verify().unwrap();
+    assert!(db.games() > 100 && db.summaries() > 0);
+    let games_off = HEADER_BYTES as u64
+        + ZobristTable::generate(BoardSize::new(19).unwrap())
+            .to_text()
+            .len() as u64
+        + db.entries() * ENTRY_BYTES as u64;
+    assert!(bytes.len() > 20 * 4096, "{}", bytes.len());
+    let table_off = {
+        let t = &bytes[bytes.len() - TRAILER_BYTES..];
+        let summaries = u64::from_be_bytes(t[8..16].try_into().unwrap());
+        u64::from_be_bytes(t[16..24].try_into().unwrap()) + summaries * 40
+    };
+    let last_game = db.games() as u32 - 1;
+    let game_block = (games_off + u64::from(last_game) * GAME_BYTES as u64) / 4096 * 4096;
+    let damaged = |at: u64| {
+        let mut bad = bytes.clone();
+        bad[at as usize] ^= 0x08;
+        let p = dir.path().join("bad.kpx");
+        std::fs::write(&p, &bad).unwrap();
+        p
+    };
+    let block_of = |at: u64| (at / 4096 * 4096, (at / 4096 * 4096 + 4096).min(table_off));
+    // A byte of the entries, one of the last game's record, one of the summary directory.
+    for at in [
+        games_off / 2,
+        games_off + u64::from(last_game) * GAME_BYTES as u64 + 5,
+        table_off - 3,
+    ] {
+        let p = damaged(at);
+        let db = IndexReader::open(&p).unwrap();
+        let want = block_of(at);
+        match db.verify() {
+            Err(IndexError::Damaged { from, to }) => assert_eq!((from, to), want, "{at}"),
+            other => panic!("{at}: {other:?}"),
+        }
+        // A merge reads all but the summaries (it makes its own).
+        let merged = merge_index_parts(&[p.clone()], Layout::Shards, None, &mut io::sink());
+        if at < games_off + db.games() * GAME_BYTES as u64 {
+            let e = merged.unwrap_err();
+            assert!(
+                matches!(&e, IndexError::Part { path, reason } if *path == p && reason.contains("damaged")),
+                "{e}"
+            );
+        }
+        if want.0 == game_block {
+            assert!(matches!(
+                db.game(last_game),
+                Err(IndexError::Damaged { .. })
+            ));
+        }
+    }
+    // The header's block, the table and the trailer are checked at opening.
+    for at in [
+        9,
+        table_off + 3,
+        bytes.len() as u64 - 1,
+        bytes.len() as u64 - 20,
+    ] {
+        assert!(IndexReader::open(&damaged(at)).is_err(), "{at}");
+    }
+    // Format 3: read as it is, the same answers; merged (an index with games added) into
+    // the bytes of one build.
+    let old = dir.path().join("old.kpx");
+    std::fs::write(&old, as_format_3(&bytes)).unwrap();
+    let odb = IndexReader::open(&old).unwrap();
+    assert!(!odb.has_checksums());
+    odb.verify().unwrap();
+    assert_eq!((odb.games(), odb.entries()), (db.games(), db.entries()));
+    for id in [0, last_game] {
+        assert_eq!(odb.game(id).unwrap(), db.game(id).unwrap());
+    }
+    let board = Board::new(BoardSize::new(19).unwrap());
+    for swap in [false, true] {
+        assert_eq!(
+            odb.lookup_page(&board, Color::Black, swap, 5).unwrap(),
+            db.lookup_page(&board, Color::Black, swap, 5).unwrap()
+        );
+    }
+    let (first, _) = build(&files[..120], "first.kpx");
+    let (second, _) = build(&files[120..], "second.kpx");
+    std::fs::write(&first, as_format_3(&std::fs::read(&first).unwrap())).unwrap();
+    let mut merged = Vec::new();
+    merge_index_parts(&[first, second], Layout::Concatenated, None, &mut merged).unwrap();
+    assert!(
+        merged == bytes,
+        "an old index with games added is not one build"
+    );
 }

@@ -41,8 +41,10 @@
 use super::{IndexError, Winner};
 use kifu_go::{BoardSize, Color, Symmetry};
 
+pub(super) mod blocks;
 mod summary;
 mod tables;
+pub(super) use blocks::{BlockSums, SumWriter};
 pub(super) use summary::{ContRecord, DirRecord, GameSet, SummaryHead};
 pub(super) use tables::{FileRecord, GameRecord, GameStrings, StrRef};
 
@@ -52,12 +54,22 @@ const MAGIC: &[u8; 8] = b"KIFUPIX2";
 /// [`Header::most_stones`] stones (header bytes 10-11, u16). A full index is still written as
 /// format 2, so a reader that knows only format 2 refuses only the files it would misread.
 const MAGIC_V3: &[u8; 8] = b"KIFUPIX3";
+/// Magic of format 4, the format written: format 3's header (the cut by stones a flag), and
+/// a checksum for every [`BLOCK_BYTES`] of the file ([`blocks`]).
+const MAGIC_V4: &[u8; 8] = b"KIFUPIX4";
 /// Magic of format 1 (no summaries, no winners in the entries): refused with "rebuild it".
 const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";
-/// Magic of the trailer.
+/// Magic of the trailer of formats 2 and 3.
 const TRAILER_MAGIC: &[u8; 8] = b"KIFUPIXS";
+/// Magic of the trailer of format 4 (with the checksums' own checksum).
+const TRAILER_MAGIC_V4: &[u8; 8] = b"KIFUPIXC";
 /// Header byte 9, bit 0: variations were indexed.
 const FLAG_VARIATIONS: u8 = 1;
+/// Header byte 9, bit 1 (format 4): entries are kept only for positions of at most
+/// `most_stones` stones.
+const FLAG_CUT: u8 = 2;
+/// The format written.
+pub(super) const FORMAT: u8 = 4;
 
 /// Bytes of the header of format 3, the most a header takes (so what a reader reads first:
 /// every index file is longer, its Zobrist table and trailer alone are).
@@ -76,8 +88,10 @@ pub(super) const SUMMARY_HEAD_BYTES: usize = 40;
 pub(super) const CONT_BYTES: usize = 26;
 /// Bytes of a summary directory record.
 pub(super) const DIR_BYTES: usize = 40;
-/// Bytes of the trailer.
-pub(super) const TRAILER_BYTES: usize = 24;
+/// Bytes of the trailer of formats 2 and 3.
+const TRAILER_V3_BYTES: usize = 24;
+/// Bytes of the trailer of format 4, the most a trailer takes.
+pub(super) const TRAILER_BYTES: usize = 40;
 
 /// The bit of an entry's symmetry byte that marks a position of a variation (not the main line).
 pub const VARIATION_BIT: u8 = 0x20;
@@ -117,6 +131,8 @@ fn section_end(start: u64, n: u64, size: usize) -> Option<u64> {
 /// The file's header: the counts and where each section starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Header {
+    /// The file's format: 2, 3 (cut by stones) or 4 (checksums; cut or not).
+    pub format: u8,
     /// The board size.
     pub size: BoardSize,
     /// Variations were indexed.
@@ -141,17 +157,17 @@ pub(super) struct Header {
     pub strings_len: u64,
     /// The summary threshold the file was built with (for information).
     pub summary_threshold: u64,
-    /// Entries are kept only for positions of at most this many stones (format 3); `None`:
-    /// for every position (format 2).
+    /// Entries are kept only for positions of at most this many stones (format 3, or 4 with
+    /// its flag); `None`: for every position.
     pub most_stones: Option<u16>,
-    /// Positions indexed: the entries, and in format 3 also those not kept.
+    /// Positions indexed: the entries, and in a file cut by stones also those not kept.
     pub positions: u64,
 }
 
 impl Header {
-    /// The header of a file with these counts: the sections follow each other from the end of
-    /// the header. `cut`: the most stones of a position with entries and the positions
-    /// indexed (format 3), or `None` (format 2: every position has its entries).
+    /// The header of a file of format 4 with these counts: the sections follow each other from
+    /// the end of the header. `cut`: the most stones of a position with entries and the
+    /// positions indexed, or `None` (every position has its entries).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         size: BoardSize,
@@ -164,11 +180,12 @@ impl Header {
         strings_len: u64,
         summary_threshold: u64,
     ) -> Header {
-        let zobrist_off = Header::bytes_of(cut.is_some()) as u64;
+        let zobrist_off = Header::bytes_of(FORMAT) as u64;
         let entries_off = zobrist_off + zobrist_len;
         let games_off = entries_off + entries * ENTRY_BYTES as u64;
         let files_off = games_off + games * GAME_BYTES as u64;
         Header {
+            format: FORMAT,
             size,
             variations,
             entries,
@@ -186,29 +203,38 @@ impl Header {
         }
     }
 
-    /// Bytes of the header of format 3 (`cut`) or 2.
-    fn bytes_of(cut: bool) -> usize {
-        if cut {
-            HEADER_BYTES
-        } else {
+    /// Bytes of the header of a format: 96 in format 2, 104 in formats 3 and 4.
+    fn bytes_of(format: u8) -> usize {
+        if format == 2 {
             HEADER_V2_BYTES
+        } else {
+            HEADER_BYTES
         }
     }
 
-    /// The header's bytes (96 in format 2, 104 in format 3).
+    /// The header's bytes (96 in format 2, 104 in formats 3 and 4). Only format 4 is written;
+    /// the others are encoded for the tests of reading older files.
     pub fn encode(&self) -> Vec<u8> {
-        let mut h = vec![0u8; Header::bytes_of(self.most_stones.is_some())];
-        match self.most_stones {
-            None => put(&mut h, 0, MAGIC),
-            Some(most) => {
-                put(&mut h, 0, MAGIC_V3);
-                put(&mut h, 10, &most.to_be_bytes());
-                put(&mut h, HEADER_V2_BYTES, &self.positions.to_be_bytes());
-            }
-        }
+        let mut h = vec![0u8; Header::bytes_of(self.format)];
+        put(
+            &mut h,
+            0,
+            match self.format {
+                2 => MAGIC,
+                3 => MAGIC_V3,
+                _ => MAGIC_V4,
+            },
+        );
         h[8] = self.size.get();
         if self.variations {
             h[9] = FLAG_VARIATIONS;
+        }
+        if let Some(most) = self.most_stones {
+            put(&mut h, 10, &most.to_be_bytes());
+            h[9] |= if self.format == 4 { FLAG_CUT } else { 0 };
+        }
+        if self.format != 2 {
+            put(&mut h, HEADER_V2_BYTES, &self.positions.to_be_bytes());
         }
         for (i, v) in self.fields().into_iter().enumerate() {
             put(&mut h, 16 + i * 8, &v.to_be_bytes());
@@ -241,14 +267,16 @@ impl Header {
         if &h[..8] == MAGIC_V1 {
             return Err(IndexError::OldFormat(1));
         }
-        let most_stones = match &h[..8] {
-            m if m == MAGIC => None,
-            m if m == MAGIC_V3 => Some(be16(h, 10)),
+        let (format, most_stones) = match &h[..8] {
+            m if m == MAGIC => (2, None),
+            m if m == MAGIC_V3 => (3, Some(be16(h, 10))),
+            m if m == MAGIC_V4 => (4, (h[9] & FLAG_CUT != 0).then(|| be16(h, 10))),
             _ => return Err(IndexError::Format("bad magic")),
         };
         let size = BoardSize::new(u32::from(h[8])).map_err(|_| IndexError::Format("bad size"))?;
         let f = |i: usize| be64(h, 16 + i * 8);
         let header = Header {
+            format,
             size,
             variations: h[9] & FLAG_VARIATIONS != 0,
             entries: f(0),
@@ -262,12 +290,13 @@ impl Header {
             strings_len: f(8),
             summary_threshold: f(9),
             most_stones,
-            positions: match most_stones {
-                Some(_) => be64(h, HEADER_V2_BYTES),
-                None => f(0),
+            positions: match format {
+                2 => f(0),
+                _ => be64(h, HEADER_V2_BYTES),
             },
         };
-        let ok = header.zobrist_off == Header::bytes_of(most_stones.is_some()) as u64
+        let ok = header.zobrist_off == Header::bytes_of(format) as u64
+            && (most_stones.is_some() || header.positions == header.entries)
             && header.positions >= header.entries
             && header.zobrist_off.checked_add(header.zobrist_len) == Some(header.entries_off)
             && section_end(header.entries_off, header.entries, ENTRY_BYTES)
@@ -275,12 +304,21 @@ impl Header {
             && section_end(header.games_off, header.games, GAME_BYTES) == Some(header.files_off)
             && header
                 .summaries_off_checked()
-                .is_some_and(|s| s.saturating_add(TRAILER_BYTES as u64) <= file_len)
+                .is_some_and(|s| s.saturating_add(header.trailer_bytes() as u64) <= file_len)
             && header.zobrist_len < 1 << 20;
         if !ok {
             return Err(IndexError::Format("inconsistent header"));
         }
         Ok(header)
+    }
+
+    /// Bytes of the file's trailer (24 before format 4).
+    pub fn trailer_bytes(&self) -> usize {
+        if self.format == 4 {
+            TRAILER_BYTES
+        } else {
+            TRAILER_V3_BYTES
+        }
     }
 
     fn summaries_off_checked(&self) -> Option<u64> {
@@ -416,36 +454,90 @@ impl Entry {
     }
 }
 
-/// The end of the file: where the summary directory is.
+/// The end of the file: where the summary directory is, and in format 4 how the file is
+/// checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Trailer {
     /// Summarized keys (directory records).
     pub summaries: u64,
     /// Offset of the summary directory.
     pub dir_off: u64,
+    /// Format 4: the checksums' block size and their own checksum; `None` before.
+    pub sums: Option<TrailerSums>,
+}
+
+/// What a trailer of format 4 says of the checksums (see [`blocks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TrailerSums {
+    /// Bytes a checksum covers (the last block is shorter).
+    pub block: u64,
+    /// The checksum of the table of checksums followed by the trailer's first 32 bytes.
+    pub check: u64,
 }
 
 impl Trailer {
-    /// The trailer's bytes.
-    pub fn encode(&self) -> [u8; TRAILER_BYTES] {
-        let mut t = [0u8; TRAILER_BYTES];
-        put(&mut t, 0, TRAILER_MAGIC);
+    /// The trailer's bytes: 40 in format 4, 24 before.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut t = vec![
+            0u8;
+            if self.sums.is_some() {
+                TRAILER_BYTES
+            } else {
+                TRAILER_V3_BYTES
+            }
+        ];
+        put(
+            &mut t,
+            0,
+            if self.sums.is_some() {
+                TRAILER_MAGIC_V4
+            } else {
+                TRAILER_MAGIC
+            },
+        );
         put(&mut t, 8, &self.summaries.to_be_bytes());
         put(&mut t, 16, &self.dir_off.to_be_bytes());
+        if let Some(s) = self.sums {
+            put(&mut t, 24, &s.block.to_be_bytes());
+            put(&mut t, 32, &s.check.to_be_bytes());
+        }
         t
     }
 
-    /// Reads a trailer (`None`: no trailer magic, a torn file).
-    pub fn decode(t: &[u8; TRAILER_BYTES]) -> Option<Trailer> {
-        (&t[..8] == TRAILER_MAGIC).then(|| Trailer {
+    /// Reads a trailer from the file's last [`Header::trailer_bytes`] (`None`: not the
+    /// trailer's magic, a torn file).
+    pub fn decode(t: &[u8]) -> Option<Trailer> {
+        let (magic, sums) = match t.len() {
+            TRAILER_BYTES => (
+                TRAILER_MAGIC_V4,
+                Some(TrailerSums {
+                    block: be64(t, 24),
+                    check: be64(t, 32),
+                }),
+            ),
+            TRAILER_V3_BYTES => (TRAILER_MAGIC, None),
+            _ => return None,
+        };
+        (&t[..8] == magic).then(|| Trailer {
             summaries: be64(t, 8),
             dir_off: be64(t, 16),
+            sums,
         })
     }
 
-    /// The file's length this trailer implies: directory, then the trailer (`None` past `u64`).
+    /// Where the summary directory ends: the bytes the checksums cover (`None` past `u64`).
+    pub fn dir_end(&self) -> Option<u64> {
+        section_end(self.dir_off, self.summaries, DIR_BYTES)
+    }
+
+    /// The file's length this trailer implies: directory, checksums (format 4), then the
+    /// trailer (`None` past `u64`, or a block size format 4 does not allow).
     pub fn file_len(&self) -> Option<u64> {
-        section_end(self.dir_off, self.summaries, DIR_BYTES)?.checked_add(TRAILER_BYTES as u64)
+        let end = self.dir_end()?;
+        match self.sums {
+            None => end.checked_add(TRAILER_V3_BYTES as u64),
+            Some(s) => blocks::table_bytes(end, s.block)?.checked_add(end + TRAILER_BYTES as u64),
+        }
     }
 
     /// Offset of directory record `i`.

@@ -1,0 +1,147 @@
+//! An index file opened for reading: its header and trailer read and checked, and every read
+//! at an offset checked against the file's checksums (format 4; files of formats 2 and 3
+//! have none and are read as they are). The reader and the merge of parts both open files
+//! here, so both refuse a damaged file alike.
+
+use super::format::{BlockSums, Header, Trailer, HEADER_BYTES};
+use super::IndexError;
+use std::fs::File;
+use std::path::Path;
+
+/// Reads exactly `buf.len()` bytes of `file` at `offset`, without touching the file's offset.
+#[cfg(unix)]
+fn positional_read(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Reads exactly `buf.len()` bytes of `file` at `offset` (Windows: `seek_read` per piece).
+#[cfg(windows)]
+fn positional_read(file: &File, mut offset: u64, mut buf: &mut [u8]) -> std::io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An opened index file.
+#[derive(Debug)]
+pub(super) struct IndexFile {
+    file: File,
+    /// The file's length when opened.
+    len: u64,
+    /// The header, checked against the file's length.
+    pub header: Header,
+    /// The trailer, checked against the header and the file's length.
+    pub trailer: Trailer,
+    /// Format 4's checksums (their own checksum checked).
+    sums: Option<BlockSums>,
+}
+
+impl IndexFile {
+    /// Opens an index file: its header, its trailer and (format 4) its checksums, which the
+    /// header's block is checked against at once.
+    pub fn open(path: &Path) -> Result<IndexFile, IndexError> {
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_dir() {
+            return Err(IndexError::Format("it is a folder"));
+        }
+        let len = meta.len();
+        let mut h = [0u8; HEADER_BYTES];
+        positional_read(&file, 0, &mut h)
+            .map_err(|_| IndexError::Format("shorter than the header"))?;
+        let header = Header::decode(&h, len)?;
+        // The header's check keeps the trailer inside the file, after the summaries.
+        let mut tail = vec![0u8; header.trailer_bytes()];
+        positional_read(&file, len - tail.len() as u64, &mut tail)?;
+        let trailer = Trailer::decode(&tail)
+            .filter(|t| t.dir_off >= header.summaries_off() && t.file_len() == Some(len))
+            .ok_or(IndexError::Format("bad trailer (a torn file?)"))?;
+        let mut opened = IndexFile {
+            file,
+            len,
+            header,
+            trailer,
+            sums: None,
+        };
+        if let Some((at, bytes)) = BlockSums::table_place(&trailer) {
+            // The trailer's file length counts the table: it is inside the file.
+            let table = opened.read_vec(at, bytes)?;
+            opened.sums = Some(BlockSums::new(&trailer, &table, &tail)?);
+            let mut again = [0u8; HEADER_BYTES];
+            opened.read_at(0, &mut again)?;
+        } else if header.format == 4 {
+            return Err(IndexError::Format("bad trailer (a torn file?)"));
+        }
+        Ok(opened)
+    }
+
+    /// Reads `buf.len()` bytes at offset `at`, checking the blocks under them. Positional:
+    /// the file is shared by threads (a server's requests), and a seek then a read on the
+    /// one file offset would race.
+    pub fn read_at(&self, at: u64, buf: &mut [u8]) -> Result<(), IndexError> {
+        let past = || IndexError::Format("a section runs past the end of the file");
+        if at
+            .checked_add(buf.len() as u64)
+            .is_none_or(|e| e > self.len)
+        {
+            return Err(past());
+        }
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let Some(sums) = &self.sums else {
+            return positional_read(&self.file, at, buf).map_err(|_| past());
+        };
+        let (start, stop) = sums
+            .span(at, buf.len() as u64)
+            .ok_or(IndexError::Format("a section runs into the checksums"))?;
+        let mut whole = vec![0u8; (stop - start) as usize];
+        positional_read(&self.file, start, &mut whole).map_err(|_| past())?;
+        sums.check(start, &whole)?;
+        let from = (at - start) as usize;
+        buf.copy_from_slice(&whole[from..from + buf.len()]);
+        Ok(())
+    }
+
+    /// Whether the file has checksums (format 4).
+    pub fn has_checksums(&self) -> bool {
+        self.sums.is_some()
+    }
+
+    /// Checks every block of the file against its checksum (nothing to check before format
+    /// 4), a megabyte at a time: the first block that does not match is named.
+    pub fn verify(&self) -> Result<(), IndexError> {
+        const STEP: u64 = 1 << 20;
+        let Some((covered, _)) = BlockSums::table_place(&self.trailer) else {
+            return Ok(());
+        };
+        let mut buf = vec![0u8; STEP as usize];
+        let mut at = 0;
+        while at < covered {
+            let n = (covered - at).min(STEP);
+            self.read_at(at, &mut buf[..n as usize])?;
+            at += n;
+        }
+        Ok(())
+    }
+
+    /// Reads `len` bytes at `at` into a new buffer (never more than the file holds).
+    pub fn read_vec(&self, at: u64, len: u64) -> Result<Vec<u8>, IndexError> {
+        if at.checked_add(len).is_none_or(|e| e > self.len) {
+            return Err(IndexError::Format(
+                "a section runs past the end of the file",
+            ));
+        }
+        let mut buf = vec![0u8; len as usize];
+        self.read_at(at, &mut buf)?;
+        Ok(buf)
+    }
+}

@@ -41,7 +41,7 @@ enum Command {
     /// Polyglot chess opening books: dump, lookup, check, repair, merge, make, header.
     #[command(subcommand)]
     Book(book::BookCommand),
-    /// Position databases: extract, view, histogram, stats, index, lookup, score, merge, compare.
+    /// Position databases: extract, view, histogram, stats, index, search, duplicates, lookup, verify, export, score, merge, compare.
     #[command(subcommand)]
     Pos(pos::PosCommand),
     /// Send GTP commands to an engine and print the answers (a debugging aid).

@@ -25,6 +25,7 @@ mod export;
 pub(crate) mod extract;
 pub(crate) mod index;
 mod search;
+mod verify;
 mod view;
 
 /// The `kifu pos` subcommands.
@@ -53,6 +54,10 @@ pub enum PosCommand {
     /// The games that reached a position (any symmetry, optionally colours swapped) and their
     /// continuations with counts and win rates; scores from scored files.
     Lookup(index::LookupArgs),
+    /// Check a database: every block of the index against its checksum, and the pattern index
+    /// beside it against its own. Exit 1, naming the file and the bytes, when one does not
+    /// match.
+    Verify(verify::VerifyArgs),
     /// Export an index's positions (each with its next move, game and result) or a position
     /// file's records as an Apache Parquet file, for pandas, Polars, DuckDB and Spark.
     Export(export::ExportArgs),
@@ -228,6 +233,7 @@ pub fn run(cmd: PosCommand) -> Result<Outcome> {
         PosCommand::Stats(a) => view::stats(a),
         PosCommand::Index(a) => index::index(a),
         PosCommand::Lookup(a) => index::lookup(a),
+        PosCommand::Verify(a) => verify::verify(a),
         PosCommand::Export(a) => export::run(a),
         PosCommand::Search(a) => search::search(*a),
         PosCommand::Duplicates(a) => search::duplicates(a),

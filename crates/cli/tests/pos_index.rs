@@ -929,3 +929,89 @@ fn an_index_cut_by_stones_looks_up_fuller_boards_through_the_pattern_index() {
     );
     assert!(!d.join("x.idx").exists());
 }
+
+/// A changed byte of an index is found by `kifu pos verify` (its block named), refused by
+/// the lookups that read it and by `--add` (which leaves the index as it was); a changed byte
+/// of the pattern index is found too.
+#[test]
+fn a_damaged_index_is_found_and_refused_where_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (fuego, gnugo) = fuego_gnugo();
+    let built = json(
+        &[
+            "pos", "index", &fuego, "--size", "9", "-o", "db.kpx", "--json",
+        ],
+        d,
+    );
+    let v = json(&["pos", "verify", "db.kpx", "--json"], d);
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "format": 4, "index_checked": true, "games": built["games"],
+            "pattern_index_checked": true, "index": "db.kpx", "pattern_index": "db.kpp",
+        })
+    );
+    let text = ok(&kifu(&["pos", "verify", "db.kpx"], d));
+    assert_eq!(
+        text,
+        format!(
+            "db.kpx: {} games, every block matches its checksum\ndb.kpp: its checksum matches\n",
+            built["games"]
+        )
+    );
+    let good = std::fs::read(d.join("db.kpx")).unwrap();
+    assert!(good.len() > 30 * 4096, "{}", good.len());
+    let with = |changed: &[usize]| {
+        let mut b = good.clone();
+        for &at in changed {
+            b[at] ^= 0x20;
+        }
+        std::fs::write(d.join("db.kpx"), &b).unwrap();
+        std::fs::copy(d.join("db.kpx"), d.join("before.kpx")).unwrap();
+    };
+    with(&[50_000]);
+    let err = fails(&kifu(&["pos", "verify", "db.kpx"], d), 1);
+    assert_eq!(
+        err.trim(),
+        "kifu: db.kpx: damaged: bytes 49152 to 53248 of db.kpx (byte offsets) do not match \
+         their checksum; rebuild it with `kifu pos index`"
+    );
+    // Every block from the third changed: a lookup's binary search meets one.
+    let blocks: Vec<usize> = (2..good.len() / 4096).map(|k| k * 4096 + 100).collect();
+    with(&blocks);
+    let empty = ".".repeat(81);
+    let err = fails(
+        &kifu(
+            &[
+                "pos",
+                "lookup",
+                "db.kpx",
+                "--board",
+                &empty,
+                "--to-play",
+                "B",
+            ],
+            d,
+        ),
+        1,
+    );
+    assert!(err.starts_with("kifu: damaged: bytes "), "{err}");
+    assert!(err.contains(" of db.kpx (byte offsets)"), "{err}");
+    let err = fails(
+        &kifu(&["pos", "index", &gnugo, "--add", "-o", "db.kpx"], d),
+        1,
+    );
+    assert!(err.contains("damaged: bytes "), "{err}");
+    assert!(
+        std::fs::read(d.join("db.kpx")).unwrap() == std::fs::read(d.join("before.kpx")).unwrap()
+    );
+    // The pattern index.
+    with(&[]);
+    let mut kpp = std::fs::read(d.join("db.kpp")).unwrap();
+    let mid = kpp.len() / 2;
+    kpp[mid] ^= 1;
+    std::fs::write(d.join("db.kpp"), &kpp).unwrap();
+    let err = fails(&kifu(&["pos", "verify", "db.kpx"], d), 1);
+    assert!(err.contains("db.kpp"), "{err}");
+}

@@ -38,7 +38,7 @@ pub mod scan;
 pub mod svg;
 
 pub use answer::SearchAnswer;
-pub use database::Database;
+pub use database::{Database, Verified};
 pub use filter::{Filters, GameInfo};
 pub use lookup::LookupAnswer;
 pub use pattern::{Cell, Pattern, PatternError};

@@ -6,7 +6,8 @@
 use super::format::{BlockSums, Header, Trailer, HEADER_BYTES};
 use super::IndexError;
 use std::fs::File;
-use std::path::Path;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 
 /// Reads exactly `buf.len()` bytes of `file` at `offset`, without touching the file's offset.
 #[cfg(unix)]
@@ -33,6 +34,8 @@ fn positional_read(file: &File, mut offset: u64, mut buf: &mut [u8]) -> std::io:
 /// An opened index file.
 #[derive(Debug)]
 pub(super) struct IndexFile {
+    /// The path it was opened by (named by errors of later reads).
+    path: PathBuf,
     file: File,
     /// The file's length when opened.
     len: u64,
@@ -65,6 +68,7 @@ impl IndexFile {
             .filter(|t| t.dir_off >= header.summaries_off() && t.file_len() == Some(len))
             .ok_or(IndexError::Format("bad trailer (a torn file?)"))?;
         let mut opened = IndexFile {
+            path: path.to_path_buf(),
             file,
             len,
             header,
@@ -74,7 +78,8 @@ impl IndexFile {
         if let Some((at, bytes)) = BlockSums::table_place(&trailer) {
             // The trailer's file length counts the table: it is inside the file.
             let table = opened.read_vec(at, bytes)?;
-            opened.sums = Some(BlockSums::new(&trailer, &table, &tail)?);
+            let sums = BlockSums::new(&trailer, &table, &tail);
+            opened.sums = Some(sums.map_err(|r| opened.damaged(r))?);
             let mut again = [0u8; HEADER_BYTES];
             opened.read_at(0, &mut again)?;
         } else if header.format == 4 {
@@ -105,10 +110,19 @@ impl IndexFile {
             .ok_or(IndexError::Format("a section runs into the checksums"))?;
         let mut whole = vec![0u8; (stop - start) as usize];
         positional_read(&self.file, start, &mut whole).map_err(|_| past())?;
-        sums.check(start, &whole)?;
+        sums.check(start, &whole).map_err(|r| self.damaged(r))?;
         let from = (at - start) as usize;
         buf.copy_from_slice(&whole[from..from + buf.len()]);
         Ok(())
+    }
+
+    /// The error of bytes that do not match their checksum.
+    fn damaged(&self, bytes: Range<u64>) -> IndexError {
+        IndexError::Damaged {
+            path: self.path.clone(),
+            from: bytes.start,
+            to: bytes.end,
+        }
     }
 
     /// Whether the file has checksums (format 4).

@@ -272,10 +272,13 @@ pub enum IndexError {
     /// Bytes of the file that do not match their checksum (format 4): the file changed after
     /// it was written.
     #[error(
-        "damaged: bytes {from} to {to} (byte offsets) do not match their checksum; rebuild it \
-         with `kifu pos index`"
+        "damaged: bytes {from} to {to} of {} (byte offsets) do not match their checksum; \
+         rebuild it with `kifu pos index`",
+        path.display()
     )]
     Damaged {
+        /// The file.
+        path: PathBuf,
         /// The first byte of the block that does not match.
         from: u64,
         /// The byte after it.

@@ -68,6 +68,12 @@ impl IndexReader {
         })
     }
 
+    /// The file's format: 4 (what kifu writes), or 2 or 3 (written by an older kifu: no
+    /// checksums).
+    pub fn format(&self) -> u8 {
+        self.header.format
+    }
+
     /// Whether the file has checksums (format 4; files written by an older kifu have none).
     /// Every read checks the blocks it reads, so a damaged file is refused where it is read
     /// ([`IndexError::Damaged`]).

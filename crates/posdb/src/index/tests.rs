@@ -752,7 +752,9 @@ fn checksums_refuse_damage_where_it_is_read_and_old_files_still_read() {
         let db = IndexReader::open(&p).unwrap();
         let want = block_of(at);
         match db.verify() {
-            Err(IndexError::Damaged { from, to }) => assert_eq!((from, to), want, "{at}"),
+            Err(IndexError::Damaged { path, from, to }) => {
+                assert_eq!((path, from, to), (p.clone(), want.0, want.1), "{at}")
+            }
             other => panic!("{at}: {other:?}"),
         }
         // A merge reads all but the summaries (it makes its own).

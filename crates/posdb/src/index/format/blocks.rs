@@ -12,6 +12,7 @@
 
 use super::{IndexError, Trailer, TrailerSums, TRAILER_BYTES};
 use std::io::{self, Write};
+use std::ops::Range;
 
 /// Bytes a checksum covers in the files written.
 pub(in crate::index) const BLOCK_BYTES: u64 = 4096;
@@ -137,22 +138,22 @@ impl BlockSums {
     }
 
     /// Checks `table` (read at [`BlockSums::table_place`]) against the trailer's check;
-    /// `trailer_bytes` are the file's last bytes.
+    /// `trailer_bytes` are the file's last bytes. `Err`: the bytes of the table and trailer,
+    /// which do not match.
     pub(in crate::index) fn new(
         trailer: &Trailer,
         table: &[u8],
         trailer_bytes: &[u8],
-    ) -> Result<BlockSums, IndexError> {
-        let (Some(s), Some(covered)) = (trailer.sums, trailer.dir_end()) else {
-            return Err(IndexError::Format("no checksums in the trailer"));
+    ) -> Result<BlockSums, Range<u64>> {
+        let covered = trailer.dir_end().unwrap_or(0);
+        let damaged = covered..covered + table.len() as u64 + trailer_bytes.len() as u64;
+        let Some(s) = trailer.sums else {
+            return Err(damaged);
         };
         if trailer_bytes.len() != TRAILER_BYTES
             || table_check(table, &trailer_bytes[..TRAILER_BYTES - 8]) != s.check
         {
-            return Err(IndexError::Damaged {
-                from: covered,
-                to: covered + table.len() as u64 + TRAILER_BYTES as u64,
-            });
+            return Err(damaged);
         }
         Ok(BlockSums {
             block: s.block,
@@ -182,16 +183,13 @@ impl BlockSums {
     }
 
     /// Checks `bytes`, read at `start` (a block's start, as [`BlockSums::span`] gives it),
-    /// block by block; the first block that does not match its checksum is named.
-    pub(in crate::index) fn check(&self, start: u64, bytes: &[u8]) -> Result<(), IndexError> {
+    /// block by block. `Err`: the bytes of the first block that does not match its checksum.
+    pub(in crate::index) fn check(&self, start: u64, bytes: &[u8]) -> Result<(), Range<u64>> {
         for (i, b) in bytes.chunks(self.block as usize).enumerate() {
             let from = start + i as u64 * self.block;
             let k = (from / self.block) as usize;
             if self.sums.get(k) != Some(&sum(b)) {
-                return Err(IndexError::Damaged {
-                    from,
-                    to: from + b.len() as u64,
-                });
+                return Err(from..from + b.len() as u64);
             }
         }
         Ok(())
@@ -245,10 +243,10 @@ mod tests {
                 for i in 0..table.len() {
                     let mut bad = table.to_vec();
                     bad[i] ^= 0x10;
-                    assert!(matches!(
-                        BlockSums::new(&t, &bad, tail),
-                        Err(IndexError::Damaged { .. })
-                    ));
+                    assert_eq!(
+                        BlockSums::new(&t, &bad, tail).unwrap_err(),
+                        at..at + len + 40
+                    );
                 }
                 let mut bad_tail = tail.to_vec();
                 bad_tail[9] ^= 1;
@@ -272,10 +270,10 @@ mod tests {
         let mut bad = out.clone();
         bad[9000] ^= 4;
         let (s, e) = sums.span(4096, 5000).unwrap();
-        match sums.check(s, &bad[s as usize..e as usize]) {
-            Err(IndexError::Damaged { from, to }) => assert_eq!((from, to), (8192, 10_000)),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(
+            sums.check(s, &bad[s as usize..e as usize]),
+            Err(8192..10_000)
+        );
         sums.check(0, &bad[..8192]).unwrap();
     }
 

@@ -12,13 +12,20 @@
 //! nothing the queries need; ad-hoc SQL over games is not a goal here.
 //!
 //! # The file
-//! One file in one stream (format 2): header, the Zobrist table text, 26-byte entries sorted by
+//! One file in one stream (format 4): header, the Zobrist table text, 26-byte entries sorted by
 //! key (two canonical hashes and the side to play, then game and move number; each with the
 //! symmetry to the canonical orientation, the next move in it, the game's winner and a
 //! variation bit), 32-byte game records, the file table, strings, the summaries of the keys with
-//! at least [`SUMMARY_THRESHOLD`] entries (see [`summary`]) and a trailer that locates them. The
-//! bytes are defined in one place, `format` (its docs give every layout); the writer, the
-//! reader and the summaries use its typed records only.
+//! at least [`SUMMARY_THRESHOLD`] entries (see [`summary`]), a checksum of every 4 KiB block of
+//! all that, and a trailer that locates the summaries and checks the checksums. The bytes are
+//! defined in one place, `format` (its docs give every layout); the writer, the reader and the
+//! summaries use its typed records only.
+//!
+//! Every read checks the blocks it reads (`file`: the reader and the merge open files there),
+//! so a damaged file is refused with the bytes named ([`IndexError::Damaged`]) by the first
+//! read that meets the damage, and [`IndexReader::verify`] checks a whole file. Files of
+//! formats 2 and 3 (written before the checksums) are still read, unchecked, and a merge or
+//! `--add` makes them format 4.
 //!
 //! Files of format 1 (`KIFUPIX1`: no summaries, no winners in the entries) are refused with an
 //! error that says to rebuild them.
@@ -26,7 +33,9 @@
 //! # Modules
 //! - `format`: the on-disk layouts (header, key, entry and trailer in `format/mod.rs`, game
 //!   and file records in `format/tables.rs`, summary records and game sets in
-//!   `format/summary.rs`), their encoding and decoding, and where each section starts.
+//!   `format/summary.rs`, the checksums and the writer that makes them in
+//!   `format/blocks.rs`), their encoding and decoding, and where each section starts.
+//! - `file`: an index file opened (header, trailer, checksums) and its checked reads.
 //! - `build`: [`build_index`], as steps: replay the files in parallel batches and append their
 //!   results in input order, sort the entries, then write header, entries (summaries built as
 //!   they stream past), games, files, strings, summaries and trailer.

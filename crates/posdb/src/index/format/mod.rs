@@ -3,15 +3,15 @@
 //! reader ([`super::reader`]) and the summaries ([`super::summary`]) go through these types and
 //! never index raw bytes, so a change of layout is a change of this file.
 //!
-//! # The file (formats 2 and 3; all integers big-endian)
-//! - [`Header`], 96 bytes in format 2, 104 in format 3: magic `KIFUPIX2` (every position has
-//!   its entries) or `KIFUPIX3` (entries only for positions of at most `most_stones` stones),
-//!   board size (1 byte), flags (1 byte; bit 0: variations were indexed), `most_stones` (u16;
-//!   0 in format 2), 4 bytes zero, then u64 each: entries, games, files, offset of the Zobrist
-//!   table text, its length, offset of the entries, offset of the game table, offset of the file
-//!   table, length of the strings, the summary threshold the file was built with (for
-//!   information); in format 3 a u64 more: the positions indexed (with those whose entries
-//!   were not kept).
+//! # The file (format 4, and formats 2 and 3 still read; all integers big-endian)
+//! - [`Header`], 104 bytes (96 in format 2): magic `KIFUPIX4` (`KIFUPIX2`: every position has
+//!   its entries; `KIFUPIX3`: entries only for positions of at most `most_stones` stones),
+//!   board size (1 byte), flags (1 byte; bit 0: variations were indexed; bit 1, format 4:
+//!   cut by stones), `most_stones` (u16; 0 when not cut), 4 bytes zero, then u64 each:
+//!   entries, games, files, offset of the Zobrist table text, its length, offset of the
+//!   entries, offset of the game table, offset of the file table, length of the strings, the
+//!   summary threshold the file was built with (for information); then (not in format 2) a
+//!   u64 more: the positions indexed (with those whose entries were not kept).
 //! - The Zobrist table text (`zobrist_board_N.dat` format) the keys were made with.
 //! - [`Entry`] records, 26 bytes, sorted by their bytes: canonical hash `h1` (8; the PositionId
 //!   hash with that table), a second canonical hash `h2` (8; the lowest of the 8 symmetric hashes
@@ -31,9 +31,13 @@
 //! - The strings.
 //! - Summary data ([`SummaryHead`], [`ContRecord`]s, a [`GameSet`]), then the summary directory
 //!   ([`DirRecord`]s); see [`super::summary`] for what they hold.
-//! - [`Trailer`], 24 bytes: magic `KIFUPIXS`, summaries (u64), offset of the summary directory
-//!   (u64). The summaries are known only once the entries are written, so they are located from
-//!   the end and the file can still be written in one stream.
+//! - Format 4: the checksums ([`blocks`]): XXH3-64 of every 4 KiB block of the bytes above
+//!   (the last block shorter), 8 bytes each.
+//! - [`Trailer`], 40 bytes: magic `KIFUPIXC`, summaries (u64), offset of the summary directory
+//!   (u64), the checksums' block size (u64), and the XXH3-64 of the checksums followed by the
+//!   trailer's first 32 bytes (u64). Formats 2 and 3: 24 bytes, magic `KIFUPIXS`, the first
+//!   two fields. The summaries are known only once the entries are written, so they are
+//!   located from the end and the file can still be written in one stream.
 //!
 //! Decoding never fails on a record's own bytes (a damaged file gives odd values, which the reader
 //! checks where they matter); only the magic numbers are refused here.

@@ -243,7 +243,17 @@ def test_build_index_writes_its_output_safely(tmp_path):
     out.write_bytes(b"old")
     s = posdb.build_index([games], out, size=9)
     assert out.read_bytes()[:8] == b"KIFUPIX4" and s["games"] > 100
-    assert posdb.Index(out).games == s["games"]
+    index = posdb.Index(out)  # opening builds the pattern index beside it
+    assert index.games == s["games"]
+    assert index.verify() == {
+        "format": 4, "index_checked": True, "games": s["games"], "pattern_index_checked": True,
+    }
+    # A byte changed after opening: the read that meets it raises, naming the file and bytes.
+    data = bytearray(out.read_bytes())
+    data[5000] ^= 1
+    out.write_bytes(bytes(data))
+    with pytest.raises(kifu.PosdbError, match="damaged: bytes 4096 to 8192 of .*db.kidx"):
+        index.verify()
     (tmp_path / "folder").mkdir()
     with pytest.raises(OSError):
         posdb.build_index([games], tmp_path / "folder", size=9)

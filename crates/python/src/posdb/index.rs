@@ -195,6 +195,20 @@ impl PyIndex {
         Ok(d)
     }
 
+    /// Reads both files of the database whole and checks them against their checksums (the
+    /// index's every 4 KiB block, the pattern index's body): a dict of format, index_checked
+    /// (False for an index written by an older kifu, which has none), games and
+    /// pattern_index_checked (False when it is missing or made for another game list). Raises
+    /// `PosdbError` naming the file and the bytes that do not match.
+    fn verify<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let path = PathBuf::from(&self.path);
+        let v = py
+            .detach(|| Database::verify(&path))
+            .map_err(|e| posdb_error(Some(self.path.clone()), e))?;
+        let text = serde_json::to_string(&v).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        json_to_py(py, &text)
+    }
+
     /// Game `id` alone as SGF text, read again from its file.
     fn game_sgf(&self, py: Python<'_>, id: u64) -> PyResult<String> {
         py.detach(|| self.db.game_sgf(id))

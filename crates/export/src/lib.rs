@@ -176,7 +176,7 @@ impl InputKind {
 /// An opened input.
 pub enum Input {
     /// An index, opened and its header checked.
-    Index(IndexReader),
+    Index(Box<IndexReader>),
     /// A stream of position records.
     Positions(Box<dyn Read + Send>),
 }
@@ -202,7 +202,7 @@ impl Input {
         let meta = std::fs::metadata(path).map_err(open_error)?;
         if meta.is_file() {
             match IndexReader::open(path) {
-                Ok(r) => return Ok(Input::Index(r)),
+                Ok(r) => return Ok(Input::Index(Box::new(r))),
                 // Not an index (the reader checks the magic first): position records.
                 Err(IndexError::Format("bad magic" | "shorter than the header")) => {}
                 Err(IndexError::Io(e)) => return Err(open_error(e)),

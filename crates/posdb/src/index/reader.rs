@@ -4,9 +4,9 @@ use super::answer::{code_to_move, representative, stabilizer, ContinuationSums};
 use super::answer::{LookupPage, LookupResult, Occurrence};
 use super::file::IndexFile;
 use super::format::{
-    DirRecord, Entry, FileRecord, GameRecord, GameSet, GameStrings, Header, Key, StrRef,
-    SummaryHead, Trailer, CONT_BYTES, DIR_BYTES, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, NEXT_NONE,
-    NEXT_PASS, SUMMARY_HEAD_BYTES,
+    DirRecord, Entry, FileRecord, GameRecord, GameSet, GameStrings, Key, StrRef, SummaryHead,
+    CONT_BYTES, DIR_BYTES, ENTRY_BYTES, FILE_BYTES, GAME_BYTES, NEXT_NONE, NEXT_PASS,
+    SUMMARY_HEAD_BYTES,
 };
 use super::hash::SecondHash;
 use super::summary::Summary;
@@ -37,8 +37,6 @@ pub struct IndexReader {
     size: BoardSize,
     keys: Arc<ZobristKeys>,
     second: SecondHash,
-    header: Header,
-    trailer: Trailer,
 }
 
 impl IndexReader {
@@ -46,7 +44,7 @@ impl IndexReader {
     /// checksums' own checksum; the blocks are checked as they are read).
     pub fn open(path: &Path) -> Result<IndexReader, IndexError> {
         let file = IndexFile::open(path)?;
-        let (header, trailer) = (file.header, file.trailer);
+        let header = file.header;
         let z = file.read_vec(header.zobrist_off, header.zobrist_len)?;
         let size = header.size;
         let table = ZobristTable::parse(&z).map_err(|_| IndexError::Format("bad Zobrist table"))?;
@@ -63,15 +61,13 @@ impl IndexReader {
             size,
             keys,
             second: SecondHash::new(size),
-            header,
-            trailer,
         })
     }
 
     /// The file's format: 4 (what kifu writes), or 2 or 3 (written by an older kifu: no
     /// checksums).
     pub fn format(&self) -> u8 {
-        self.header.format
+        self.file.header.format
     }
 
     /// Whether the file has checksums (format 4; files written by an older kifu have none).
@@ -89,7 +85,7 @@ impl IndexReader {
 
     /// Whether variations were indexed (else main lines only).
     pub fn variations(&self) -> bool {
-        self.header.variations
+        self.file.header.variations
     }
 
     /// The board size.
@@ -104,31 +100,32 @@ impl IndexReader {
 
     /// Number of games.
     pub fn games(&self) -> u64 {
-        self.header.games
+        self.file.header.games
     }
 
     /// Number of entries (with [`IndexReader::most_stones`], fewer than the positions).
     pub fn entries(&self) -> u64 {
-        self.header.entries
+        self.file.header.entries
     }
 
     /// Number of positions indexed: the entries, and in an index cut by stones
     /// ([`IndexReader::most_stones`]) also the positions whose entries were not kept.
     pub fn positions(&self) -> u64 {
-        self.header.positions
+        self.file.header.positions
     }
 
     /// Entries are kept only for positions of at most this many stones (`None`: every
     /// position has its entries). Lookups of other boards are refused with
     /// [`IndexError::NotHeld`]; the pattern index answers them.
     pub fn most_stones(&self) -> Option<u16> {
-        self.header.most_stones
+        self.file.header.most_stones
     }
 
     /// Whether the entries answer lookups of `board` (its stones are few enough): a board
     /// and its colours swapped have the same stones, so both or neither.
     pub fn holds(&self, board: &Board) -> bool {
-        self.header
+        self.file
+            .header
             .most_stones
             .is_none_or(|most| board.stone_count() <= usize::from(most))
     }
@@ -141,10 +138,11 @@ impl IndexReader {
 
     fn string(&self, r: StrRef) -> Result<String, IndexError> {
         let at = self
+            .file
             .header
             .strings_off()
             .checked_add(r.off)
-            .filter(|a| a.saturating_add(u64::from(r.len)) <= self.header.summaries_off())
+            .filter(|a| a.saturating_add(u64::from(r.len)) <= self.file.header.summaries_off())
             .ok_or(IndexError::Format("a string runs past the end of the file"))?;
         let mut b = vec![0u8; r.len as usize];
         self.read_at(at, &mut b)?;
@@ -153,23 +151,23 @@ impl IndexReader {
 
     /// The record of game `id`.
     fn game_record(&self, id: u32) -> Result<GameRecord, IndexError> {
-        if u64::from(id) >= self.header.games {
+        if u64::from(id) >= self.file.header.games {
             return Err(IndexError::Format("game number out of range"));
         }
         let mut b = [0u8; GAME_BYTES];
-        self.read_at(self.header.game_off(id), &mut b)?;
+        self.read_at(self.file.header.game_off(id), &mut b)?;
         Ok(GameRecord::decode(&b))
     }
 
     /// The game numbered `id`.
     pub fn game(&self, id: u32) -> Result<GameInfo, IndexError> {
         let g = self.game_record(id)?;
-        if u64::from(g.file) >= self.header.files {
+        if u64::from(g.file) >= self.file.header.files {
             return Err(IndexError::Format("file number out of range"));
         }
         let strings = GameStrings::decode(&self.string(g.strings)?);
         let mut fb = [0u8; FILE_BYTES];
-        self.read_at(self.header.file_off(g.file), &mut fb)?;
+        self.read_at(self.file.header.file_off(g.file), &mut fb)?;
         let file = self.string(FileRecord::decode(&fb).path)?;
         Ok(GameInfo {
             id,
@@ -194,7 +192,7 @@ impl IndexReader {
 
     /// [`IndexReader::game_places`], reading `block` records at a time.
     pub(super) fn game_places_by(&self, block: u64) -> Result<Vec<(u32, u32)>, IndexError> {
-        let games = self.header.games;
+        let games = self.file.header.games;
         // The header was checked against the file's length, so this is what the file holds.
         let mut places = Vec::with_capacity(usize::try_from(games).unwrap_or(0));
         let mut buf = Vec::new();
@@ -202,11 +200,11 @@ impl IndexReader {
         while first < games {
             let n = (games - first).min(block.max(1));
             buf.resize(n as usize * GAME_BYTES, 0);
-            let at = self.header.games_off + first * GAME_BYTES as u64;
+            let at = self.file.header.games_off + first * GAME_BYTES as u64;
             self.read_at(at, &mut buf)?;
             for b in buf.as_chunks::<GAME_BYTES>().0 {
                 let g = GameRecord::decode(b);
-                if u64::from(g.file) >= self.header.files {
+                if u64::from(g.file) >= self.file.header.files {
                     return Err(IndexError::Format("file number out of range"));
                 }
                 places.push((g.file, g.game_in_file));
@@ -229,7 +227,7 @@ impl IndexReader {
         block: u64,
         window_bytes: u64,
     ) -> Result<Vec<String>, IndexError> {
-        let mut paths = Vec::with_capacity(usize::try_from(self.header.files).unwrap_or(0));
+        let mut paths = Vec::with_capacity(usize::try_from(self.file.header.files).unwrap_or(0));
         self.each_file_path_by(block, window_bytes, |_, path| {
             paths.push(path.to_owned());
             Ok(())
@@ -255,21 +253,22 @@ impl IndexReader {
         window_bytes: u64,
         mut visit: impl FnMut(u32, &str) -> Result<(), IndexError>,
     ) -> Result<(), IndexError> {
-        let files = self.header.files;
+        let files = self.file.header.files;
         let (mut table, mut window) = (Vec::new(), Vec::new());
         let mut window_off = 0u64;
-        let strings_end = self.header.summaries_off();
+        let strings_end = self.file.header.summaries_off();
         let mut first = 0u64;
         while first < files {
             let n = (files - first).min(block.max(1));
             table.resize(n as usize * FILE_BYTES, 0);
             self.read_at(
-                self.header.files_off + first * FILE_BYTES as u64,
+                self.file.header.files_off + first * FILE_BYTES as u64,
                 &mut table,
             )?;
             for (k, b) in table.as_chunks::<FILE_BYTES>().0.iter().enumerate() {
                 let r = FileRecord::decode(b).path;
                 let at = self
+                    .file
                     .header
                     .strings_off()
                     .checked_add(r.off)
@@ -298,16 +297,16 @@ impl IndexReader {
 
     /// The number of files the index was built from (with or without games kept).
     pub fn files(&self) -> u64 {
-        self.header.files
+        self.file.header.files
     }
 
     /// The path of file `n` (from 0, in the order they were indexed), as it was given.
     pub fn file_path(&self, n: u32) -> Result<String, IndexError> {
-        if u64::from(n) >= self.header.files {
+        if u64::from(n) >= self.file.header.files {
             return Err(IndexError::Format("file number out of range"));
         }
         let mut fb = [0u8; FILE_BYTES];
-        self.read_at(self.header.file_off(n), &mut fb)?;
+        self.read_at(self.file.header.file_off(n), &mut fb)?;
         self.string(FileRecord::decode(&fb).path)
     }
 
@@ -319,13 +318,13 @@ impl IndexReader {
     /// The key of entry `i`.
     fn entry_key(&self, i: u64) -> Result<Key, IndexError> {
         let mut b = [0u8; ENTRY_BYTES];
-        self.read_at(self.header.entry_off(i), &mut b)?;
+        self.read_at(self.file.header.entry_off(i), &mut b)?;
         Ok(Entry::decode_key(&b))
     }
 
     /// The entries with this key.
     fn entries_with(&self, key: &Key) -> Result<Vec<Entry>, IndexError> {
-        let entries = self.header.entries;
+        let entries = self.file.header.entries;
         let (mut lo, mut hi) = (0u64, entries);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -346,7 +345,7 @@ impl IndexReader {
         'runs: while at < entries {
             let n = BLOCK.min(entries - at);
             let bytes = &mut block[..n as usize * ENTRY_BYTES];
-            self.read_at(self.header.entry_off(at), bytes)?;
+            self.read_at(self.file.header.entry_off(at), bytes)?;
             for b in bytes.chunks_exact(ENTRY_BYTES) {
                 let e = Entry::decode(b.try_into().expect("chunks of ENTRY_BYTES"));
                 if e.key != *key {
@@ -371,21 +370,21 @@ impl IndexReader {
     /// Where the summaries start (tests damage them).
     #[cfg(test)]
     pub(super) fn sum_off_for_tests(&self) -> u64 {
-        self.header.summaries_off()
+        self.file.header.summaries_off()
     }
 
     /// Number of summarized keys.
     pub fn summaries(&self) -> u64 {
-        self.trailer.summaries
+        self.file.trailer.summaries
     }
 
     /// The summary of `key`, if it has one: binary search of the directory.
     fn summary_of(&self, key: &Key) -> Result<Option<(Summary, u64)>, IndexError> {
-        let (mut lo, mut hi) = (0u64, self.trailer.summaries);
+        let (mut lo, mut hi) = (0u64, self.file.trailer.summaries);
         let mut d = [0u8; DIR_BYTES];
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            self.read_at(self.trailer.dir_record_off(mid), &mut d)?;
+            self.read_at(self.file.trailer.dir_record_off(mid), &mut d)?;
             let rec = DirRecord::decode(&d);
             match rec.key.cmp(key) {
                 std::cmp::Ordering::Less => lo = mid + 1,
@@ -394,10 +393,10 @@ impl IndexReader {
                     let bad = IndexError::Format("a summary runs past its section");
                     let at = rec
                         .off
-                        .checked_add(self.header.summaries_off())
+                        .checked_add(self.file.header.summaries_off())
                         .filter(|a| {
                             a.checked_add(rec.len)
-                                .is_some_and(|e| e <= self.trailer.dir_off)
+                                .is_some_and(|e| e <= self.file.trailer.dir_off)
                         })
                         .ok_or(bad)?;
                     if rec.len < SUMMARY_HEAD_BYTES as u64 {
@@ -405,8 +404,11 @@ impl IndexReader {
                     }
                     let mut h = [0u8; SUMMARY_HEAD_BYTES];
                     self.read_at(at, &mut h)?;
-                    let mut s =
-                        Summary::parse_head(SummaryHead::decode(&h), rec.len, self.header.entries)?;
+                    let mut s = Summary::parse_head(
+                        SummaryHead::decode(&h),
+                        rec.len,
+                        self.file.header.entries,
+                    )?;
                     let mut c = vec![0u8; s.head.conts as usize * CONT_BYTES];
                     self.read_at(at + SUMMARY_HEAD_BYTES as u64, &mut c)?;
                     s.parse_conts(&c);
@@ -421,13 +423,13 @@ impl IndexReader {
     fn summary_games(&self, s: &Summary, at: u64) -> Result<GameSet, IndexError> {
         let mut b = vec![0u8; s.head.set_len as usize];
         self.read_at(at + s.head.set_at(), &mut b)?;
-        GameSet::parse(s.head.set_kind, &b, s.head.games, self.header.games)
+        GameSet::parse(s.head.set_kind, &b, s.head.games, self.file.header.games)
     }
 
     /// `count` entries from number `first`.
     fn read_entries(&self, first: u64, count: u64) -> Result<Vec<Entry>, IndexError> {
         let mut b = vec![0u8; (count as usize) * ENTRY_BYTES];
-        self.read_at(self.header.entry_off(first), &mut b)?;
+        self.read_at(self.file.header.entry_off(first), &mut b)?;
         Ok(Entry::decode_all(&b).collect())
     }
 
@@ -447,7 +449,7 @@ impl IndexReader {
         if !self.holds(board) {
             return Err(IndexError::NotHeld {
                 stones: board.stone_count() as u32,
-                most: self.header.most_stones.unwrap_or(u16::MAX),
+                most: self.file.header.most_stones.unwrap_or(u16::MAX),
             });
         }
         // Moves the symmetries of the query board map onto each other are one continuation.

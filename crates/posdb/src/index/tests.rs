@@ -758,7 +758,12 @@ fn checksums_refuse_damage_where_it_is_read_and_old_files_still_read() {
             other => panic!("{at}: {other:?}"),
         }
         // A merge reads all but the summaries (it makes its own).
-        let merged = merge_index_parts(&[p.clone()], Layout::Shards, None, &mut io::sink());
+        let merged = merge_index_parts(
+            std::slice::from_ref(&p),
+            Layout::Shards,
+            None,
+            &mut io::sink(),
+        );
         if at < games_off + db.games() * GAME_BYTES as u64 {
             let e = merged.unwrap_err();
             assert!(

@@ -59,7 +59,7 @@ const MAGIC: &[u8; 8] = b"KIFUPIX2";
 /// format 2, so a reader that knows only format 2 refuses only the files it would misread.
 const MAGIC_V3: &[u8; 8] = b"KIFUPIX3";
 /// Magic of format 4, the format written: format 3's header (the cut by stones a flag), and
-/// a checksum for every [`BLOCK_BYTES`] of the file ([`blocks`]).
+/// a checksum for every 4 KiB block of the file ([`blocks`]).
 const MAGIC_V4: &[u8; 8] = b"KIFUPIX4";
 /// Magic of format 1 (no summaries, no winners in the entries): refused with "rebuild it".
 const MAGIC_V1: &[u8; 8] = b"KIFUPIX1";

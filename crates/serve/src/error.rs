@@ -91,13 +91,13 @@ impl<S: Send + Sync, T: DeserializeOwned> axum::extract::FromRequest<S> for Body
         }
         // A client that stops sending its body does not hold the connection for ever.
         let read = axum::body::Bytes::from_request(req, state);
-        let bytes = tokio::time::timeout(crate::app::BODY_TIMEOUT, read)
+        let bytes = tokio::time::timeout(crate::accept::BODY_TIMEOUT, read)
             .await
             .map_err(|_| ApiError {
                 status: 408,
                 error: format!(
                     "the body did not come within {} seconds",
-                    crate::app::BODY_TIMEOUT.as_secs()
+                    crate::accept::BODY_TIMEOUT.as_secs()
                 ),
                 field: None,
             })?

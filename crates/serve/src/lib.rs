@@ -22,6 +22,7 @@
 //! assert_eq!(view(&pos).rows[5], "...#.....");
 //! ```
 
+pub mod accept;
 pub mod api;
 pub mod app;
 pub mod assets;
@@ -29,4 +30,5 @@ pub mod board;
 pub mod error;
 pub mod view;
 
-pub use app::{serve, shutdown_signal, App, Config, OpenError};
+pub use accept::{serve, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, SHUTDOWN_GRACE};
+pub use app::{shutdown_signal, App, Config, OpenError};

@@ -143,14 +143,45 @@ fn bad_sets_of_parts_are_refused() {
     std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
     let e = err(&[parts[0].clone(), parts[1].clone(), cut.clone()]);
     assert!(e.contains("cut.counts: cut short or damaged"), "{e}");
-    // Records out of order (damage inside): refused, never merged into a wrong book.
-    let mut swapped = bytes.clone();
-    let (a, b) = (8, 8 + 35);
-    let first: Vec<u8> = swapped[a..b].to_vec();
-    let second: Vec<u8> = swapped[b..b + 35].to_vec();
-    swapped[a..b].copy_from_slice(&second);
-    swapped[b..b + 35].copy_from_slice(&first);
-    std::fs::write(&cut, &swapped).unwrap();
+    // Damage inside: a record's count, two records swapped, a digit of the trailer's games
+    // (all still well framed): refused by the checksum, never merged into a wrong book.
+    let swap = |bytes: &[u8]| {
+        let mut swapped = bytes.to_vec();
+        let (a, b) = (8, 8 + 35);
+        swapped[a..b].copy_from_slice(&bytes[b..b + 35]);
+        swapped[b..b + 35].copy_from_slice(&bytes[a..b]);
+        swapped
+    };
+    // Places in the trailer (the last match: the records are binary).
+    let find = |pat: &[u8]| bytes.windows(pat.len()).rposition(|w| w == pat).unwrap();
+    let games_at = find(b"\"games\":") + 8;
+    let mut count = bytes.clone();
+    count[8 + 10] ^= 1;
+    let mut games = bytes.clone();
+    games[games_at] = if games[games_at] == b'1' { b'2' } else { b'1' };
+    for damaged in [count, swap(&bytes), games] {
+        std::fs::write(&cut, &damaged).unwrap();
+        let e = err(&[parts[0].clone(), parts[1].clone(), cut.clone()]);
+        assert!(
+            e.contains("cut.counts: damaged: its records (byte offsets 8 to "),
+            "{e}"
+        );
+    }
+    // A file of an older kifu (no checksum) is read as it was: it merges into the same book,
+    // and records out of order in it are still refused by the merge.
+    let check_at = find(b",\"check\":");
+    let json_end = bytes.len() - 16;
+    let mut old = bytes[..check_at].to_vec();
+    old.extend_from_slice(&bytes[json_end - 1..json_end]);
+    let json_len = old.len() - find(b"{\"kifu\"");
+    old.extend_from_slice(&(json_len as u64).to_le_bytes());
+    old.extend_from_slice(b"KIFUBKC1");
+    std::fs::write(&cut, &old).unwrap();
+    assert_eq!(
+        from_parts(&[parts[0].clone(), parts[1].clone(), cut.clone()], &opts).unwrap(),
+        from_parts(&parts, &opts).unwrap()
+    );
+    std::fs::write(&cut, swap(&old)).unwrap();
     let e = err(&[parts[0].clone(), parts[1].clone(), cut.clone()]);
     assert!(e.contains("out of order"), "{e}");
     // Not a counts file at all.

@@ -18,12 +18,16 @@
 //!   sum       u64                      sum of result + 1 (2 win, 1 draw or unknown, 0 loss)
 //!   first     u64                      first seen: game number in the whole input << 20 | ply
 //!   white     u8                       1 when White moved
-//! trailer JSON (CountsInfo)             what was counted, from which files, which shard
+//! trailer JSON (CountsInfo)             what was counted, from which files, which shard, and
+//!                                      a checksum of the records and of itself (`check`)
 //! trailer length u64, "KIFUBKC1"       16 bytes
 //! ```
 //! The game number in `first` counts every game of every input in order, whichever shard it
 //! belongs to, so the earliest pair wins across parts as it does in one pass. The trailer says
-//! how many records there are: a file cut short is refused, never merged.
+//! how many records there are: a file cut short is refused, never merged; and its `check` is
+//! the XXH3-64 of the records then of the trailer's JSON written with `check` null, so a
+//! changed byte is refused too (the JSON is made again from what was read: serde_json writes
+//! the same struct as the same bytes).
 
 use super::runs::{Agg, RunSet, RUN_RECORD};
 use super::{Compat, SkippedGame};
@@ -79,6 +83,11 @@ pub struct CountsInfo {
     pub skipped: Vec<SkippedEntry>,
     /// Records in the file.
     pub records: u64,
+    /// XXH3-64 of the records' bytes, then of this trailer's JSON written with `check` null:
+    /// a changed byte of either is refused when the file is opened. `None` in files of an
+    /// older kifu (read unchecked); an older kifu ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<u64>,
 }
 
 impl CountsInfo {
@@ -109,17 +118,43 @@ pub fn write_counts(
 ) -> Result<()> {
     w.write_all(COUNTS_MAGIC)?;
     let mut n = 0u64;
+    let mut sum = Checksum::default();
     records(&mut |key, mv, a| {
-        w.write_all(&super::runs::encode(key, mv, a))?;
+        let r = super::runs::encode(key, mv, a);
+        w.write_all(&r)?;
+        sum.add(&r);
         n += 1;
         Ok(())
     })?;
     info.records = n;
-    let json = serde_json::to_vec(info).map_err(|e| Error::Stream(std::io::Error::other(e)))?;
+    info.check = None;
+    let unchecked = trailer_json(info)?;
+    sum.add(&unchecked);
+    info.check = Some(sum.value());
+    let json = trailer_json(info)?;
     w.write_all(&json)?;
     w.write_all(&(json.len() as u64).to_le_bytes())?;
     w.write_all(COUNTS_MAGIC)?;
     Ok(())
+}
+
+/// The trailer's JSON bytes.
+fn trailer_json(info: &CountsInfo) -> Result<Vec<u8>> {
+    serde_json::to_vec(info).map_err(|e| Error::Stream(std::io::Error::other(e)))
+}
+
+/// XXH3-64 of bytes fed in pieces.
+#[derive(Default)]
+struct Checksum(twox_hash::XxHash3_64);
+
+impl Checksum {
+    fn add(&mut self, bytes: &[u8]) {
+        std::hash::Hasher::write(&mut self.0, bytes);
+    }
+
+    fn value(&self) -> u64 {
+        std::hash::Hasher::finish(&self.0)
+    }
 }
 
 /// A counts file opened for merging: its trailer and its records' place.
@@ -178,6 +213,32 @@ impl CountsPart {
                 info.records
             )));
         }
+        if let Some(check) = info.check {
+            // The records read once here, at disk speed, so that a damaged part is refused
+            // before anything is merged (the merge reads them again, run by run).
+            let mut sum = Checksum::default();
+            file.seek(SeekFrom::Start(8))
+                .map_err(|e| Error::io(path, e))?;
+            let mut left = body;
+            let mut buf = vec![0u8; 1 << 20];
+            while left > 0 {
+                let n = left.min(buf.len() as u64) as usize;
+                file.read_exact(&mut buf[..n])
+                    .map_err(|e| Error::io(path, e))?;
+                sum.add(&buf[..n]);
+                left -= n as u64;
+            }
+            sum.add(&trailer_json(&CountsInfo {
+                check: None,
+                ..info.clone()
+            })?);
+            if sum.value() != check {
+                return Err(bad(format!(
+                    "damaged: its records (byte offsets 8 to {json_at}) or its trailer do not \
+                     match their checksum; count that shard again"
+                )));
+            }
+        }
         Ok(CountsPart {
             path: path.to_path_buf(),
             info,
@@ -211,6 +272,7 @@ pub fn combine(parts: Vec<CountsPart>, runs: &mut RunSet) -> Result<CountsInfo> 
         plies: 0,
         skipped: Vec::new(),
         records: 0,
+        check: None,
         ..first.clone()
     };
     let mut skipped: Vec<(u64, SkippedEntry)> = Vec::new();

@@ -448,6 +448,7 @@ pub fn make_counts(
             })
             .collect(),
         records: 0,
+        check: None,
     };
     counts::write_counts(w, &mut info, &mut |emit| {
         runs.for_each_merged(&map, |key, moves| {

@@ -456,7 +456,51 @@ fn sharded_extraction_merges_to_one_run() {
     assert!(merge(&[p(1), p(2)]).contains("missing shard 3/3 of 3"));
     assert!(merge(&[p(1), p(2), path("p1-3of3.dat")])
         .contains("p1-3of3.dat: made from other inputs or with other settings"));
+    // A changed byte in a part's records or in its order file: refused by the manifest's
+    // checksums, and nothing is written.
     let bytes = std::fs::read(p(3)).unwrap();
+    let mut changed = bytes.clone();
+    changed[bytes.len() / 2] ^= 1;
+    std::fs::write(p(3), &changed).unwrap();
+    let e = merge(&[p(1), p(2), p(3)]);
+    assert!(
+        e.contains("p0-3of3.dat: damaged: its bytes do not match the checksum of its manifest"),
+        "{e}"
+    );
+    std::fs::write(p(3), &bytes).unwrap();
+    let order = format!("{}.order", p(2));
+    let places = std::fs::read(&order).unwrap();
+    let mut changed = places.clone();
+    // The last place's lowest byte (still in order, so only the checksum sees it).
+    *changed.last_mut().unwrap() ^= 1;
+    std::fs::write(&order, &changed).unwrap();
+    let e = merge(&[p(1), p(2), p(3)]);
+    assert!(e.contains("p0-2of3.dat.order: damaged: its bytes"), "{e}");
+    assert!(!d.join("bad.dat").exists());
+    std::fs::write(&order, &places).unwrap();
+    // A manifest of an older kifu (no checksums): merged as it was.
+    let manifest = format!("{}.json", p(1));
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    let fields = m.as_object_mut().unwrap();
+    assert!(fields.remove("records_xxh3").is_some() && fields.remove("order_xxh3").is_some());
+    std::fs::write(&manifest, m.to_string()).unwrap();
+    ok(&kifu(
+        &[
+            "pos",
+            "merge",
+            "--shards",
+            "-o",
+            "old.dat",
+            &p(1),
+            &p(2),
+            &p(3),
+        ],
+        d,
+    ));
+    assert!(
+        std::fs::read(d.join("old.dat")).unwrap() == std::fs::read(path("single0.dat")).unwrap()
+    );
     std::fs::write(p(3), &bytes[..bytes.len() - 5]).unwrap();
     assert!(merge(&[p(1), p(2), p(3)]).contains("cut short or from another run"));
     std::fs::remove_file(format!("{}.json", p(3))).unwrap();

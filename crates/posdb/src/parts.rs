@@ -38,6 +38,55 @@ pub struct PartManifest {
     pub record_bytes: u64,
     /// Records in the part.
     pub records: u64,
+    /// XXH3-64 of the part's records (extraction parts; `None` from an older kifu, read
+    /// unchecked, and for index parts, whose files check themselves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records_xxh3: Option<u64>,
+    /// XXH3-64 of the part's order file (as `records_xxh3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_xxh3: Option<u64>,
+}
+
+/// A writer or reader that passes bytes through and sums them (XXH3-64): how an extraction
+/// part's files get the checksums its manifest holds, and how a merge checks them as it reads.
+pub struct Summed<T> {
+    inner: T,
+    sum: twox_hash::XxHash3_64,
+}
+
+impl<T> Summed<T> {
+    /// Sums what goes through `inner`.
+    pub fn new(inner: T) -> Summed<T> {
+        Summed {
+            inner,
+            sum: twox_hash::XxHash3_64::default(),
+        }
+    }
+
+    /// The checksum of the bytes so far.
+    pub fn sum(&self) -> u64 {
+        std::hash::Hasher::finish(&self.sum)
+    }
+}
+
+impl<W: Write> Write for Summed<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        std::hash::Hasher::write(&mut self.sum, &buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<R: Read> Read for Summed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        std::hash::Hasher::write(&mut self.sum, &buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Why parts could not be merged.
@@ -151,12 +200,32 @@ pub fn check_manifests(parts: &[PathBuf], job: &str) -> Result<Vec<PartManifest>
     Ok(manifests)
 }
 
-/// One part being merged: its records and their places.
+/// One part being merged: its records and their places, summed as they are read.
 struct Open {
-    records: BufReader<std::fs::File>,
-    order: BufReader<std::fs::File>,
+    records: Summed<BufReader<std::fs::File>>,
+    order: Summed<BufReader<std::fs::File>>,
     left: u64,
     path: PathBuf,
+}
+
+impl Open {
+    /// Once every record is read: checks the sums against the manifest's.
+    fn check(&self, m: &PartManifest) -> Result<(), PartsError> {
+        for (sum, want, path) in [
+            (self.records.sum(), m.records_xxh3, self.path.clone()),
+            (self.order.sum(), m.order_xxh3, order_path(&self.path)),
+        ] {
+            if want.is_some_and(|w| w != sum) {
+                return Err(PartsError::Manifest {
+                    path,
+                    message: "damaged: its bytes do not match the checksum of its manifest; \
+                              extract that shard again"
+                        .into(),
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Open {
@@ -176,8 +245,11 @@ impl Open {
 }
 
 /// Merges the parts of a sharded extraction into `out`, in the order of one pass. Returns the
-/// number of records written. Parts may be given in any order; every check is made before the
-/// first byte is written.
+/// number of records written. Parts may be given in any order; the manifests and the files'
+/// lengths are checked before the first byte is written, and each part's files against its
+/// manifest's checksums as they are read: a damaged part fails the merge when its last record
+/// is read, so `out` must be a file that is kept only when the merge succeeds (the CLI writes
+/// a temporary file and renames it).
 pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64, PartsError> {
     let manifests = check_manifests(parts, "extract")?;
     let first = &manifests[0];
@@ -209,8 +281,8 @@ pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64
             });
         }
         open.push(Open {
-            records: BufReader::with_capacity(1 << 16, records),
-            order: BufReader::with_capacity(1 << 16, order),
+            records: Summed::new(BufReader::with_capacity(1 << 16, records)),
+            order: Summed::new(BufReader::with_capacity(1 << 16, order)),
             left: m.records,
             path: p.clone(),
         });
@@ -244,6 +316,14 @@ pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64
         written += 1;
         if let Some(next) = o.next_place()? {
             heap.push(Reverse((next, i)));
+        } else {
+            o.check(&manifests[i])?;
+        }
+    }
+    // A part of no records is checked too (its sums are those of nothing).
+    for (o, m) in open.iter().zip(&manifests) {
+        if m.records == 0 {
+            o.check(m)?;
         }
     }
     Ok(written)

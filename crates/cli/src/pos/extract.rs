@@ -199,7 +199,7 @@ fn write_part(
     opts: &ExtractOptions,
     shard: kifu_fs::shard::Shard,
 ) -> Result<kifu_posdb::extract::ExtractSummary> {
-    use kifu_posdb::parts::{checksum, order_path, PartManifest};
+    use kifu_posdb::parts::{checksum, order_path, PartManifest, Summed};
     let manifest = kifu_posdb::provenance::sidecar_path(&a.output);
     match std::fs::remove_file(&manifest) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
@@ -211,12 +211,20 @@ fn write_part(
         _ => {}
     }
     let mut order = kifu_fs::atomic::AtomicFile::create(&order_path(&a.output))?;
-    let s = write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
-        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut order);
-        let s = kifu_posdb::extract::extract_part(sources, opts, w, &mut buffered, tick)?;
-        std::io::Write::flush(&mut buffered)?;
-        Ok(s)
-    })?;
+    let (s, records_xxh3, order_xxh3) =
+        write_with_progress(&a.output, sources.len() as u64, "extracting", |w, tick| {
+            let mut records = Summed::new(w);
+            let mut buffered = Summed::new(std::io::BufWriter::with_capacity(1 << 16, &mut order));
+            let s = kifu_posdb::extract::extract_part(
+                sources,
+                opts,
+                &mut records,
+                &mut buffered,
+                tick,
+            )?;
+            std::io::Write::flush(&mut buffered)?;
+            Ok((s, records.sum(), buffered.sum()))
+        })?;
     order.commit()?;
     let n2 = opts.size.points() as u64;
     let part = PartManifest {
@@ -241,6 +249,8 @@ fn write_part(
         shard: (shard.number(), shard.count()),
         record_bytes: kifu_posdb::ID_BYTES as u64 + n2 + 1 + if a.extra { 8 } else { 0 },
         records: s.written,
+        records_xxh3: Some(records_xxh3),
+        order_xxh3: Some(order_xxh3),
     };
     write_atomically(&manifest, part.to_json().as_bytes())?;
     Ok(s)

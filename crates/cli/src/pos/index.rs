@@ -257,6 +257,8 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
             shard: (shard.number(), shard.count()),
             record_bytes: 0,
             records: s.files,
+            records_xxh3: None,
+            order_xxh3: None,
         };
         crate::output::write_atomically(&manifest, part.to_json().as_bytes())?;
     }

@@ -1,4 +1,4 @@
-//! Position index files: any bytes opened as an index, then a lookup, game reads and the whole game and file tables; errors only,
+//! Position index files: any bytes opened as an index, then a lookup, game reads, the whole game and file tables and a check of every block; errors only,
 //! never a panic or an allocation beyond the file's size.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
@@ -18,5 +18,6 @@ fuzz_target!(|data: &[u8]| {
         for g in 0..db.games().min(4) {
             let _ = db.game(g as u32);
         }
+        let _ = db.verify();
     }
 });

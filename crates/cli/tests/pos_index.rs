@@ -631,6 +631,49 @@ fn sharded_index_merges_to_one_build() {
         "bad.idx",
     ]);
     assert_eq!(r, (Some(1), "kifu: missing shard 3/3 of 3\n".to_string()));
+    // A part's files replaced by another shard's (its manifest left): refused, not merged
+    // into a database with that shard twice.
+    let merge3 = || {
+        run(&[
+            "pos",
+            "merge",
+            "--shards",
+            "p1of3.idx",
+            "p2of3.idx",
+            "p3of3.idx",
+            "-o",
+            "bad.idx",
+        ])
+    };
+    let second = std::fs::read(d.join("p2of3.idx")).unwrap();
+    std::fs::copy(d.join("p3of3.idx"), d.join("p2of3.idx")).unwrap();
+    let r = merge3();
+    assert_eq!(r.0, Some(1));
+    assert!(
+        r.1.contains("p2of3.idx: not the index its manifest describes (shard 2/3)"),
+        "{}",
+        r.1
+    );
+    assert!(!d.join("bad.idx").exists());
+    std::fs::write(d.join("p2of3.idx"), &second).unwrap();
+    // The manifest's checks are text: 16 hexadecimal digits (JSON tools round big numbers).
+    let manifest = std::fs::read_to_string(d.join("p2of3.idx.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let check = v["index_check"].as_str().unwrap();
+    assert!(
+        check.len() == 16 && check.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{check}"
+    );
+    // A key's name damaged: refused, not read as a manifest without the check.
+    std::fs::write(
+        d.join("p2of3.idx.json"),
+        manifest.replace("\"index_check\"", "\"index_checj\""),
+    )
+    .unwrap();
+    let r = merge3();
+    assert_eq!(r.0, Some(1));
+    assert!(r.1.contains("unknown field `index_checj`"), "{}", r.1);
+    std::fs::write(d.join("p2of3.idx.json"), manifest).unwrap();
     let bytes = std::fs::read(d.join("p3of3.idx")).unwrap();
     std::fs::write(d.join("p3of3.idx"), &bytes[..1000]).unwrap();
     let r = run(&[

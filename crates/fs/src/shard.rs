@@ -222,3 +222,35 @@ mod tests {
         .starts_with("b: shard 2/2 is not complete"));
     }
 }
+
+/// A part's checksum in its JSON metadata (a counts file's trailer, a part's manifest): 16
+/// lowercase hexadecimal digits in a string, not a JSON number, since JSON tools (`jq`,
+/// JavaScript) round integers past 2^53 and a checksum read back rounded would blame intact
+/// data. For `#[serde(default, with = "kifu_fs::shard::hex_checksum")]` on an `Option<u64>`.
+pub mod hex_checksum {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `Some(v)` as `"%016x"` (`None` is skipped by the field's
+    /// `skip_serializing_if`, or written as null).
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.serialize_str(&format!("{v:016x}")),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Reads 16 hexadecimal digits (or null).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        if text.len() != 16 {
+            return Err(serde::de::Error::custom(format!(
+                "checksum {text:?}: 16 hexadecimal digits"
+            )));
+        }
+        u64::from_str_radix(&text, 16)
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom(format!("checksum {text:?}: not hexadecimal")))
+    }
+}

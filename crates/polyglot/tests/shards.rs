@@ -159,6 +159,17 @@ fn bad_sets_of_parts_are_refused() {
     count[8 + 10] ^= 1;
     let mut games = bytes.clone();
     games[games_at] = if games[games_at] == b'1' { b'2' } else { b'1' };
+    // The checksum's key itself damaged: refused, not read as a file of an older kifu.
+    let mut key = bytes.clone();
+    key[find(b"\"check\":") + 5] = b'j';
+    let e = err(&[parts[0].clone(), parts[1].clone(), {
+        std::fs::write(&cut, &key).unwrap();
+        cut.clone()
+    }]);
+    assert!(
+        e.contains("cut.counts: trailer at byte offset") && e.contains("checj"),
+        "{e}"
+    );
     for damaged in [count, swap(&bytes), games] {
         std::fs::write(&cut, &damaged).unwrap();
         let e = err(&[parts[0].clone(), parts[1].clone(), cut.clone()]);

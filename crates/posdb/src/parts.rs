@@ -20,8 +20,11 @@ use std::collections::BinaryHeap;
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// What a part of a sharded extraction or index build holds and how it was made.
+/// What a part of a sharded extraction or index build holds and how it was made. Unknown
+/// fields are refused: a damaged key (a checksum's name changed) must not pass for a manifest
+/// of an older kifu without checksums.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PartManifest {
     /// `"extract"` or `"index"`: tells the two apart, and from a scored file's provenance.
     pub job: String,
@@ -39,12 +42,29 @@ pub struct PartManifest {
     /// Records in the part.
     pub records: u64,
     /// XXH3-64 of the part's records (extraction parts; `None` from an older kifu, read
-    /// unchecked, and for index parts, whose files check themselves).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// unchecked). In the JSON, 16 hexadecimal digits.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "kifu_fs::shard::hex_checksum"
+    )]
     pub records_xxh3: Option<u64>,
     /// XXH3-64 of the part's order file (as `records_xxh3`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "kifu_fs::shard::hex_checksum"
+    )]
     pub order_xxh3: Option<u64>,
+    /// Index parts: the check of the part's index file (its trailer's, which covers every
+    /// byte through the checksums of its blocks), so that a part's files replaced by another
+    /// shard's, or rewritten, are refused by the merge.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "kifu_fs::shard::hex_checksum"
+    )]
+    pub index_check: Option<u64>,
 }
 
 /// A writer or reader that passes bytes through and sums them (XXH3-64): how an extraction

@@ -251,6 +251,7 @@ fn write_part(
         records: s.written,
         records_xxh3: Some(records_xxh3),
         order_xxh3: Some(order_xxh3),
+        index_check: None,
     };
     write_atomically(&manifest, part.to_json().as_bytes())?;
     Ok(s)

@@ -259,6 +259,9 @@ pub fn index(a: IndexArgs) -> Result<Outcome> {
             records: s.files,
             records_xxh3: None,
             order_xxh3: None,
+            index_check: IndexReader::open(&a.output)
+                .with_context(|| a.output.display().to_string())?
+                .content_check(),
         };
         crate::output::write_atomically(&manifest, part.to_json().as_bytes())?;
     }
@@ -619,6 +622,20 @@ fn add(a: IndexArgs) -> Result<Outcome> {
 /// index) of one run.
 pub fn merge_parts(inputs: &[PathBuf], output: &std::path::Path, json: bool) -> Result<Outcome> {
     let manifests = kifu_posdb::parts::check_manifests(inputs, "index")?;
+    for (m, p) in manifests.iter().zip(inputs) {
+        let check = IndexReader::open(p)
+            .with_context(|| p.display().to_string())?
+            .content_check();
+        if m.index_check.is_some_and(|want| check != Some(want)) {
+            bail!(
+                "{}: not the index its manifest describes (shard {}/{}): another shard's files, \
+                 or rewritten since; build that shard again",
+                p.display(),
+                m.shard.0,
+                m.shard.1
+            );
+        }
+    }
     let mut ordered: Vec<(u64, PathBuf)> = manifests
         .iter()
         .zip(inputs)

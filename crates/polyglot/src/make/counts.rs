@@ -62,8 +62,10 @@ pub struct SkippedEntry {
     pub reason: String,
 }
 
-/// The trailer of a counts file: what was counted.
+/// The trailer of a counts file: what was counted. Unknown fields are refused: a damaged key
+/// (`check` renamed) must not pass for a file of an older kifu without a checksum.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CountsInfo {
     /// The kifu version that wrote it.
     pub kifu: String,
@@ -86,7 +88,11 @@ pub struct CountsInfo {
     /// XXH3-64 of the records' bytes, then of this trailer's JSON written with `check` null:
     /// a changed byte of either is refused when the file is opened. `None` in files of an
     /// older kifu (read unchecked); an older kifu ignores it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "kifu_fs::shard::hex_checksum"
+    )]
     pub check: Option<u64>,
 }
 

@@ -77,6 +77,13 @@ impl IndexReader {
         self.file.has_checksums()
     }
 
+    /// The check of the whole file (format 4: its trailer's, a checksum of the checksums of
+    /// every block, so any other content has another); `None` before format 4. A sharded
+    /// build's manifest keeps it, so a merge knows the part's file is the one it describes.
+    pub fn content_check(&self) -> Option<u64> {
+        self.file.trailer.sums.map(|s| s.check)
+    }
+
     /// Reads the whole file and checks every block against its checksum (for a file of
     /// format 4; an older file passes, having nothing to check).
     pub fn verify(&self) -> Result<(), IndexError> {

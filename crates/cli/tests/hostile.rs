@@ -201,6 +201,55 @@ fn a_fifo_in_place_of_the_zobrist_table_is_refused() {
     assert!(!d.join("p.dat").exists());
 }
 
+/// A FIFO given where a file kifu reads by seeking is wanted (an index, a counts file, a part's
+/// order file) is refused at once: opening it would wait for a writer for ever.
+#[test]
+fn a_fifo_given_as_an_index_or_a_part_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("g.sgf"), GAME9).unwrap();
+    ok(&kifu_in(
+        &["pos", "extract", "g.sgf", "--shard", "1/1", "-o", "p.dat"],
+        d,
+    ));
+    std::fs::remove_file(d.join("p.dat.order")).unwrap();
+    mkfifo(&d.join("p.dat.order"));
+    mkfifo(&d.join("f.kpx"));
+    let empty = ".".repeat(81);
+    for (args, named) in [
+        (vec!["pos", "verify", "f.kpx"], "f.kpx"),
+        (
+            vec![
+                "pos",
+                "lookup",
+                "f.kpx",
+                "--board",
+                &empty,
+                "--to-play",
+                "B",
+            ],
+            "f.kpx",
+        ),
+        (vec!["pos", "search", "f.kpx", "--pattern", "#"], "f.kpx"),
+        (
+            vec!["book", "make", "--from-counts", "f.kpx", "-o", "b.bin"],
+            "f.kpx",
+        ),
+        (
+            vec!["pos", "merge", "--shards", "-o", "m.dat", "p.dat"],
+            "p.dat.order",
+        ),
+    ] {
+        let out = run_bounded(&args, d, Duration::from_secs(60));
+        let err = fails(&out, 1);
+        assert!(
+            err.contains(&format!("{named}: not a regular file (FIFO)")),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!d.join("m.dat").exists() && !d.join("b.bin").exists());
+}
+
 /// Big enough text output: `pos view` of the 9,853 positions of the corpus's 9x9 Fuego games.
 fn many_positions(d: &Path) -> PathBuf {
     let games = corpus().join("sgf/games/fuego-regression");

@@ -204,7 +204,14 @@ impl Input {
             match IndexReader::open(path) {
                 Ok(r) => return Ok(Input::Index(Box::new(r))),
                 // Not an index (the reader checks the magic first): position records.
-                Err(IndexError::Format("bad magic" | "shorter than the header")) => {}
+                Err(IndexError::Format("bad magic")) => {}
+                // Too short for an index's header: an index cut short if it has the magic.
+                Err(e @ IndexError::Format("shorter than the header")) => {
+                    let head = std::fs::read(path).map_err(open_error)?;
+                    if head.starts_with(b"KIFUPIX") {
+                        return Err(ExportError::Index(e));
+                    }
+                }
                 Err(IndexError::Io(e)) => return Err(open_error(e)),
                 Err(e) => return Err(ExportError::Index(e)),
             }

@@ -276,6 +276,19 @@ pub fn merge_extract_parts(parts: &[PathBuf], out: &mut dyn Write) -> Result<u64
     let mut open = Vec::with_capacity(parts.len());
     for (p, m) in parts.iter().zip(&manifests) {
         let io = |path: &Path| {
+            // Looked at before opening: opening a FIFO for reading waits for a writer.
+            if let Err(e) = kifu_fs::existing_regular_file(path) {
+                let why = match e {
+                    kifu_fs::FsError::NotRegular { kind, .. } => {
+                        format!("not a regular file ({kind})")
+                    }
+                    e => e.to_string(),
+                };
+                return Err(PartsError::Io {
+                    path: path.to_path_buf(),
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why),
+                });
+            }
             let f = std::fs::File::open(path).map_err(|source| PartsError::Io {
                 path: path.to_path_buf(),
                 source,

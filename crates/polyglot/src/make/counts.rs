@@ -181,6 +181,14 @@ impl CountsPart {
             path: path.to_path_buf(),
             reason,
         };
+        // Looked at before opening: opening a FIFO for reading waits for a writer for ever.
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        if !meta.is_file() {
+            return Err(bad(format!(
+                "not a regular file ({})",
+                kifu_fs::kind_name(&meta.file_type())
+            )));
+        }
         let mut file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
         let mut head = [0u8; 8];

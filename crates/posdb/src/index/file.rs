@@ -51,11 +51,22 @@ impl IndexFile {
     /// Opens an index file: its header, its trailer and (format 4) its checksums, which the
     /// header's block is checked against at once.
     pub fn open(path: &Path) -> Result<IndexFile, IndexError> {
-        let file = File::open(path)?;
-        let meta = file.metadata()?;
+        // Looked at before opening: opening a FIFO for reading waits for a writer for ever.
+        let meta = std::fs::metadata(path)?;
         if meta.is_dir() {
             return Err(IndexError::Format("it is a folder"));
         }
+        if !meta.is_file() {
+            return Err(IndexError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "not a regular file ({})",
+                    kifu_fs::kind_name(&meta.file_type())
+                ),
+            )));
+        }
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
         let len = meta.len();
         let mut h = [0u8; HEADER_BYTES];
         positional_read(&file, 0, &mut h)

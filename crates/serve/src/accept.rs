@@ -2,6 +2,7 @@
 //! for a new client when they are all taken by clients that are sending nothing.
 
 use crate::app::App;
+use axum::body::HttpBody;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,7 +16,8 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most connections served at once. When they are all open, the one idle the longest (no
-/// request being answered: kept alive, or still sending its headers) is closed for the next.
+/// request being answered: kept alive, or still sending its headers or its body) is closed for
+/// the next.
 pub const MAX_CONNECTIONS: usize = 256;
 
 /// How long the requests in flight have to finish once the server is told to stop.
@@ -25,6 +27,9 @@ pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
 struct Shared {
     /// Requests being answered: from their headers read to their response's body sent.
     busy: AtomicUsize,
+    /// Of those, the ones whose body is still coming: a client that sends a body slowly, or
+    /// stops halfway, holds no more claim to its connection than one that sends nothing.
+    receiving: AtomicUsize,
     /// When it was last busy or opened, in milliseconds from the server's start.
     idle_since: AtomicU64,
     /// Asks it to close.
@@ -77,6 +82,71 @@ impl Drop for Busy {
     }
 }
 
+impl Shared {
+    /// No request of its own being answered: none, or only requests still receiving their
+    /// bodies.
+    fn idle(&self) -> bool {
+        self.busy.load(Ordering::SeqCst) <= self.receiving.load(Ordering::SeqCst)
+    }
+}
+
+/// A request's body that counts as receiving until its end is read (or it is dropped).
+struct Receiving {
+    inner: hyper::body::Incoming,
+    shared: Option<Arc<Shared>>,
+}
+
+impl Receiving {
+    fn new(inner: hyper::body::Incoming, shared: &Arc<Shared>) -> Receiving {
+        shared.receiving.fetch_add(1, Ordering::SeqCst);
+        Receiving {
+            inner,
+            shared: Some(shared.clone()),
+        }
+    }
+
+    fn received(&mut self) {
+        if let Some(s) = self.shared.take() {
+            s.receiving.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for Receiving {
+    fn drop(&mut self) {
+        self.received();
+    }
+}
+
+impl HttpBody for Receiving {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        let frame = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
+        if matches!(
+            frame,
+            std::task::Poll::Ready(None) | std::task::Poll::Ready(Some(Err(_)))
+        ) || this.inner.is_end_stream()
+        {
+            this.received();
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
 /// Asks the connection idle the longest to close; `false` when every one is answering a
 /// request.
 fn evict_one(open: &Mutex<Open>) -> bool {
@@ -86,7 +156,7 @@ fn evict_one(open: &Mutex<Open>) -> bool {
     let idle = open
         .conns
         .iter()
-        .filter(|(_, s)| s.busy.load(Ordering::SeqCst) == 0)
+        .filter(|(_, s)| s.idle())
         .min_by_key(|(_, s)| s.idle_since.load(Ordering::SeqCst));
     match idle {
         Some((_, s)) => {
@@ -104,8 +174,9 @@ fn evict_one(open: &Mutex<Open>) -> bool {
 /// file descriptor of the process. Here each connection has [`HEADER_TIMEOUT`] for its headers
 /// and [`BODY_TIMEOUT`] for its body (`error::Body`), and at most [`MAX_CONNECTIONS`] are open.
 /// When they all are, the connection idle the longest is closed for the new one, so clients
-/// that hold connections without a request delay no one; only requests being answered keep
-/// theirs (a new client then waits for one to end). Once told to stop, it gives the requests
+/// that hold connections without a whole request (no request, or headers or a body sent in
+/// part) delay no one; only requests being answered keep theirs (a new client then waits for
+/// one to end). Once told to stop, it gives the requests
 /// in flight [`SHUTDOWN_GRACE`].
 pub async fn serve(
     app: Arc<App>,
@@ -155,6 +226,7 @@ pub async fn serve(
         };
         let shared = Arc::new(Shared {
             busy: AtomicUsize::new(0),
+            receiving: AtomicUsize::new(0),
             idle_since: AtomicU64::new(start.elapsed().as_millis() as u64),
             evict: Notify::new(),
         });
@@ -173,7 +245,12 @@ pub async fn serve(
         let service =
             hyper::service::service_fn(move |r: axum::http::Request<hyper::body::Incoming>| {
                 let busy = Busy::new(&marked, start);
-                let answer = router.clone().oneshot(r.map(axum::body::Body::new));
+                let r = if r.body().is_end_stream() {
+                    r.map(axum::body::Body::new)
+                } else {
+                    r.map(|b| axum::body::Body::new(Receiving::new(b, &marked)))
+                };
+                let answer = router.clone().oneshot(r);
                 async move {
                     let response = answer.await?;
                     // Busy until the body is sent: the closure that holds the mark goes with it.
@@ -199,8 +276,8 @@ pub async fn serve(
                 tokio::select! {
                     _ = conn.as_mut() => return,
                     () = shared.evict.notified() => {
-                        // A request that came meanwhile keeps it open.
-                        if shared.busy.load(Ordering::SeqCst) == 0 {
+                        // A request that came meanwhile (its body read) keeps it open.
+                        if shared.idle() {
                             return;
                         }
                     }
@@ -223,4 +300,40 @@ pub async fn serve(
         while connections.join_next().await.is_some() {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A connection is idle with no request, or with requests still receiving their bodies;
+    /// a request whose body is read (or that has none) makes it busy until its answer is sent.
+    #[test]
+    fn only_requests_with_their_bodies_read_keep_a_connection() {
+        let s = Arc::new(Shared {
+            busy: AtomicUsize::new(0),
+            receiving: AtomicUsize::new(0),
+            idle_since: AtomicU64::new(0),
+            evict: Notify::new(),
+        });
+        assert!(s.idle());
+        let answering = Busy::new(&s, Instant::now());
+        assert!(!s.idle());
+        drop(answering);
+        assert!(s.idle());
+        let uploading = Busy::new(&s, Instant::now());
+        s.receiving.fetch_add(1, Ordering::SeqCst);
+        assert!(s.idle());
+        s.receiving.fetch_sub(1, Ordering::SeqCst);
+        assert!(!s.idle());
+        drop(uploading);
+        assert!(s.idle());
+        let open = Mutex::new(Open {
+            next: 1,
+            conns: vec![(0, s.clone())],
+        });
+        assert!(evict_one(&open));
+        let _busy = Busy::new(&s, Instant::now());
+        assert!(!evict_one(&open));
+    }
 }

@@ -317,8 +317,11 @@ fn an_index_of_format_1_is_refused_with_a_clear_error() {
         &["pos", "index", "g", "-o", "db.idx", "--size", "9"],
         d,
     ));
+    // Format 1's magic, and no trailer of format 4 (format 1 had none).
     let mut b = std::fs::read(d.join("db.idx")).unwrap();
     b[..8].copy_from_slice(b"KIFUPIX1");
+    let at = b.len() - 40;
+    b[at..at + 8].copy_from_slice(b"KIFUPIXS");
     std::fs::write(d.join("old.idx"), &b).unwrap();
     let empty = ".".repeat(81);
     let o = kifu(

@@ -3,7 +3,7 @@
 //! have none and are read as they are). The reader and the merge of parts both open files
 //! here, so both refuse a damaged file alike.
 
-use super::format::{BlockSums, Header, Trailer, HEADER_BYTES};
+use super::format::{BlockSums, Header, Trailer, HEADER_BYTES, TRAILER_BYTES};
 use super::IndexError;
 use std::fs::File;
 use std::ops::Range;
@@ -71,13 +71,21 @@ impl IndexFile {
         let mut h = [0u8; HEADER_BYTES];
         positional_read(&file, 0, &mut h)
             .map_err(|_| IndexError::Format("shorter than the header"))?;
-        let header = Header::decode(&h, len)?;
+        let header = match Header::decode(&h, len) {
+            Ok(h) => h,
+            // A header that does not read may be a damaged one of format 4: its checksum,
+            // found from the end of the file, names the block rather than a guess.
+            Err(e) => return Err(IndexFile::damaged_header(path, &file, len).unwrap_or(e)),
+        };
         // The header's check keeps the trailer inside the file, after the summaries.
         let mut tail = vec![0u8; header.trailer_bytes()];
         positional_read(&file, len - tail.len() as u64, &mut tail)?;
         let trailer = Trailer::decode(&tail)
-            .filter(|t| t.dir_off >= header.summaries_off() && t.file_len() == Some(len))
-            .ok_or(IndexError::Format("bad trailer (a torn file?)"))?;
+            .filter(|t| t.dir_off >= header.summaries_off() && t.file_len() == Some(len));
+        let Some(trailer) = trailer else {
+            let torn = IndexError::Format("bad trailer (a torn file?)");
+            return Err(IndexFile::damaged_header(path, &file, len).unwrap_or(torn));
+        };
         let mut opened = IndexFile {
             path: path.to_path_buf(),
             file,
@@ -97,6 +105,31 @@ impl IndexFile {
             return Err(IndexError::Format("bad trailer (a torn file?)"));
         }
         Ok(opened)
+    }
+
+    /// The error of a file of format 4 whose first block (the header's) does not match its
+    /// checksum, found from the trailer and the table of checksums alone; `None` when the
+    /// file has no such trailer, or its first block matches.
+    fn damaged_header(path: &Path, file: &File, len: u64) -> Option<IndexError> {
+        let mut tail = vec![0u8; TRAILER_BYTES];
+        positional_read(file, len.checked_sub(TRAILER_BYTES as u64)?, &mut tail).ok()?;
+        let trailer = Trailer::decode(&tail).filter(|t| t.file_len() == Some(len))?;
+        let (at, bytes) = BlockSums::table_place(&trailer)?;
+        let mut table = vec![0u8; usize::try_from(bytes).ok()?];
+        positional_read(file, at, &mut table).ok()?;
+        let damaged = |r: Range<u64>| IndexError::Damaged {
+            path: path.to_path_buf(),
+            from: r.start,
+            to: r.end,
+        };
+        let sums = match BlockSums::new(&trailer, &table, &tail) {
+            Ok(s) => s,
+            Err(r) => return Some(damaged(r)),
+        };
+        let (start, stop) = sums.span(0, 1)?;
+        let mut first = vec![0u8; (stop - start) as usize];
+        positional_read(file, start, &mut first).ok()?;
+        sums.check(start, &first).err().map(damaged)
     }
 
     /// Reads `buf.len()` bytes at offset `at`, checking the blocks under them. Positional:

@@ -328,6 +328,16 @@ fn checked_query(b: &mut SearchBody, size: BoardSize) -> Result<(), ApiError> {
     })
 }
 
+/// An error when the database's pattern index could not be read during a search (changed in
+/// place since the server opened it): the answer left games out, and a part of an answer is
+/// a wrong answer, not one to give.
+fn whole(d: &kifu_search::Database) -> Result<(), ApiError> {
+    match d.patterns().unreadable() {
+        Some(why) => Err(ApiError::internal(why)),
+        None => Ok(()),
+    }
+}
+
 async fn run_search(
     app: &Arc<App>,
     db: &str,
@@ -341,11 +351,13 @@ async fn run_search(
             offset: b.offset,
             limit: b.limit,
         };
-        app.databases[i]
-            .value
+        let d = &app.databases[i].value;
+        let answer = d
             .search_cancellable(&b.query, page, b.no_duplicates, cancel)
             .map(|s| s.answer)
-            .ok_or_else(|| ApiError::unavailable("cancelled"))
+            .ok_or_else(|| ApiError::unavailable("cancelled"))?;
+        whole(d)?;
+        Ok(answer)
     })
     .await?;
     Ok((i, q, answer))
@@ -519,11 +531,13 @@ async fn download(
         // Every game with a hit, not a page of matches (which may all be one game's).
         checked_query(&mut s, d.value.size())?;
         let games = blocking(&app, move |app, cancel| {
-            app.databases[i]
-                .value
+            let d = &app.databases[i].value;
+            let games = d
                 .matching_games(&s.query, s.no_duplicates, cancel)
                 .map(|(_, games)| games)
-                .ok_or_else(|| ApiError::unavailable("cancelled"))
+                .ok_or_else(|| ApiError::unavailable("cancelled"))?;
+            whole(d)?;
+            Ok(games)
         })
         .await?;
         if games.len() > MAX_DOWNLOAD {

@@ -390,6 +390,11 @@ impl PyIndex {
         }
         let page = Page { offset, limit };
         let found = py.detach(|| in_pool(threads, || self.db.search(&q, page, no_duplicates)))?;
+        // A pattern index changed in place since it was opened: the search left games out,
+        // and a part of an answer is not the answer.
+        if let Some(why) = self.db.patterns().unreadable() {
+            return Err(posdb_error(Some(self.path.clone()), why));
+        }
         let text = serde_json::to_string(&found.answer)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let answer = json_to_py(py, &text)?;

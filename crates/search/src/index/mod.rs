@@ -400,6 +400,14 @@ impl PatternIndex {
         self.games.len()
     }
 
+    /// Why the sidecar's games can no longer be read (it changed in place since it was
+    /// opened, or a read failed): then searches left games out, and their answers are not
+    /// whole. `None` while it is readable (or the index is in memory).
+    pub fn unreadable(&self) -> Option<String> {
+        let (path, why) = self.sidecar.as_ref().and_then(|s| s.broken())?;
+        Some(format!("{}: {why}", path.display()))
+    }
+
     /// The files that could not be read when the index was built, and the sidecar if its
     /// games could not be read during a search (changed in place since it was opened).
     pub fn failures(&self) -> Vec<Failure> {

@@ -258,3 +258,18 @@ def test_build_index_writes_its_output_safely(tmp_path):
     with pytest.raises(OSError):
         posdb.build_index([games], tmp_path / "folder", size=9)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".kifu-")) == []
+
+
+def test_a_pattern_index_changed_in_place_fails_the_search(tmp_path):
+    """Changed since it was opened (its time stamp): a search would leave games out, so it
+    raises naming the file instead of answering with the games it could still read."""
+    import os
+
+    games = need(GAMES / "fuego-regression")
+    out = tmp_path / "db.kidx"
+    posdb.build_index([games], out, size=9)
+    index = posdb.Index(out)
+    kpp = tmp_path / "db.kpp"
+    os.utime(kpp, (7, 7))
+    with pytest.raises(kifu.PosdbError, match="db.kpp: changed since it was opened"):
+        index.search("#")

@@ -679,16 +679,7 @@ fn sharded_index_merges_to_one_build() {
     std::fs::write(d.join("p2of3.idx.json"), manifest).unwrap();
     let bytes = std::fs::read(d.join("p3of3.idx")).unwrap();
     std::fs::write(d.join("p3of3.idx"), &bytes[..1000]).unwrap();
-    let r = run(&[
-        "pos",
-        "merge",
-        "--shards",
-        "p1of3.idx",
-        "p2of3.idx",
-        "p3of3.idx",
-        "-o",
-        "bad.idx",
-    ]);
+    let r = merge3();
     assert_eq!(r.0, Some(1));
     assert!(r.1.contains("p3of3.idx: "), "{}", r.1);
     assert!(!d.join("bad.idx").exists());
